@@ -1,0 +1,1 @@
+"""stacks_api: a game server for Sequence and Sequence Stacks."""

@@ -1,0 +1,91 @@
+"""What both variants share: the façade, the order of refusals, the result."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from .errors import IllegalAction, bad_action
+from .rng import Rng
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+JSON = dict[str, Any]
+
+
+class Game(ABC):
+    """One game of either variant, driven only through this façade (API.md section 1)."""
+
+    variant: ClassVar[str]
+    # The action keys each type may carry; anything else is malformed.
+    action_keys: ClassVar[dict[str, frozenset[str]]]
+
+    players: int
+    options: JSON
+    rng: Rng
+    result: JSON | None
+
+    @property
+    def status(self) -> str:
+        return "active" if self.result is None else "finished"
+
+    @property
+    @abstractmethod
+    def to_move(self) -> list[int]:
+        """Seats that may act now."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every distinct legal action for ``seat``; ``[]`` when it may not act."""
+
+    @abstractmethod
+    def view(self, seat: int | None = None) -> JSON:
+        """What ``seat`` may see (``None``: a spectator)."""
+
+    @abstractmethod
+    def to_dict(self) -> JSON:
+        """The full state, secrets included, as plain JSON."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action, now: float | None) -> list[Event]:
+        """Apply an action already checked for shape, game over and turn."""
+
+    def apply(self, seat: int, action: Action, now: float | None = None) -> list[Event]:
+        """Validate and apply ``action`` for ``seat``; return the public events.
+
+        ``now`` is the server's clock (seconds); the engine only uses it to stamp
+        deadlines (Stacks block windows). Refusals come in the order
+        bad_action → game_over → not_your_turn → illegal_action.
+        """
+        self._check_shape(seat, action)
+        if self.result is not None:
+            raise IllegalAction("game_over", "the game is over")
+        if seat not in self.to_move:
+            raise IllegalAction("not_your_turn", f"it is not seat {seat}'s turn to act")
+        return self._apply(seat, action, now)
+
+    def expire(self, now: float) -> list[Event]:
+        """Close whatever has timed out by ``now``; only Stacks has deadlines."""
+        return []
+
+    def _check_shape(self, seat: object, action: object) -> None:
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise bad_action(f"seat must be a whole number from 0 to {self.players - 1}")
+        if not isinstance(action, dict):
+            raise bad_action("an action must be a JSON object")
+        kind = action.get("type")
+        allowed = self.action_keys.get(kind) if isinstance(kind, str) else None
+        if allowed is None:
+            names = ", ".join(sorted(self.action_keys))
+            raise bad_action(f"action type must be one of: {names}")
+        for key in action:
+            if key not in allowed:
+                raise bad_action(f"unknown field {key!r} in a {kind} action")
+
+    def _is_over(self) -> bool:
+        return self.result is not None
+
+
+def is_int(value: object) -> bool:
+    """True for a real int (JSON booleans are not numbers here)."""
+    return type(value) is int

@@ -1,0 +1,411 @@
+"""The Sequence rules (RULES.md part 1) behind the engine façade."""
+
+from __future__ import annotations
+
+from itertools import compress
+from typing import Any, ClassVar
+
+from ..base import JSON, Action, Event, Game, is_int
+from ..errors import bad_action, illegal
+from ..rng import Rng
+from .board import (
+    CARD_CELLS,
+    CARD_SET,
+    CELLS,
+    CORNERS,
+    JACKS,
+    ONE_EYED_JACKS,
+    RAYS,
+    SIZE,
+    TWO_EYED_JACKS,
+    coords,
+)
+from .position import CORNER, EMPTY, read_position, sequence_cells, write_position
+from .setup import COLORS, DECK, Setup, cut_for_deal, resolve_setup
+
+# Prebuilt, shared action dicts: legal_actions hands out references, never copies.
+_PLAY: dict[str, list[Action | None]] = {
+    card: [
+        None if cell in CORNERS else {"type": "play", "card": card, "cell": coords(cell)}
+        for cell in range(CELLS)
+    ]
+    for card in CARD_SET
+}
+_EXCHANGE: dict[str, Action] = {card: {"type": "exchange", "card": card} for card in CARD_SET}
+_PASS: Action = {"type": "pass"}
+_IS_EMPTY = EMPTY.__eq__
+
+
+def _where(cell: int) -> str:
+    row, col = divmod(cell, SIZE)
+    return f"[{row}, {col}]"
+
+
+class SequenceGame(Game):
+    """One game of Sequence: a 10x10 board, 104 cards, teams racing for sequences."""
+
+    variant: ClassVar[str] = "sequence"
+    action_keys: ClassVar[dict[str, frozenset[str]]] = {
+        "play": frozenset({"type", "card", "cell"}),
+        "exchange": frozenset({"type", "card"}),
+        "pass": frozenset({"type"}),
+    }
+
+    def __init__(self, setup: Setup, rng: Rng) -> None:
+        self.setup = setup
+        self.players = setup.players
+        self.options = setup.options()
+        self.rng = rng
+        self.result: JSON | None = None
+        self.board: list[int] = [CORNER if c in CORNERS else EMPTY for c in range(CELLS)]
+        self.locked = bytearray(CELLS)  # 1 where a chip belongs to a recorded sequence
+        self.sequences: list[tuple[int, tuple[int, ...]]] = []
+        self.hands: list[list[str]] = [[] for _ in range(setup.players)]
+        self.discards: list[list[str]] = [[] for _ in range(setup.players)]
+        self.draw: list[str] = []  # the next card to draw is last
+        self.turn = 0
+        self.dealer: int | None = None
+        self.log: list[Event] = []  # public setup events: the cut and the deal
+        self.exchanged = False  # the seat to move has traded a dead card this turn
+        self.passes = 0  # consecutive passes; a full round of them is a draw
+
+    # -- construction -------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls, players: object, seed: int, options: JSON | None, position: object
+    ) -> SequenceGame:
+        """A fresh game: cut for the deal and deal, or start from ``position``."""
+        game = cls(resolve_setup(players, options), Rng.from_seed(seed))
+        if position is None:
+            game._cut_and_deal()
+        else:
+            game._load_position(read_position(position, game.setup, game.rng))
+        return game
+
+    @classmethod
+    def from_dict(cls, data: JSON) -> SequenceGame:
+        """Rebuild a game from ``to_dict`` output, re-checking it like a position."""
+        game = cls(resolve_setup(data["players"], data["options"]), Rng(data["rng"]))
+        finished = data["result"] is not None
+        game._load_position(
+            read_position(data["position"], game.setup, game.rng, finished=finished)
+        )
+        game.result = data["result"]
+        game.dealer = data["dealer"]
+        game.log = data["log"]
+        game.exchanged = data["exchanged"]
+        game.passes = data["passes"]
+        return game
+
+    def _cut_and_deal(self) -> None:
+        dealer, rounds = cut_for_deal(self.rng, self.players)
+        self.dealer = dealer
+        self.turn = (dealer + 1) % self.players
+        deck = list(DECK)
+        self.rng.shuffle(deck)
+        for _ in range(self.setup.hand_size):
+            for k in range(self.players):
+                self.hands[(self.turn + k) % self.players].append(deck.pop())
+        self.draw = deck
+        self.log = [*rounds, {"type": "deal", "dealer": dealer, "first": self.turn}]
+
+    def _load_position(self, pos: Any) -> None:
+        self.board = pos.board
+        self.hands, self.discards, self.draw, self.turn = (
+            pos.hands,
+            pos.discards,
+            pos.draw,
+            pos.turn,
+        )
+        for team, cells in pos.sequences:
+            self._record(team, cells)
+
+    def _record(self, team: int, cells: tuple[int, ...]) -> None:
+        self.sequences.append((team, cells))
+        for cell in cells:
+            self.locked[cell] = 1
+
+    # -- the façade ---------------------------------------------------------
+
+    @property
+    def to_move(self) -> list[int]:
+        return [] if self.result is not None else [self.turn]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.result is not None or seat != self.turn:
+            return []
+        board = self.board
+        distinct = dict.fromkeys(self.hands[seat])
+        actions: list[Action] = []
+        if not self.exchanged:
+            for card in distinct:
+                cells = CARD_CELLS.get(card)
+                if cells and board[cells[0]] != EMPTY and board[cells[1]] != EMPTY:
+                    actions.append(_EXCHANGE[card])
+        for card in distinct:
+            table = _PLAY[card]
+            if card in TWO_EYED_JACKS:
+                actions += compress(table, map(_IS_EMPTY, board))  # type: ignore[arg-type]
+            elif card in ONE_EYED_JACKS:
+                actions += [table[c] for c in self._removable(seat)]  # type: ignore[misc]
+            else:
+                for cell in CARD_CELLS[card]:
+                    if board[cell] == EMPTY:
+                        actions.append(table[cell])  # type: ignore[arg-type]
+        return actions or [_PASS]
+
+    def _removable(self, seat: int) -> list[int]:
+        """Cells a one-eyed jack of ``seat`` may clear: opposing chips not in a sequence."""
+        team = self.setup.team_of(seat)
+        board, locked = self.board, self.locked
+        return [
+            c
+            for c in range(CELLS)
+            if board[c] != team and board[c] != EMPTY and board[c] != CORNER and not locked[c]
+        ]
+
+    def _apply(self, seat: int, action: Action, now: float | None) -> list[Event]:
+        kind = action["type"]
+        if kind == "play":
+            return self._play(seat, action)
+        if kind == "exchange":
+            return self._exchange(seat, action)
+        return self._pass(seat)
+
+    def _check_shape(self, seat: object, action: object) -> None:
+        super()._check_shape(seat, action)
+        assert isinstance(action, dict)
+        if action["type"] == "pass":
+            return
+        card = action.get("card")
+        if card not in CARD_SET:
+            raise bad_action(f"card must be a card code such as '7H' or 'JD', not {card!r}")
+        if action["type"] == "play":
+            cell = action.get("cell")
+            if not (
+                isinstance(cell, list | tuple)
+                and len(cell) == 2
+                and is_int(cell[0])
+                and is_int(cell[1])
+                and 0 <= cell[0] < SIZE
+                and 0 <= cell[1] < SIZE
+            ):
+                raise bad_action(f"cell must be [row, col] with each from 0 to 9, not {cell!r}")
+
+    # -- the moves ----------------------------------------------------------
+
+    def _play(self, seat: int, action: Action) -> list[Event]:
+        card: str = action["card"]
+        row, col = action["cell"]
+        cell = row * SIZE + col
+        hand = self.hands[seat]
+        if card not in hand:
+            raise illegal(f"you do not hold {card}")
+        team = self.setup.team_of(seat)
+        board = self.board
+        here = board[cell]
+        if card in ONE_EYED_JACKS:
+            self._check_removal(card, cell, team)
+            board[cell] = EMPTY
+        else:
+            self._check_placement(card, cell)
+            board[cell] = team
+        hand.remove(card)
+        self.discards[seat].append(card)
+        self.passes = 0
+        events: list[Event] = [{"type": "play", "seat": seat, "card": card, "cell": [row, col]}]
+        if here == EMPTY and self._score(cell, team, events):
+            return events
+        self._draw_card(seat, events)
+        self._next_turn()
+        return events
+
+    def _check_placement(self, card: str, cell: int) -> None:
+        here = self.board[cell]
+        if card in TWO_EYED_JACKS:
+            if here == CORNER:
+                raise illegal(f"{_where(cell)} is a corner: a free space that takes no chip")
+        elif cell not in CARD_CELLS[card]:
+            spaces = " and ".join(_where(c) for c in CARD_CELLS[card])
+            raise illegal(f"{card} is not printed at {_where(cell)}; its spaces are {spaces}")
+        elif all(self.board[c] != EMPTY for c in CARD_CELLS[card]):
+            raise illegal(f"{card} has no open space")
+        if here != EMPTY:
+            raise illegal(f"{_where(cell)} already holds a chip")
+
+    def _check_removal(self, card: str, cell: int, team: int) -> None:
+        here = self.board[cell]
+        if here == CORNER:
+            raise illegal(f"{card} cannot remove a corner: it is a free space")
+        if here == EMPTY:
+            raise illegal(f"{card} needs a chip to remove; {_where(cell)} is empty")
+        if here == team:
+            raise illegal(f"{card} cannot remove your own team's chip")
+        if self.locked[cell]:
+            raise illegal(f"{card} cannot remove a chip in a completed sequence")
+
+    def _exchange(self, seat: int, action: Action) -> list[Event]:
+        card: str = action["card"]
+        hand = self.hands[seat]
+        if self.exchanged:
+            raise illegal("you have already exchanged a dead card this turn")
+        if card not in hand:
+            raise illegal(f"you do not hold {card}")
+        if card in JACKS:
+            raise illegal(f"{card} is a jack, and jacks are never dead")
+        if any(self.board[c] == EMPTY for c in CARD_CELLS[card]):
+            raise illegal(f"{card} is not dead: one of its spaces is open")
+        hand.remove(card)
+        self.discards[seat].append(card)
+        self.exchanged = True
+        events: list[Event] = [{"type": "exchange", "seat": seat, "card": card}]
+        self._draw_card(seat, events)
+        return events
+
+    def _pass(self, seat: int) -> list[Event]:
+        if self.legal_actions(seat) != [_PASS]:
+            raise illegal("you may pass only when you can neither play nor exchange a card")
+        self.passes += 1
+        events: list[Event] = [{"type": "pass", "seat": seat}]
+        if self.passes >= self.players:
+            self._finish({"draw": True}, events)
+        else:
+            self._next_turn()
+        return events
+
+    # -- bookkeeping --------------------------------------------------------
+
+    def _next_turn(self) -> None:
+        self.turn = (self.turn + 1) % self.players
+        self.exchanged = False
+
+    def _draw_card(self, seat: int, events: list[Event]) -> None:
+        if not self.draw:
+            pile = [card for discard in self.discards for card in discard]
+            if not pile:
+                return
+            for discard in self.discards:
+                discard.clear()
+            self.rng.shuffle(pile)
+            self.draw = pile
+            events.append({"type": "reshuffle", "cards": len(pile)})
+        self.hands[seat].append(self.draw.pop())
+        events.append({"type": "draw", "seat": seat})
+
+    def _finish(self, result: JSON, events: list[Event]) -> None:
+        self.result = result
+        events.append({"type": "game_over", "result": result})
+
+    def _score(self, cell: int, team: int, events: list[Event]) -> bool:
+        """Record the sequences a chip at ``cell`` completes; True when that wins."""
+        found = self._new_sequences(cell, team)
+        if not found:
+            return False
+        for cells in found:
+            self._record(team, cells)
+            events.append({"type": "sequence", "team": team, "cells": sequence_cells(cells)})
+        total = sum(1 for t, _ in self.sequences if t == team)
+        if total >= self.setup.sequences_to_win:
+            self._finish({"winner_team": team}, events)
+            return True
+        return False
+
+    def _new_sequences(self, cell: int, team: int) -> list[tuple[int, ...]]:
+        """The windows RULES.md 1.5 records for a chip just placed at ``cell``.
+
+        Per line through the cell: the windows containing it that share at most one
+        space with the team's sequences; two (sharing only ``cell``) when both ends
+        qualify, else the first in reading order.
+        """
+        board = self.board
+        found: list[tuple[int, ...]] = []
+        for behind, ahead in RAYS[cell]:
+            back = 0
+            for c in behind:
+                v = board[c]
+                if v != team and v != CORNER:
+                    break
+                back += 1
+            fwd = 0
+            for c in ahead:
+                v = board[c]
+                if v != team and v != CORNER:
+                    break
+                fwd += 1
+            if back + fwd < 4:
+                continue
+            run = (*behind[:back][::-1], cell, *ahead[:fwd])
+            windows = [run[s : s + 5] for s in range(max(0, back - 4), min(back, len(run) - 5) + 1)]
+            fitting = [w for w in windows if self._fits(w, team)]
+            if not fitting:
+                continue
+            if len(fitting) > 1 and fitting[-1][0] == cell and fitting[0][-1] == cell:
+                found += (fitting[0], fitting[-1])
+            else:
+                found.append(fitting[0])
+        return found
+
+    def _fits(self, window: tuple[int, ...], team: int) -> bool:
+        cells = set(window)
+        return all(len(cells.intersection(s)) <= 1 for t, s in self.sequences if t == team)
+
+    # -- views and serialization --------------------------------------------
+
+    def _position(self) -> JSON:
+        return write_position(
+            self.board, self.sequences, self.hands, self.discards, self.draw, self.turn
+        )
+
+    def view(self, seat: int | None = None) -> JSON:
+        setup = self.setup
+        position = self._position()
+        players = [
+            {
+                "seat": s,
+                "team": setup.team_of(s),
+                "color": COLORS[setup.team_of(s)],
+                "hand_size": len(self.hands[s]),
+                "discard_top": self.discards[s][-1] if self.discards[s] else None,
+            }
+            for s in range(self.players)
+        ]
+        out: JSON = {
+            "variant": self.variant,
+            "status": self.status,
+            "options": dict(self.options),
+            "players": players,
+            "to_move": self.to_move,
+            "result": self.result,
+            "turn": self.turn,
+            "dealer": self.dealer,
+            "board": position["board"],
+            "sequences": position["sequences"],
+            "discards": position["discards"],
+            "draw_pile_count": len(self.draw),
+            "exchanged": self.exchanged,
+            "passes": self.passes,
+            "log": self.log,
+        }
+        if seat is not None:
+            out["you"] = {
+                "seat": seat,
+                "team": setup.team_of(seat),
+                "hand": list(self.hands[seat]),
+                "legal_actions": self.legal_actions(seat),
+            }
+        return out
+
+    def to_dict(self) -> JSON:
+        return {
+            "variant": self.variant,
+            "players": self.players,
+            "options": dict(self.options),
+            "rng": self.rng.state,
+            "position": self._position(),
+            "result": self.result,
+            "dealer": self.dealer,
+            "log": self.log,
+            "exchanged": self.exchanged,
+            "passes": self.passes,
+        }

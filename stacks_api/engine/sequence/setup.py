@@ -1,0 +1,91 @@
+"""Player counts, teams, hand sizes, options and the cut for the deal (RULES.md 1.2-1.3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..base import is_int
+from ..errors import SetupError
+from ..rng import Rng
+from .board import ALL_CARDS, RANKS
+
+HAND_SIZES = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
+COLORS = ("blue", "green", "red")
+CHIP_LETTERS = "BGR"
+DECK = ALL_CARDS * 2
+OPTION_NAMES = frozenset({"teams", "sequences_to_win"})
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The fixed shape of one game: who plays, in how many teams, to how many sequences."""
+
+    players: int
+    teams: int
+    sequences_to_win: int
+
+    @property
+    def hand_size(self) -> int:
+        return HAND_SIZES[self.players]
+
+    def team_of(self, seat: int) -> int:
+        return seat % self.teams
+
+    def options(self) -> dict[str, int]:
+        return {"teams": self.teams, "sequences_to_win": self.sequences_to_win}
+
+
+def _team_choices(players: int) -> tuple[int, ...]:
+    if players in (2, 3):
+        return (players,)  # everyone plays alone
+    if players in (6, 12):
+        return (2, 3)
+    return (3,) if players == 9 else (2,)
+
+
+def resolve_setup(players: object, options: dict[str, Any] | None) -> Setup:
+    """Check the player count and options; refuse anything RULES.md does not allow."""
+    if not is_int(players) or players not in HAND_SIZES:
+        counts = ", ".join(map(str, HAND_SIZES))
+        raise SetupError(f"Sequence is played by {counts} players, not {players}", "players")
+    assert isinstance(players, int)
+    options = dict(options or {})
+    unknown = sorted(set(options) - OPTION_NAMES)
+    if unknown:
+        raise SetupError(f"unknown option {unknown[0]!r} for sequence")
+    choices = _team_choices(players)
+    teams = options.get("teams", choices[0])
+    if not is_int(teams) or teams not in choices:
+        allowed = " or ".join(map(str, choices))
+        raise SetupError(f"{players} players play in {allowed} teams, not {teams}")
+    needed = options.get("sequences_to_win", 2 if teams == 2 else 1)
+    if not is_int(needed) or not 1 <= needed <= 4:
+        raise SetupError(f"sequences_to_win must be a whole number from 1 to 4, not {needed}")
+    return Setup(players, teams, needed)
+
+
+def cut_rank(card: str) -> int:
+    """Rank for the cut: aces high, jacks between ten and queen, suits ignored."""
+    return RANKS.index(card[0])
+
+
+def cut_for_deal(rng: Rng, players: int) -> tuple[int, list[dict[str, Any]]]:
+    """Simulate the cut: each seat draws without replacement, lowest deals, ties cut again.
+
+    Returns the dealer and the public log of every round of the cut.
+    """
+    deck = list(DECK)
+    rng.shuffle(deck)
+    cutting = list(range(players))
+    rounds: list[dict[str, Any]] = []
+    while True:
+        if len(deck) < len(cutting):  # only after absurdly many ties; keep cutting anyway
+            deck = list(DECK)
+            rng.shuffle(deck)
+        cards = [(seat, deck.pop()) for seat in cutting]
+        rounds.append({"type": "cut", "cards": [{"seat": s, "card": c} for s, c in cards]})
+        low = min(cut_rank(card) for _, card in cards)
+        cutting = [seat for seat, card in cards if cut_rank(card) == low]
+        if len(cutting) == 1:
+            return cutting[0], rounds
