@@ -12,8 +12,9 @@ from typing import Any
 from .base import Action, Event, Game
 from .errors import IllegalAction, SetupError
 from .sequence import SequenceGame
+from .stacks import StacksGame
 
-VARIANTS: dict[str, Any] = {SequenceGame.variant: SequenceGame}
+VARIANTS: dict[str, Any] = {SequenceGame.variant: SequenceGame, StacksGame.variant: StacksGame}
 
 __all__ = [
     "VARIANTS",

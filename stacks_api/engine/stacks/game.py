@@ -1,0 +1,532 @@
+"""The Sequence Stacks rules (RULES.md part 2) behind the engine façade."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ..base import JSON, Action, Event, Game, is_int
+from ..errors import bad_action, illegal
+from ..rng import Rng
+from .cards import (
+    ACTION_CARDS,
+    BLOCK,
+    CARD_SET,
+    CHIPS_PER_COLOR,
+    COLOR_OF,
+    COLORS,
+    HAND_SIZE,
+    MAX_TURNS,
+    NUMBER_OF,
+    PILE_COLORS,
+    PILE_LENGTH,
+    PILES,
+    REVERSE,
+    SKIP,
+    STEAL_CARD,
+    STEAL_CHIP,
+    Setup,
+    deck_for,
+    fits_pile,
+    resolve_setup,
+    wins,
+)
+from .position import StacksPosition, read_position, write_position
+from .window import BlockWindow
+
+SOURCES = ("hand", "discard")
+_PASS: Action = {"type": "pass"}
+
+
+def _play(source: str, card: str, **fields: object) -> Action:
+    action: Action = {"type": "play", "card": card, **fields}
+    if source == "discard":
+        action["from"] = "discard"
+    return action
+
+
+# Prebuilt, shared action dicts: legal_actions hands out references, never copies.
+_ON_PILE = {s: {c: [_play(s, c, pile=p) for p in range(PILES)] for c in CARD_SET} for s in SOURCES}
+_SIMPLE = {s: {c: _play(s, c) for c in (SKIP, REVERSE, BLOCK)} for s in SOURCES}
+_STEAL_CARD = {s: [_play(s, STEAL_CARD, target=t) for t in range(6)] for s in SOURCES}
+_STEAL_CHIP = {
+    s: [{c: _play(s, STEAL_CHIP, target=t, color=c) for c in COLORS} for t in range(6)]
+    for s in SOURCES
+}
+_DISCARD = {c: {"type": "discard", "card": c} for c in CARD_SET}
+
+# Which extra fields a play of each card needs; anything else is malformed.
+_PLAY_FIELDS = {
+    **{c: frozenset({"pile"}) for c in CARD_SET - ACTION_CARDS},
+    SKIP: frozenset(),
+    REVERSE: frozenset(),
+    BLOCK: frozenset(),
+    STEAL_CARD: frozenset({"target"}),
+    STEAL_CHIP: frozenset({"target", "color"}),
+}
+
+
+class StacksGame(Game):
+    """One game of Sequence Stacks: four shared piles, action cards, chips of two colours."""
+
+    variant: ClassVar[str] = "stacks"
+    action_keys: ClassVar[dict[str, frozenset[str]]] = {
+        "play": frozenset({"type", "card", "from", "pile", "target", "color"}),
+        "discard": frozenset({"type", "card"}),
+        "pass": frozenset({"type"}),
+    }
+
+    def __init__(self, setup: Setup, rng: Rng) -> None:
+        n = setup.players
+        self.setup = setup
+        self.players = n
+        self.options = setup.options()
+        self.rng = rng
+        self.result: JSON | None = None
+        self.piles: list[list[str]] = [[] for _ in range(PILES)]
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.discards: list[list[str]] = [[] for _ in range(n)]
+        self.chips: list[dict[str, int]] = [{"blue": 0, "red": 0} for _ in range(n)]
+        self.set_aside: list[str] = []
+        self.special: list[str] = []
+        self.draw: list[str] = []  # the next card to draw is last
+        self.direction = 1
+        self.skips = [0] * n
+        self.turn = 0
+        self.window: BlockWindow | None = None
+        self.dealer: int | None = None
+        self.log: list[Event] = []
+        self.pile_play = False  # a card went onto a pile this turn
+        self.stalled = 0  # consecutive turns ending with nothing to draw and no pile play
+        self.turns = 0  # turns taken so far
+
+    # -- construction -------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: object, seed: int, options: JSON | None, position: object) -> StacksGame:
+        """A fresh game: choose a dealer and deal, or start from ``position``."""
+        game = cls(resolve_setup(players, options), Rng.from_seed(seed))
+        if position is None:
+            game._deal()
+        else:
+            game._load(read_position(position, game.setup, game.rng))
+        return game
+
+    @classmethod
+    def from_dict(cls, data: JSON) -> StacksGame:
+        """Rebuild a game from ``to_dict`` output, re-checking it like a position."""
+        game = cls(resolve_setup(data["players"], data["options"]), Rng(data["rng"]))
+        window = data["window"] and BlockWindow.from_json(data["window"])
+        pos = read_position(
+            data["position"], game.setup, game.rng,
+            finished=data["result"] is not None, full_pile=window.pile if window else None,
+        )  # fmt: skip
+        game._load(pos)
+        game.window = window or None
+        game.result = data["result"]
+        game.dealer = data["dealer"]
+        game.log = data["log"]
+        game.pile_play = data["pile_play"]
+        game.stalled = data["stalled"]
+        game.turns = data["turns"]
+        return game
+
+    def _deal(self) -> None:
+        n = self.players
+        deck = deck_for(n)
+        self.rng.shuffle(deck)
+        self.dealer = self.rng.below(n)
+        self.turn = (self.dealer + 1) % n
+        for _ in range(HAND_SIZE):
+            for k in range(n):
+                self.hands[(self.turn + k) % n].append(deck.pop())
+        self.draw = deck
+        self.log = [{"type": "deal", "dealer": self.dealer, "first": self.turn}]
+
+    def _load(self, p: StacksPosition) -> None:
+        self.piles, self.hands, self.discards, self.chips = p.piles, p.hands, p.discards, p.chips
+        self.set_aside, self.special, self.draw = p.set_aside, p.special, p.draw
+        self.direction, self.skips, self.turn = p.direction, p.skips, p.turn
+
+    # -- who acts, and how --------------------------------------------------
+
+    @property
+    def to_move(self) -> list[int]:
+        if self.result is not None:
+            return []
+        if self.window is not None:
+            return self.window.waiting()
+        return [self.turn]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.result is not None or seat not in self.to_move:
+            return []
+        if self.window is not None:
+            return self._block_answers(seat)
+        hand = self.hands[seat]
+        distinct = dict.fromkeys(hand)
+        actions: list[Action] = []
+        for card in distinct:
+            self._card_plays(seat, "hand", card, actions)
+        if self.discards[seat]:
+            self._card_plays(seat, "discard", self.discards[seat][-1], actions)
+        actions += [_DISCARD[card] for card in distinct]
+        if not hand:
+            actions.append(_PASS)
+        return actions
+
+    def _block_answers(self, seat: int) -> list[Action]:
+        actions = []
+        if BLOCK in self.hands[seat]:
+            actions.append(_SIMPLE["hand"][BLOCK])
+        if self.discards[seat] and self.discards[seat][-1] == BLOCK:
+            actions.append(_SIMPLE["discard"][BLOCK])
+        actions.append(_PASS)
+        return actions
+
+    def _card_plays(self, seat: int, source: str, card: str, out: list[Action]) -> None:
+        """Append every legal play of ``card`` from ``source`` outside a block window."""
+        if card in NUMBER_OF or card in COLOR_OF:
+            table = _ON_PILE[source][card]
+            piles = self.piles
+            for p in range(PILES):
+                if fits_pile(card, p, piles[p]):
+                    out.append(table[p])
+        elif card in (SKIP, REVERSE):
+            out.append(_SIMPLE[source][card])
+        elif card == STEAL_CARD:
+            out += [_STEAL_CARD[source][t] for t in self._opponents(seat) if self.discards[t]]
+        elif card == STEAL_CHIP:
+            out += [
+                _STEAL_CHIP[source][t][color]
+                for t in self._opponents(seat)
+                for color in COLORS
+                if self._steal_chip_problem(seat, t, color) is None
+            ]
+
+    def _opponents(self, seat: int) -> list[int]:
+        """The other seats in turn order from ``seat`` (current direction)."""
+        n, d = self.players, self.direction
+        return [(seat + k * d) % n for k in range(1, n)]
+
+    def _steal_chip_problem(self, seat: int, target: int, color: str) -> str | None:
+        if not self.chips[target][color]:
+            return f"seat {target} has no {color} chip to steal"
+        after = dict(self.chips[seat])
+        after[color] += 1
+        if wins(after):
+            return "Steal a Chip cannot be used to win"
+        return None
+
+    def _check_shape(self, seat: object, action: object) -> None:
+        super()._check_shape(seat, action)
+        assert isinstance(action, dict)
+        kind = action["type"]
+        if kind == "pass":
+            return
+        card = action.get("card")
+        if card not in CARD_SET:
+            raise bad_action(f"card must be a Sequence Stacks card code such as 'B3', not {card!r}")
+        if kind == "discard":
+            return
+        if action.get("from", "hand") not in SOURCES:
+            raise bad_action("from must be 'hand' or 'discard'")
+        needed = _PLAY_FIELDS[card]
+        for key in ("pile", "target", "color"):
+            if (key in action) != (key in needed):
+                verb = "needs" if key in needed else "takes no"
+                raise bad_action(f"playing {card} {verb} {key!r}")
+        if "pile" in needed and not (is_int(action["pile"]) and 0 <= action["pile"] < PILES):
+            raise bad_action(f"pile must be a whole number from 0 to {PILES - 1}")
+        if "target" in needed and not (
+            is_int(action["target"]) and 0 <= action["target"] < self.players
+        ):
+            raise bad_action(f"target must be a seat from 0 to {self.players - 1}")
+        if "color" in needed and action["color"] not in COLORS:
+            raise bad_action("color must be 'blue' or 'red'")
+
+    # -- applying -----------------------------------------------------------
+
+    def _apply(self, seat: int, action: Action, now: float | None) -> list[Event]:
+        if self.window is not None:
+            return self._answer_window(seat, action)
+        kind = action["type"]
+        if kind == "discard":
+            return self._discard(seat, action["card"])
+        if kind == "pass":
+            if self.hands[seat]:
+                raise illegal(
+                    "you may pass only with an empty hand; discard a card to end your turn"
+                )
+            return self._end_turn(seat, [{"type": "pass", "seat": seat}])
+        return self._play_card(seat, action, now)
+
+    def _take(self, seat: int, card: str, source: str) -> None:
+        """Check that ``seat`` can play ``card`` from ``source``; remove it from there."""
+        if source == "hand":
+            if card not in self.hands[seat]:
+                raise illegal(f"you do not hold {card}")
+        elif not self.discards[seat]:
+            raise illegal("your discard pile is empty")
+        elif self.discards[seat][-1] != card:
+            raise illegal(f"the top of your discard pile is {self.discards[seat][-1]}, not {card}")
+
+    def _remove(self, seat: int, card: str, source: str) -> None:
+        if source == "hand":
+            self.hands[seat].remove(card)
+        else:
+            self.discards[seat].pop()
+
+    def _play_card(self, seat: int, action: Action, now: float | None) -> list[Event]:
+        card: str = action["card"]
+        source: str = action.get("from", "hand")
+        self._take(seat, card, source)
+        event: Event = {"type": "play", "seat": seat, "card": card}
+        if source == "discard":
+            event["from"] = "discard"
+        events = [event]
+        if card in COLOR_OF:
+            pile = action["pile"]
+            self._check_pile(card, pile)
+            self._remove(seat, card, source)
+            self.piles[pile].append(card)
+            self.pile_play = True
+            event["pile"] = pile
+            if len(self.piles[pile]) == PILE_LENGTH:
+                emptied = source == "hand" and not self.hands[seat]
+                self._complete(seat, pile, emptied, now, events)
+                return events
+        else:
+            self._action_card(seat, card, action, event)
+            self._remove(seat, card, source)
+            self.special.append(card)
+            if card == STEAL_CARD:
+                self.hands[seat].append(self.discards[action["target"]].pop())
+        if source == "hand" and not self.hands[seat]:
+            self._draw_cards(seat, HAND_SIZE, events)
+        return events
+
+    def _check_pile(self, card: str, pile: int) -> None:
+        if fits_pile(card, pile, self.piles[pile]):
+            return
+        color = PILE_COLORS[pile]
+        cards = self.piles[pile]
+        if not cards:
+            first = f"{color[0].upper()}1 or {color[0].upper()}W"
+            raise illegal(f"{card} cannot start {color} pile {pile}; start it with {first}")
+        raise illegal(f"{card} does not follow {cards[-1]} on pile {pile}")
+
+    def _action_card(self, seat: int, card: str, action: Action, event: Event) -> None:
+        """Check an action card's conditions and apply its effect (not the card's move)."""
+        if card == BLOCK:
+            raise illegal("Block can only be played when an opponent completes a pile")
+        if card == SKIP:
+            skipped = (seat + self.direction) % self.players
+            self.skips[skipped] += 1
+            event["skipped"] = skipped
+        elif card == REVERSE:
+            self.direction = -self.direction
+            event["direction"] = self.direction
+        elif card == STEAL_CARD:
+            target = action["target"]
+            if target == seat:
+                raise illegal("Steal a Card takes from an opponent's discard pile, not your own")
+            if not self.discards[target]:
+                raise illegal(f"seat {target}'s discard pile is empty")
+            event.update(target=target, stolen=self.discards[target][-1])
+        else:  # STEAL_CHIP
+            target, color = action["target"], action["color"]
+            if target == seat:
+                raise illegal("Steal a Chip takes from an opponent, not from you")
+            if not any(
+                self.chips[t]["blue"] or self.chips[t]["red"] for t in self._opponents(seat)
+            ):
+                raise illegal("no opponent has a chip to steal")
+            problem = self._steal_chip_problem(seat, target, color)
+            if problem:
+                raise illegal(problem)
+            self.chips[target][color] -= 1
+            self.chips[seat][color] += 1
+            event.update(target=target, color=color)
+
+    def _discard(self, seat: int, card: str) -> list[Event]:
+        if card not in self.hands[seat]:
+            raise illegal(f"you do not hold {card}")
+        self.hands[seat].remove(card)
+        self.discards[seat].append(card)
+        return self._end_turn(seat, [{"type": "discard", "seat": seat, "card": card}])
+
+    # -- completing a pile and the block window -------------------------------
+
+    def _complete(
+        self, seat: int, pile: int, emptied: bool, now: float | None, events: list[Event]
+    ) -> None:
+        asked = self._opponents(seat)
+        if self.setup.block_window == "holders":
+            asked = [t for t in asked if self._block_answers(t) != [_PASS]]
+        events.append({"type": "complete", "seat": seat, "pile": pile})
+        window = BlockWindow(seat, pile, asked, emptied)
+        if asked:
+            timeout = self.setup.response_timeout_s
+            if timeout is not None and now is not None:
+                window.deadline = now + timeout
+            self.window = window
+            events.append({"type": "block_window", **window.public()})
+        else:
+            self._close_window(window, events)
+
+    def _answer_window(self, seat: int, action: Action) -> list[Event]:
+        window = self.window
+        assert window is not None
+        if action["type"] == "pass":
+            answer = "pass"
+        elif action["type"] == "play" and action["card"] == BLOCK:
+            answer = action.get("from", "hand")
+            self._take(seat, BLOCK, answer)
+        else:
+            raise illegal("while a block window is open you may only play BLOCK or pass")
+        window.answer(seat, answer)
+        # Whether the answer was a Block stays hidden until the window closes.
+        events: list[Event] = [{"type": "answer", "seat": seat}]
+        if not window.waiting():
+            self._close_window(window, events)
+        return events
+
+    def expire(self, now: float) -> list[Event]:
+        window = self.window
+        if window is None or window.deadline is None or now < window.deadline or self.result:
+            return []
+        events: list[Event] = [{"type": "window_expired", "waiting": window.waiting()}]
+        for seat in window.waiting():
+            window.answer(seat, "pass")
+        self._close_window(window, events)
+        return events
+
+    def _close_window(self, window: BlockWindow, events: list[Event]) -> None:
+        self.window = None
+        seat, pile = window.completer, window.pile
+        self.set_aside += self.piles[pile]
+        self.piles[pile] = []
+        color = PILE_COLORS[pile]
+        blocker = window.winner()
+        if blocker is not None:
+            self._remove(blocker[0], BLOCK, blocker[1])
+            self.special.append(BLOCK)
+            events.append({"type": "block", "seat": blocker[0], "pile": pile})
+        elif self._supply(color) > 0:
+            self.chips[seat][color] += 1
+            events.append({"type": "chip", "seat": seat, "color": color})
+            if wins(self.chips[seat]):
+                self._finish({"winner_seat": seat}, events)
+                return
+            if not any(self._supply(c) for c in COLORS):
+                self._finish({"draw": True}, events)
+                return
+        if window.refill and not self.hands[seat]:
+            self._draw_cards(seat, HAND_SIZE, events)
+
+    def _supply(self, color: str) -> int:
+        return CHIPS_PER_COLOR - sum(chips[color] for chips in self.chips)
+
+    # -- turns, drawing, the end ---------------------------------------------
+
+    def _end_turn(self, seat: int, events: list[Event]) -> list[Event]:
+        self.turns += 1
+        nothing_to_draw = not self.draw and not self.set_aside
+        self.stalled = self.stalled + 1 if nothing_to_draw and not self.pile_play else 0
+        if self.stalled >= self.players or self.turns >= MAX_TURNS:
+            self._finish({"draw": True}, events)
+            return events
+        nxt = (seat + self.direction) % self.players
+        while self.skips[nxt]:
+            self.skips[nxt] -= 1
+            events.append({"type": "skipped", "seat": nxt})
+            nxt = (nxt + self.direction) % self.players
+        self.turn = nxt
+        self.pile_play = False
+        events.append({"type": "turn", "seat": nxt})
+        missing = HAND_SIZE - len(self.hands[nxt])
+        if missing > 0:
+            self._draw_cards(nxt, missing, events)
+        return events
+
+    def _draw_cards(self, seat: int, count: int, events: list[Event]) -> None:
+        hand, drawn = self.hands[seat], 0
+        for _ in range(count):
+            if not self.draw:
+                if not self.set_aside:
+                    break
+                self.draw, self.set_aside = self.set_aside, []
+                self.rng.shuffle(self.draw)
+                events.append({"type": "reshuffle", "cards": len(self.draw)})
+            hand.append(self.draw.pop())
+            drawn += 1
+        if drawn:
+            events.append({"type": "draw", "seat": seat, "count": drawn})
+
+    def _finish(self, result: JSON, events: list[Event]) -> None:
+        self.result = result
+        events.append({"type": "game_over", "result": result})
+
+    # -- views and serialization --------------------------------------------
+
+    def _position(self) -> StacksPosition:
+        return StacksPosition(
+            self.piles, self.hands, self.discards, self.chips, self.set_aside, self.special,
+            self.draw, self.direction, self.skips, self.turn,
+        )  # fmt: skip
+
+    def view(self, seat: int | None = None) -> JSON:
+        players = [
+            {
+                "seat": s,
+                "hand_size": len(self.hands[s]),
+                "discard_top": self.discards[s][-1] if self.discards[s] else None,
+                "chips": dict(self.chips[s]),
+                "skips": self.skips[s],
+            }
+            for s in range(self.players)
+        ]
+        out: JSON = {
+            "variant": self.variant,
+            "status": self.status,
+            "options": dict(self.options),
+            "players": players,
+            "to_move": self.to_move,
+            "result": self.result,
+            "turn": self.turn,
+            "dealer": self.dealer,
+            "direction": self.direction,
+            "piles": [list(p) for p in self.piles],
+            "chips": [dict(c) for c in self.chips],
+            "supply": {c: self._supply(c) for c in COLORS},
+            "discards": [list(d) for d in self.discards],
+            "special_discard": list(self.special),
+            "set_aside_count": len(self.set_aside),
+            "draw_pile_count": len(self.draw),
+            "block_window": self.window.public() if self.window else None,
+            "turns": self.turns,
+            "log": self.log,
+        }
+        if seat is not None:
+            out["you"] = {
+                "seat": seat,
+                "hand": list(self.hands[seat]),
+                "legal_actions": self.legal_actions(seat),
+            }
+        return out
+
+    def to_dict(self) -> JSON:
+        return {
+            "variant": self.variant,
+            "players": self.players,
+            "options": dict(self.options),
+            "rng": self.rng.state,
+            "position": write_position(self._position()),
+            "window": self.window.to_json() if self.window else None,
+            "result": self.result,
+            "dealer": self.dealer,
+            "log": self.log,
+            "pile_play": self.pile_play,
+            "stalled": self.stalled,
+            "turns": self.turns,
+        }
