@@ -1,0 +1,15 @@
+"""Swagger UI assets, served from the installed swagger-ui-bundle package (no CDN)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, send_from_directory
+from swagger_ui_bundle import swagger_ui_path
+
+ASSETS_URL = "/docs/assets/"
+
+blp = Blueprint("docs_assets", __name__)
+
+
+@blp.route(f"{ASSETS_URL}<path:filename>")
+def asset(filename: str) -> Response:
+    return send_from_directory(swagger_ui_path, filename, max_age=86400)

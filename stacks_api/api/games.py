@@ -1,0 +1,172 @@
+"""The games resource: lobby, seats, views, actions, events."""
+
+from __future__ import annotations
+
+import http
+from collections.abc import Callable
+from typing import Any
+
+from flask import current_app, request, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ..problems import Problem
+from ..service import GameService
+from . import examples
+from .auth import BEARER, bearer_token
+from .schemas import (
+    ActionRequestSchema,
+    ActionResultSchema,
+    CreatedSchema,
+    CreateGameSchema,
+    EventsQuerySchema,
+    EventsSchema,
+    GameListSchema,
+    GameViewSchema,
+    JoinedSchema,
+    JoinSchema,
+    ListQuerySchema,
+)
+
+blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their seats")
+
+IF_MATCH = {
+    "in": "header",
+    "name": "If-Match",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": 'Act only if the game is at this version, e.g. "12" (412 otherwise).',
+}
+IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "maxLength": 200},
+    "description": "A retry with the same key returns the first response instead of acting twice.",
+}
+
+
+def service() -> GameService:
+    games: GameService = current_app.extensions["stacks_api.games"]
+    return games
+
+
+def problems(*statuses: int) -> Callable[[Any], Any]:
+    """Document the problem responses an operation can give."""
+
+    def decorate(func: Any) -> Any:
+        for status in statuses:
+            func = blp.alt_response(status, response=http.HTTPStatus(status).name)(func)
+        return func
+
+    return decorate
+
+
+def etag(version: int) -> dict[str, str]:
+    return {"ETag": f'"{version}"'}
+
+
+def _if_match() -> int | None:
+    header = request.headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return None
+    value = header.strip().removeprefix("W/").strip('"')
+    if not value.isdigit():
+        raise Problem(412, "stale_version", f'If-Match must be a version like "12", not {header!r}')
+    return int(value)
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.arguments(ListQuerySchema, location="query")
+    @blp.response(200, GameListSchema)
+    @problems(422, 503)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """List games (default: those waiting for players), newest first"""
+        games, total = service().list_games(
+            query["status"], query.get("variant"), query["page"], query["page_size"]
+        )
+        return {
+            "games": games,
+            "page": query["page"],
+            "page_size": query["page_size"],
+            "total": total,
+        }
+
+    @blp.arguments(CreateGameSchema, examples=examples.CREATE)
+    @blp.response(201, CreatedSchema)
+    @problems(400, 422, 503)
+    def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """Create a game
+
+        Seats are humans unless they name a bot. Humans take seats with
+        POST /players; the game deals when the last seat is filled.
+        """
+        view, host_token = service().create(body)
+        location = url_for("games.Game", game_id=view["id"])
+        headers = {"Location": location, **etag(view["version"])}
+        return {"game": view, "host_token": host_token}, 201, headers
+
+
+@blp.route("/<game_id>")
+class Game(MethodView):
+    @blp.response(200, GameViewSchema)
+    @blp.doc(security=[{}, *BEARER])
+    @problems(401, 404, 503)
+    def get(self, game_id: str) -> Any:
+        """The game as you see it: with a seat token, your hand and legal actions"""
+        view = service().view(game_id, bearer_token())
+        if request.if_none_match.contains(str(view["version"])):
+            return "", 304, etag(view["version"])
+        return view, 200, etag(view["version"])
+
+    @blp.response(200, GameViewSchema)
+    @blp.doc(security=BEARER)
+    @problems(401, 404, 409, 503)
+    def delete(self, game_id: str) -> Any:
+        """Cancel the game (host token only)"""
+        view = service().cancel(game_id, bearer_token(required=True))
+        return view, 200, etag(view["version"])
+
+
+@blp.route("/<game_id>/players")
+class Players(MethodView):
+    @blp.arguments(JoinSchema, example={"name": "Ada"})
+    @blp.response(201, JoinedSchema)
+    @problems(400, 404, 409, 422, 503)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Take a free human seat; keep the token, it is shown only once"""
+        return service().join(game_id, body["name"], body.get("seat"))
+
+
+@blp.route("/<game_id>/actions")
+class Actions(MethodView):
+    @blp.arguments(ActionRequestSchema, examples=examples.ACTIONS)
+    @blp.response(200, ActionResultSchema)
+    @blp.doc(security=BEARER, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
+    @problems(400, 401, 404, 409, 412, 422, 503)
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
+        """Play one action for your seat; bots answer before this returns"""
+        expected = body.pop("expected_version", None)
+        from_header = _if_match()
+        if expected is not None and from_header is not None and expected != from_header:
+            raise Problem(412, "stale_version", "If-Match and expected_version disagree")
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not 0 < len(key) <= 200:
+            raise Problem(422, "validation_error", "Idempotency-Key must be 1 to 200 characters")
+        result = service().act(
+            game_id, bearer_token(required=True), body,
+            expected_version=from_header if from_header is not None else expected,
+            idempotency_key=key,
+        )  # fmt: skip
+        return result, 200, etag(result["game"]["version"])
+
+
+@blp.route("/<game_id>/events")
+class Events(MethodView):
+    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.response(200, EventsSchema)
+    @problems(404, 422, 503)
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Public events after version `after`, oldest first"""
+        return {"events": service().events(game_id, query["after"])}

@@ -1,0 +1,99 @@
+"""One place that turns every failure into RFC 9457 problem details."""
+
+from __future__ import annotations
+
+import http
+import logging
+from typing import Any
+
+from flask import Flask, Response, json
+from flask_smorest import Api
+from flask_smorest.utils import prepare_response
+from werkzeug.exceptions import HTTPException
+
+from ..problems import Problem
+from ..store import StoreUnavailable
+from .schemas import ProblemSchema
+
+PROBLEM_JSON = "application/problem+json"
+log = logging.getLogger(__name__)
+
+_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    404: "not_found",
+    405: "method_not_allowed",
+    412: "stale_version",
+    415: "unsupported_media_type",
+    422: "validation_error",
+}
+
+
+def problem_response(problem: Problem, headers: dict[str, str] | None = None) -> Response:
+    response = Response(json.dumps(problem.to_dict()), problem.status, mimetype=PROBLEM_JSON)
+    response.headers.update(headers or {})
+    return response
+
+
+def _field_errors(messages: Any) -> dict[str, Any]:
+    """webargs nests errors by location ({"json": {...}}); clients want them by field."""
+    flat: dict[str, Any] = {}
+    if isinstance(messages, dict):
+        for location, errors in messages.items():
+            if isinstance(errors, dict):
+                flat.update(errors)
+            else:
+                flat[location] = errors
+    return flat
+
+
+class ProblemApi(Api):  # type: ignore[misc]
+    """flask-smorest's Api, with problem details for errors and in the documentation."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def init_app(self, app: Flask, *args: Any, **kwargs: Any) -> None:
+        super().init_app(app, *args, **kwargs)
+        app.register_error_handler(Problem, problem_response)
+        app.register_error_handler(StoreUnavailable, self._store_unavailable)
+        app.register_error_handler(Exception, self._unexpected)
+
+    def _register_responses(self) -> None:
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if status >= 400:
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_JSON)
+            self.spec.components.response(status.name, response, lazy=True)
+        default: dict[str, Any] = {"description": "Problem details", "schema": self.ERROR_SCHEMA}
+        prepare_response(default, self.spec, PROBLEM_JSON)
+        self.spec.components.response("DEFAULT_ERROR", default, lazy=True)
+
+    def handle_http_exception(self, error: HTTPException) -> Response:
+        status = error.code or 500
+        data = getattr(error, "data", None) or {}
+        errors = None
+        if status == 400:
+            detail = "the request body is not valid JSON"
+        elif status == 422:
+            errors = _field_errors(data.get("messages"))
+            detail = "the request does not match the schema: " + ", ".join(sorted(errors))
+        else:
+            detail = error.description or http.HTTPStatus(status).phrase
+        code = _CODES.get(status, http.HTTPStatus(status).name.lower())
+        headers = dict(error.get_response().headers) if status == 405 else {}
+        allowed = {"Allow": headers["Allow"]} if "Allow" in headers else None
+        return problem_response(Problem(status, code, detail, errors), allowed)
+
+    @staticmethod
+    def _store_unavailable(error: StoreUnavailable) -> Response:
+        log.warning("store unavailable: %s", error)
+        problem = Problem(503, "store_unavailable", "the game store cannot be reached; retry soon")
+        return problem_response(problem, {"Retry-After": "2"})
+
+    @staticmethod
+    def _unexpected(error: Exception) -> Response:
+        # HTTPExceptions never get here: their own, more specific handler wins.
+        # Logged without request data: bodies can carry tokens or hands.
+        log.exception("unexpected error: %s", type(error).__name__)
+        return problem_response(Problem(500, "internal_error", "an unexpected error occurred"))

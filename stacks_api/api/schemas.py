@@ -1,0 +1,215 @@
+"""Marshmallow schemas for every request body and response of the HTTP API."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from ..bots import BOTS
+from ..engine import VARIANTS
+from ..engine.sequence.board import CARD_SET as SEQUENCE_CARDS
+from ..engine.stacks.cards import CARD_SET as STACKS_CARDS
+
+CARD_CODES = sorted(SEQUENCE_CARDS | STACKS_CARDS)
+ACTION_TYPES = ["play", "exchange", "discard", "pass"]
+STATUSES = ["waiting", "active", "finished", "cancelled"]
+
+
+def _int(**kwargs: object) -> fields.Integer:
+    """An integer that refuses strings and floats."""
+    return fields.Integer(strict=True, **kwargs)  # type: ignore[arg-type]
+
+
+# -- requests ---------------------------------------------------------------------
+
+
+class SeatSpecSchema(Schema):
+    bot = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(list(BOTS)),
+        metadata={"description": "A bot plays this seat; leave out for a human seat."},
+    )
+
+
+class CreateGameSchema(Schema):
+    variant = fields.String(required=True, validate=validate.OneOf(list(VARIANTS)))
+    players = _int(
+        required=True,
+        metadata={"description": "Sequence: 2, 3, 4, 6, 8, 9, 10 or 12. Stacks: 2 to 6."},
+    )
+    options = fields.Dict(
+        keys=fields.String(),
+        metadata={
+            "description": "Sequence: teams, sequences_to_win. "
+            "Stacks: block_window ('all' or 'holders'), response_timeout_s."
+        },
+    )
+    seats = fields.List(fields.Nested(SeatSpecSchema), metadata={"description": "One per seat."})
+    seed = _int(allow_none=True, metadata={"description": "Fixes the shuffle; marks practice."})
+    position = fields.Dict(
+        keys=fields.String(),
+        metadata={"description": "Start from this position (see the README); marks practice."},
+    )
+
+
+class JoinSchema(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    seat = _int(allow_none=True, metadata={"description": "A free seat; default the first."})
+
+
+class ActionSchema(Schema):
+    """One action (API.md section 2); the same shape in requests and legal_actions."""
+
+    type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
+    card = fields.String(validate=validate.OneOf(CARD_CODES))
+    cell = fields.List(
+        _int(), validate=validate.Length(equal=2), metadata={"description": "[row, col]"}
+    )
+    pile = _int(metadata={"description": "Stacks pile 0..3 (0, 1 blue; 2, 3 red)"})
+    target = _int(metadata={"description": "The seat a Steal card takes from"})
+    color = fields.String(validate=validate.OneOf(["blue", "red"]))
+    from_ = fields.String(
+        data_key="from",
+        attribute="from",
+        validate=validate.OneOf(["hand", "discard"]),
+        metadata={"description": "Stacks: play the top of your own discard pile"},
+    )
+
+
+class ActionRequestSchema(ActionSchema):
+    expected_version = _int(
+        metadata={"description": "Refuse with 412 unless the game is at this version"}
+    )
+
+
+class ListQuerySchema(Schema):
+    status = fields.String(load_default="waiting", validate=validate.OneOf(STATUSES))
+    variant = fields.String(validate=validate.OneOf(list(VARIANTS)))
+    # Query strings are text, so these integers are parsed, not strict.
+    page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=10_000))
+    page_size = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class EventsQuerySchema(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+# -- responses --------------------------------------------------------------------
+
+
+class PlayerSchema(Schema):
+    seat = _int()
+    name = fields.String(allow_none=True)
+    bot = fields.String(allow_none=True)
+    team = _int(metadata={"description": "Sequence only"})
+    color = fields.String(metadata={"description": "Sequence only: the team's chip colour"})
+    hand_size = _int()
+    discard_top = fields.String(allow_none=True)
+    chips = fields.Dict(keys=fields.String(), values=_int(), metadata={"description": "Stacks"})
+    skips = _int(metadata={"description": "Stacks: skip markers on this seat"})
+
+
+class YouSchema(Schema):
+    seat = _int()
+    team = _int(metadata={"description": "Sequence only"})
+    hand = fields.List(fields.String())
+    legal_actions = fields.List(fields.Nested(ActionSchema))
+
+
+class BlockWindowSchema(Schema):
+    completer = _int()
+    pile = _int()
+    waiting = fields.List(_int())
+    deadline = fields.Float(allow_none=True, metadata={"description": "Unix time, or null"})
+
+
+class GameViewSchema(Schema):
+    id = fields.String()
+    variant = fields.String()
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    version = _int()
+    practice = fields.Boolean()
+    options = fields.Dict(keys=fields.String())
+    players = fields.List(fields.Nested(PlayerSchema))
+    to_move = fields.List(_int())
+    result = fields.Dict(keys=fields.String(), allow_none=True)
+    turn = _int()
+    dealer = _int(allow_none=True)
+    log = fields.List(fields.Dict(keys=fields.String()))
+    discards = fields.List(fields.List(fields.String()))
+    draw_pile_count = _int()
+    # Sequence
+    board = fields.List(fields.String(), metadata={"description": "Sequence: 10 rows"})
+    sequences = fields.List(fields.List(fields.List(_int())))
+    exchanged = fields.Boolean()
+    passes = _int()
+    # Stacks
+    direction = _int()
+    piles = fields.List(fields.List(fields.String()))
+    chips = fields.List(fields.Dict(keys=fields.String(), values=_int()))
+    supply = fields.Dict(keys=fields.String(), values=_int())
+    special_discard = fields.List(fields.String())
+    set_aside_count = _int()
+    block_window = fields.Nested(BlockWindowSchema, allow_none=True)
+    turns = _int()
+    you = fields.Nested(YouSchema)
+
+
+class CreatedSchema(Schema):
+    game = fields.Nested(GameViewSchema)
+    host_token = fields.String(metadata={"description": "Cancels the game; keep it secret"})
+
+
+class JoinedSchema(Schema):
+    seat = _int()
+    team = _int(allow_none=True)
+    token = fields.String(metadata={"description": "Acts for this seat: Bearer <token>"})
+
+
+class ActionResultSchema(Schema):
+    game = fields.Nested(GameViewSchema)
+    events = fields.List(fields.Dict(keys=fields.String()))
+
+
+class EventsSchema(Schema):
+    events = fields.List(fields.Dict(keys=fields.String()))
+
+
+class SeatSummarySchema(Schema):
+    seat = _int()
+    name = fields.String(allow_none=True)
+    bot = fields.String(allow_none=True)
+    free = fields.Boolean()
+
+
+class GameSummarySchema(Schema):
+    id = fields.String()
+    variant = fields.String()
+    status = fields.String()
+    players = _int()
+    version = _int()
+    practice = fields.Boolean()
+    created_at = fields.Float()
+    seats = fields.List(fields.Nested(SeatSummarySchema))
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(GameSummarySchema))
+    page = _int()
+    page_size = _int()
+    total = _int()
+
+
+class HealthSchema(Schema):
+    status = fields.String()
+    store = fields.String(validate=validate.OneOf(["redis", "memory"]))
+
+
+class ProblemSchema(Schema):
+    """RFC 9457 problem details, with a stable ``code``."""
+
+    type = fields.String()
+    title = fields.String()
+    status = _int()
+    detail = fields.String()
+    code = fields.String()
+    errors = fields.Dict(keys=fields.String())

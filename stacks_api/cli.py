@@ -1,0 +1,63 @@
+"""The ``stacks-api`` command: run the server, write the OpenAPI document."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import yaml
+
+
+def openapi_yaml() -> str:
+    """The OpenAPI document of the app, as committed in openapi.yaml."""
+    from .app import create_app
+    from .config import TestConfig
+
+    app = create_app(TestConfig)
+    spec = app.extensions["stacks_api.api"].spec.to_dict()
+    text: str = yaml.safe_dump(spec, sort_keys=False, allow_unicode=True, width=100)
+    return text
+
+
+def serve(args: argparse.Namespace) -> None:
+    """Replace this process with gunicorn serving the app."""
+    workers = args.workers
+    if not os.environ.get("REDIS_URL") and workers != 1:
+        print("no REDIS_URL: using the in-memory store, which needs a single worker")
+        workers = 1
+    argv = [
+        sys.executable, "-m", "gunicorn",
+        "--bind", f"{args.host}:{args.port}",
+        "--workers", str(workers),
+        # Threads let long-lived event streams and normal requests share a worker.
+        "--worker-class", "gthread", "--threads", str(args.threads),
+        "--access-logfile", "-",
+        "stacks_api.wsgi:app",
+    ]  # fmt: skip
+    os.execv(sys.executable, argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="stacks-api", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("serve", help="run the HTTP server with gunicorn")
+    run.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    run.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    run.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "2")))
+    run.add_argument("--threads", type=int, default=16)
+    spec = commands.add_parser("openapi", help="write the OpenAPI document")
+    spec.add_argument("--output", default="openapi.yaml", help="a path, or - for stdout")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        serve(args)
+    elif args.output == "-":
+        sys.stdout.write(openapi_yaml())
+    else:
+        Path(args.output).write_text(openapi_yaml(), encoding="utf-8")
+        print(f"wrote {args.output}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""Configuration, read from the environment once at start-up."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, ClassVar
+
+from .api.docs import ASSETS_URL
+
+
+class Config:
+    """Production defaults; every setting can be overridden by the environment."""
+
+    REDIS_URL: str | None = os.environ.get("REDIS_URL") or None
+    STORE_PREFIX = os.environ.get("STACKS_STORE_PREFIX", "stacks")
+    STORE_TIMEOUT_S = float(os.environ.get("STACKS_STORE_TIMEOUT_S", "2"))
+
+    API_TITLE = "Sequence & Sequence Stacks game server"
+    API_VERSION = "1.0.0"
+    OPENAPI_VERSION = "3.0.3"
+    OPENAPI_URL_PREFIX = "/"
+    OPENAPI_JSON_PATH = "openapi.json"
+    OPENAPI_SWAGGER_UI_PATH = "/docs"
+    OPENAPI_SWAGGER_UI_URL = ASSETS_URL
+    OPENAPI_SWAGGER_UI_CONFIG: ClassVar[dict[str, Any]] = {"persistAuthorization": True}
+    API_SPEC_OPTIONS: ClassVar[dict[str, Any]] = {
+        "info": {
+            "description": (
+                "Play Sequence and Sequence Stacks over HTTP. Create a game, take seats "
+                "(each gives a token: use it with the Authorize button as a Bearer token), "
+                "then post actions. Errors are RFC 9457 problem details with a stable `code`."
+            )
+        },
+        "components": {
+            "securitySchemes": {
+                "bearerAuth": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A seat token (from joining) or the host token (to cancel).",
+                }
+            }
+        },
+    }
+
+
+class TestConfig(Config):
+    """For tests: the in-memory store unless a test passes REDIS_URL itself."""
+
+    TESTING = True
+    REDIS_URL = None

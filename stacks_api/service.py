@@ -1,0 +1,333 @@
+"""The game server's domain: lobby, seats, actions, bots, views. No HTTP in here.
+
+A game lives in the store as one JSON record:
+
+    id, variant, players, status (waiting|active|finished|cancelled), version,
+    practice, created_at, host (hash of the host token), bot_seed,
+    seats: [{name, bot, token (hash)}], game (the engine's to_dict)
+
+Every state change bumps ``version`` by one and appends that change's public
+events, each stamped with the version, in the same atomic store write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from . import bots
+from .engine import Game, IllegalAction, SetupError, create_game, load_game
+from .problems import Problem, validation_error
+from .store import Change, GameStore, Record
+from .tokens import matches, new_token, token_hash
+
+JSON = dict[str, Any]
+# A game with only bot seats plays itself to the end inside one request; this
+# bounds the work any single request can cause (a Stacks game ends by turn 1000).
+MAX_BOT_ACTIONS = 20_000
+
+_ENGINE_CODES = {
+    "bad_action": (422, "validation_error"),
+    "not_your_turn": (409, "not_your_turn"),
+    "illegal_action": (409, "illegal_action"),
+    "game_over": (409, "game_not_active"),
+}
+
+
+def _not_found(game_id: str) -> Problem:
+    return Problem(404, "not_found", f"no game with id {game_id!r}")
+
+
+class GameService:
+    """Operations on games, each one atomic against the store."""
+
+    def __init__(self, store: GameStore, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+
+    # -- lobby ---------------------------------------------------------------
+
+    def create(self, body: JSON) -> tuple[JSON, str]:
+        """Create a game; returns its spectator view and the host token."""
+        players = body["players"]
+        seats = body.get("seats")
+        if seats is None:
+            seats = [{}] * players if isinstance(players, int) else []
+        if len(seats) != players:
+            raise validation_error(
+                "seats", f"give one seat per player: {players}, not {len(seats)}"
+            )
+        for seat in seats:
+            if seat.get("bot") is not None and seat["bot"] not in bots.BOTS:
+                names = ", ".join(bots.BOTS)
+                raise validation_error("seats", f"unknown bot {seat['bot']!r}; choose from {names}")
+        seed, position = body.get("seed"), body.get("position")
+        try:
+            game = create_game(
+                body["variant"],
+                players=players,
+                seed=secrets.randbits(63) if seed is None else seed,
+                options=body.get("options"),
+                position=position,
+            )
+        except SetupError as err:
+            raise validation_error(err.field, err.message) from None
+        host = new_token()
+        record: Record = {
+            "id": secrets.token_hex(8),
+            "variant": game.variant,
+            "players": players,
+            "status": "waiting",
+            "version": 0,
+            "practice": seed is not None or position is not None,
+            "created_at": self.clock(),
+            "host": token_hash(host),
+            "bot_seed": secrets.randbits(63),
+            "seats": [
+                {
+                    "name": f"{s['bot']} bot" if s.get("bot") else None,
+                    "bot": s.get("bot"),
+                    "token": None,
+                }
+                for s in seats
+            ],
+            "game": game.to_dict(),
+        }
+        events: list[JSON] = []
+        self._bump(record, [{"type": "created"}], events)
+        if not self._free_seats(record):
+            self._start(record, game, events)
+        self._settle(record, game)
+        self.store.create(record, events)
+        return self._render(record, game, None), host
+
+    def list_games(
+        self, status: str, variant: str | None, page: int, page_size: int
+    ) -> tuple[list[JSON], int]:
+        records, total = self.store.list_games(status, variant, (page - 1) * page_size, page_size)
+        return [self._summary(r) for r in records], total
+
+    def join(self, game_id: str, name: str, seat: int | None) -> JSON:
+        """Take a free human seat; the game starts when the last one is taken."""
+        token = new_token()
+
+        def decide(record: Record) -> tuple[Change, JSON]:
+            free = self._free_seats(record)
+            if record["status"] in ("finished", "cancelled"):
+                raise Problem(409, "game_not_active", f"the game is {record['status']}")
+            if seat is not None and not 0 <= seat < record["players"]:
+                raise validation_error("seat", f"seat must be from 0 to {record['players'] - 1}")
+            if not free:
+                raise Problem(409, "game_full", "every seat of this game is taken")
+            chosen = free[0] if seat is None else seat
+            if chosen not in free:
+                raise Problem(409, "seat_taken", f"seat {chosen} is already taken")
+            record["seats"][chosen].update(name=name, token=token_hash(token))
+            events: list[JSON] = []
+            self._bump(record, [{"type": "joined", "seat": chosen, "name": name}], events)
+            if len(free) == 1:
+                game = load_game(record["game"])
+                self._start(record, game, events)
+                self._settle(record, game)
+            team = record["game"]["options"]["teams"] if record["variant"] == "sequence" else None
+            return Change(record, events), {
+                "seat": chosen,
+                "team": None if team is None else chosen % team,
+                "token": token,
+            }
+
+        return self._update(game_id, decide)
+
+    def cancel(self, game_id: str, host_token: str | None) -> JSON:
+        def decide(record: Record) -> tuple[Change, JSON]:
+            if host_token is None or not matches(host_token, record["host"]):
+                raise Problem(401, "unauthorized", "only the host token may cancel this game")
+            if record["status"] in ("finished", "cancelled"):
+                raise Problem(409, "game_not_active", f"the game is already {record['status']}")
+            record["status"] = "cancelled"
+            events: list[JSON] = []
+            self._bump(record, [{"type": "cancelled"}], events)
+            return Change(record, events), self._render(record, load_game(record["game"]), None)
+
+        return self._update(game_id, decide)
+
+    # -- playing -------------------------------------------------------------
+
+    def view(self, game_id: str, token: str | None) -> JSON:
+        """The game as ``token``'s seat (or a spectator) sees it, deadlines applied."""
+        record = self.store.load(game_id)
+        if record is None:
+            raise _not_found(game_id)
+        seat = self._seat_of(record, token)
+        game = load_game(record["game"])
+        if record["status"] == "active" and game.expire(self.clock()):
+
+            def decide(fresh: Record) -> tuple[Change, JSON]:
+                current = load_game(fresh["game"])
+                events: list[JSON] = []
+                self._advance(fresh, current, events)
+                self._settle(fresh, current)
+                return Change(fresh if events else None, events), self._render(fresh, current, seat)
+
+            return self._update(game_id, decide)
+        return self._render(record, game, seat)
+
+    def act(
+        self,
+        game_id: str,
+        token: str | None,
+        action: JSON,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> JSON:
+        """Apply one action for ``token``'s seat, then let bots move; atomic."""
+        fingerprint = hashlib.sha256(
+            json.dumps([token_hash(token or ""), action, expected_version], sort_keys=True).encode()
+        ).hexdigest()
+
+        def decide(record: Record) -> tuple[Change, JSON]:
+            if idempotency_key is not None:
+                prior = self.store.recall(game_id, idempotency_key)
+                if prior is not None:
+                    if prior["fingerprint"] != fingerprint:
+                        raise Problem(
+                            422,
+                            "idempotency_key_reused",
+                            "this Idempotency-Key was already used for a different request",
+                        )
+                    return Change(None), prior["response"]
+            seat = self._seat_of(record, token)
+            if seat is None:
+                raise Problem(401, "unauthorized", "send this seat's token as 'Bearer <token>'")
+            if record["status"] != "active":
+                raise Problem(409, "game_not_active", f"the game is {record['status']}")
+            if expected_version is not None and expected_version != record["version"]:
+                raise Problem(
+                    412,
+                    "stale_version",
+                    f"the game is at version {record['version']}, not {expected_version}",
+                )
+            game = load_game(record["game"])
+            events: list[JSON] = []
+            self._advance(record, game, events)
+            try:
+                applied = game.apply(seat, action, now=self.clock())
+            except IllegalAction as err:
+                status, code = _ENGINE_CODES[err.code]
+                raise Problem(status, code, err.message) from None
+            self._bump(record, applied, events)
+            self._advance(record, game, events)
+            self._settle(record, game)
+            response = {"game": self._render(record, game, seat), "events": events}
+            remember = None
+            if idempotency_key is not None:
+                remember = (idempotency_key, {"fingerprint": fingerprint, "response": response})
+            return Change(record, events, remember), response
+
+        return self._update(game_id, decide)
+
+    def events(self, game_id: str, after: int) -> list[JSON]:
+        if self.store.load(game_id) is None:
+            raise _not_found(game_id)
+        return self.store.events_after(game_id, after)
+
+    # -- internals -----------------------------------------------------------
+
+    def _update(self, game_id: str, decide: Callable[[Record], tuple[Change, JSON]]) -> JSON:
+        try:
+            return self.store.update(game_id, decide)
+        except KeyError:
+            raise _not_found(game_id) from None
+
+    @staticmethod
+    def _free_seats(record: Record) -> list[int]:
+        return [i for i, s in enumerate(record["seats"]) if s["bot"] is None and s["token"] is None]
+
+    @staticmethod
+    def _seat_of(record: Record, token: str | None) -> int | None:
+        if token is None:
+            return None
+        for i, seat in enumerate(record["seats"]):
+            if matches(token, seat["token"]):
+                return i
+        raise Problem(401, "unauthorized", "this token belongs to no seat of this game")
+
+    @staticmethod
+    def _bump(record: Record, new: list[JSON], events: list[JSON]) -> None:
+        """One state change: the next version, stamped on each of its events."""
+        record["version"] += 1
+        events += [{"version": record["version"], **e} for e in new]
+
+    def _start(self, record: Record, game: Game, events: list[JSON]) -> None:
+        record["status"] = "active"
+        self._bump(record, [{"type": "started", "to_move": game.to_move}], events)
+        self._advance(record, game, events)
+
+    def _advance(self, record: Record, game: Game, events: list[JSON]) -> None:
+        """Close expired block windows and let bot seats act until a human must."""
+        expired = game.expire(self.clock())
+        if expired:
+            self._bump(record, expired, events)
+        seats = record["seats"]
+        for _ in range(MAX_BOT_ACTIONS):
+            if game.result is not None:
+                break
+            waiting = [s for s in game.to_move if seats[s]["bot"]]
+            if not waiting:
+                break
+            seat = waiting[0]
+            rng = random.Random(f"{record['bot_seed']}:{record['version']}")
+            action = bots.choose(seats[seat]["bot"], game.view(seat), rng)
+            self._bump(record, game.apply(seat, action, now=self.clock()), events)
+
+    @staticmethod
+    def _settle(record: Record, game: Game) -> None:
+        record["game"] = game.to_dict()
+        if game.result is not None and record["status"] == "active":
+            record["status"] = "finished"
+
+    @staticmethod
+    def _summary(record: Record) -> JSON:
+        return {
+            "id": record["id"],
+            "variant": record["variant"],
+            "status": record["status"],
+            "players": record["players"],
+            "version": record["version"],
+            "practice": record["practice"],
+            "created_at": record["created_at"],
+            "seats": [
+                {
+                    "seat": i,
+                    "name": s["name"],
+                    "bot": s["bot"],
+                    "free": s["bot"] is None and s["token"] is None,
+                }
+                for i, s in enumerate(record["seats"])
+            ],
+        }
+
+    @staticmethod
+    def _render(record: Record, game: Game, seat: int | None) -> JSON:
+        """The HTTP view: the engine's view plus the server's own fields."""
+        view = game.view(seat)
+        status = record["status"]
+        view.update(
+            id=record["id"],
+            status=status,
+            version=record["version"],
+            practice=record["practice"],
+        )
+        for player in view["players"]:
+            stored = record["seats"][player["seat"]]
+            player.update(name=stored["name"], bot=stored["bot"])
+        if status != "active":
+            view["to_move"] = []
+            if "you" in view:
+                view["you"]["legal_actions"] = []
+        return view

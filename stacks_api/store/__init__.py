@@ -1,0 +1,84 @@
+"""Where live games are kept: one GameStore interface, an in-memory and a Redis backend.
+
+TTL policy (seconds since the last change; every write renews it):
+- waiting games (seats still open): 24 hours;
+- active games: 7 days;
+- finished or cancelled games, with their events: 24 hours, so late clients can
+  still read the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+Record = dict[str, Any]
+Event = dict[str, Any]
+T = TypeVar("T")
+
+TTL_SECONDS = {
+    "waiting": 24 * 3600,
+    "active": 7 * 24 * 3600,
+    "finished": 24 * 3600,
+    "cancelled": 24 * 3600,
+}
+
+
+class StoreUnavailable(RuntimeError):
+    """The backing store cannot be reached (the API answers 503)."""
+
+
+@dataclass
+class Change:
+    """What an update decided: the record to write (None: write nothing) and its events."""
+
+    record: Record | None
+    events: list[Event] = field(default_factory=list)
+    # A response to remember under an Idempotency-Key, written in the same atomic step.
+    remember: tuple[str, Record] | None = None
+
+
+class GameStore(Protocol):
+    """Atomic storage of game records (JSON dicts with ``id``, ``status`` and ``version``)."""
+
+    kind: str
+
+    def ping(self) -> None:
+        """Raise StoreUnavailable unless the store answers."""
+
+    def create(self, record: Record, events: list[Event]) -> None:
+        """Store a new game with its first events."""
+
+    def load(self, game_id: str) -> Record | None:
+        """The game's record, or None."""
+
+    def update(self, game_id: str, decide: Callable[[Record], tuple[Change, T]]) -> T:
+        """Compare-and-set: ``decide`` sees the current record and says what to write.
+
+        ``decide`` may run more than once (on a conflicting write) and may raise to
+        abort with nothing written. Its Change is written only if nobody else wrote
+        the game in between; events are appended in the same atomic step.
+        """
+
+    def events_after(self, game_id: str, version: int) -> list[Event]:
+        """The game's events with a version above ``version``, oldest first."""
+
+    def recall(self, game_id: str, key: str) -> Record | None:
+        """A response remembered under an Idempotency-Key, if any."""
+
+    def list_games(
+        self, status: str, variant: str | None, offset: int, limit: int
+    ) -> tuple[list[Record], int]:
+        """A page of games with that status (newest first) and how many there are."""
+
+
+def make_store(redis_url: str | None, prefix: str, timeout_s: float) -> GameStore:
+    """The Redis store when a URL is configured, else the embedded in-memory one."""
+    if redis_url:
+        from .redis import RedisStore
+
+        return RedisStore(redis_url, prefix, timeout_s)
+    from .memory import MemoryStore
+
+    return MemoryStore()

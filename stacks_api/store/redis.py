@@ -1,0 +1,155 @@
+"""The production store: Redis, shared by any number of stateless API workers.
+
+Every change is one compare-and-set: WATCH the game's state key, decide, then
+MULTI/EXEC the new state, its events and its TTLs together; a concurrent write
+aborts the EXEC and the decision is made again on the fresh state.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import redis
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError, WatchError
+from redis.retry import Retry
+
+from . import TTL_SECONDS, Change, Event, Record, StoreUnavailable
+from .keys import Keys
+
+T = TypeVar("T")
+IDEMPOTENCY_TTL_S = 24 * 3600
+VARIANTS = ("sequence", "stacks")
+
+
+@contextmanager
+def _reachable() -> Iterator[None]:
+    """Turn any Redis failure into StoreUnavailable (a 503, never a 500)."""
+    try:
+        yield
+    except (RedisError, OSError) as err:
+        raise StoreUnavailable(type(err).__name__) from err
+
+
+class RedisStore:
+    """Games in Redis under ``Keys(prefix)``; see ``stacks_api.store`` for the TTL policy."""
+
+    kind = "redis"
+
+    def __init__(self, url: str, prefix: str = "stacks", timeout_s: float = 2.0) -> None:
+        self.keys = Keys(prefix)
+        # Short timeouts and a single quick retry: a dead Redis answers 503 in seconds.
+        self.client: redis.Redis = redis.Redis.from_url(
+            url,
+            socket_timeout=timeout_s,
+            socket_connect_timeout=timeout_s,
+            retry=Retry(NoBackoff(), 1),
+            health_check_interval=30,
+        )
+
+    def ping(self) -> None:
+        with _reachable():
+            self.client.ping()
+
+    def create(self, record: Record, events: list[Event]) -> None:
+        with _reachable(), self.client.pipeline(transaction=True) as pipe:
+            self._queue_write(pipe, record, events)
+            pipe.execute()
+        self._index(record, None)
+
+    def load(self, game_id: str) -> Record | None:
+        with _reachable():
+            raw = self.client.get(self.keys.state(game_id))
+        return None if raw is None else _decode(raw)
+
+    def update(self, game_id: str, decide: Callable[[Record], tuple[Change, T]]) -> T:
+        key = self.keys.state(game_id)
+        with _reachable(), self.client.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(key)  # type: ignore[no-untyped-call]
+                    raw = pipe.get(key)
+                    if raw is None:
+                        raise KeyError(game_id)
+                    record = _decode(raw)
+                    old_status = record["status"]
+                    change, result = decide(record)
+                    pipe.multi()
+                    if change.record is not None:
+                        self._queue_write(pipe, change.record, change.events)
+                    if change.remember is not None:
+                        idem, response = change.remember
+                        pipe.set(
+                            self.keys.idempotency(game_id, idem),
+                            json.dumps(response),
+                            ex=IDEMPOTENCY_TTL_S,
+                        )
+                    pipe.execute()
+                except WatchError:
+                    continue  # someone else wrote the game first: decide again
+                if change.record is not None:
+                    self._index(change.record, old_status)
+                return result
+
+    def events_after(self, game_id: str, version: int) -> list[Event]:
+        with _reachable():
+            stored: list[Any] = self.client.lrange(self.keys.events(game_id), 0, -1)
+        events = [_decode(raw) for raw in stored]
+        return [e for e in events if e["version"] > version]
+
+    def recall(self, game_id: str, key: str) -> Record | None:
+        with _reachable():
+            raw = self.client.get(self.keys.idempotency(game_id, key))
+        return None if raw is None else _decode(raw)
+
+    def list_games(
+        self, status: str, variant: str | None, offset: int, limit: int
+    ) -> tuple[list[Record], int]:
+        variants = VARIANTS if variant is None else (variant,)
+        lobbies = [self.keys.lobby(status, v) for v in variants]
+        with _reachable():
+            ranked: list[Any] = []
+            for lobby in lobbies:
+                ranked += self.client.zrevrange(lobby, 0, offset + limit - 1, withscores=True)
+            total = sum(self.client.zcard(lobby) for lobby in lobbies)
+            ranked.sort(key=lambda pair: (pair[1], pair[0]), reverse=True)
+            ids = [raw.decode() for raw, _ in ranked[offset : offset + limit]]
+            records = [self.load(game_id) for game_id in ids]
+        # The index is updated after each game's own transaction, so it may briefly
+        # lag; entries whose game expired or moved on are dropped here.
+        found = []
+        for game_id, record in zip(ids, records, strict=True):
+            if record is None or record["status"] != status:
+                for lobby in lobbies:
+                    self.client.zrem(lobby, game_id)
+                total -= 1
+            else:
+                found.append(record)
+        return found, max(total, len(found))
+
+    def _queue_write(self, pipe: Any, record: Record, events: list[Event]) -> None:
+        ttl = TTL_SECONDS[record["status"]]
+        game_id = record["id"]
+        pipe.set(self.keys.state(game_id), json.dumps(record), ex=ttl)
+        if events:
+            pipe.rpush(self.keys.events(game_id), *(json.dumps(e) for e in events))
+        pipe.expire(self.keys.events(game_id), ttl)
+        pipe.publish(self.keys.channel(game_id), json.dumps(record["version"]))
+
+    def _index(self, record: Record, old_status: str | None) -> None:
+        if old_status == record["status"]:
+            return
+        with _reachable():
+            if old_status is not None:
+                self.client.zrem(self.keys.lobby(old_status, record["variant"]), record["id"])
+            self.client.zadd(
+                self.keys.lobby(record["status"], record["variant"]),
+                {record["id"]: record["created_at"]},
+            )
+
+
+def _decode(raw: bytes | str) -> Any:
+    return json.loads(raw)

@@ -1,0 +1,19 @@
+"""Seat and host tokens: 256 random bits for the client, only a SHA-256 hash kept."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def matches(token: str, stored_hash: str | None) -> bool:
+    return stored_hash is not None and hmac.compare_digest(token_hash(token), stored_hash)

@@ -1,0 +1,52 @@
+"""Small HTTP helpers for API tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+API = "/api/v1/games"
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client: Any, status: int = 201, **body: Any) -> dict[str, Any]:
+    response = client.post(API, json=body)
+    assert response.status_code == status, response.json
+    return response.json
+
+
+def join(client: Any, game_id: str, name: str = "Ada", **extra: Any) -> dict[str, Any]:
+    response = client.post(f"{API}/{game_id}/players", json={"name": name, **extra})
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def view(client: Any, game_id: str, token: str | None = None) -> dict[str, Any]:
+    response = client.get(f"{API}/{game_id}", headers=bearer(token) if token else {})
+    assert response.status_code == 200, response.json
+    return response.json
+
+
+def act(client: Any, game_id: str, token: str, action: dict[str, Any], **headers: str) -> Any:
+    return client.post(
+        f"{API}/{game_id}/actions", json=action, headers={**bearer(token), **headers}
+    )
+
+
+def human_vs_bots(client: Any, variant: str, players: int, bot: str = "random", **body: Any):
+    """A game with a human at seat 0 and bots elsewhere; returns (game id, token)."""
+    seats = [{}] + [{"bot": bot}] * (players - 1)
+    game = create(client, variant=variant, players=players, seats=seats, **body)["game"]
+    token = join(client, game["id"])["token"]
+    return game["id"], token
+
+
+def problem(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.json
+    assert response.content_type == "application/problem+json"
+    body = response.json
+    assert body["code"] == code and body["status"] == status
+    assert {"type", "title", "detail"} <= set(body)
+    return body
