@@ -54,20 +54,8 @@ class GameService:
 
     def create(self, body: JSON) -> tuple[JSON, str]:
         """Create a game; returns its spectator view and the host token."""
-        players = body["players"]
-        seats = body.get("seats")
-        if seats is None:
-            seats = [{}] * players if isinstance(players, int) else []
-        if len(seats) != players:
-            raise validation_error(
-                "seats", f"give one seat per player: {players}, not {len(seats)}"
-            )
-        for seat in seats:
-            if seat.get("bot") is not None and seat["bot"] not in bots.BOTS:
-                names = ", ".join(bots.BOTS)
-                raise validation_error("seats", f"unknown bot {seat['bot']!r}; choose from {names}")
-        seed, position = body.get("seed"), body.get("position")
-        try:
+        players, seed, position = body["players"], body.get("seed"), body.get("position")
+        try:  # the engine checks the player count before anything is sized by it
             game = create_game(
                 body["variant"],
                 players=players,
@@ -77,6 +65,15 @@ class GameService:
             )
         except SetupError as err:
             raise validation_error(err.field, err.message) from None
+        seats = body.get("seats") or [{}] * players
+        if len(seats) != players:
+            raise validation_error(
+                "seats", f"give one seat per player: {players}, not {len(seats)}"
+            )
+        for seat in seats:
+            if seat.get("bot") is not None and seat["bot"] not in bots.BOTS:
+                names = ", ".join(bots.BOTS)
+                raise validation_error("seats", f"unknown bot {seat['bot']!r}; choose from {names}")
         host = new_token()
         record: Record = {
             "id": secrets.token_hex(8),

@@ -97,46 +97,48 @@ class EventsQuerySchema(Schema):
 
 
 class PlayerSchema(Schema):
-    seat = _int()
-    name = fields.String(allow_none=True)
-    bot = fields.String(allow_none=True)
+    seat = _int(required=True)
+    name = fields.String(required=True, allow_none=True)
+    bot = fields.String(required=True, allow_none=True)
     team = _int(metadata={"description": "Sequence only"})
     color = fields.String(metadata={"description": "Sequence only: the team's chip colour"})
-    hand_size = _int()
-    discard_top = fields.String(allow_none=True)
+    hand_size = _int(required=True)
+    discard_top = fields.String(required=True, allow_none=True)
     chips = fields.Dict(keys=fields.String(), values=_int(), metadata={"description": "Stacks"})
     skips = _int(metadata={"description": "Stacks: skip markers on this seat"})
 
 
 class YouSchema(Schema):
-    seat = _int()
+    seat = _int(required=True)
     team = _int(metadata={"description": "Sequence only"})
-    hand = fields.List(fields.String())
-    legal_actions = fields.List(fields.Nested(ActionSchema))
+    hand = fields.List(fields.String(), required=True)
+    legal_actions = fields.List(fields.Nested(ActionSchema), required=True)
 
 
 class BlockWindowSchema(Schema):
-    completer = _int()
-    pile = _int()
-    waiting = fields.List(_int())
-    deadline = fields.Float(allow_none=True, metadata={"description": "Unix time, or null"})
+    completer = _int(required=True)
+    pile = _int(required=True)
+    waiting = fields.List(_int(), required=True)
+    deadline = fields.Float(
+        required=True, allow_none=True, metadata={"description": "Unix time, or null"}
+    )
 
 
 class GameViewSchema(Schema):
-    id = fields.String()
-    variant = fields.String()
-    status = fields.String(validate=validate.OneOf(STATUSES))
-    version = _int()
-    practice = fields.Boolean()
-    options = fields.Dict(keys=fields.String())
-    players = fields.List(fields.Nested(PlayerSchema))
-    to_move = fields.List(_int())
-    result = fields.Dict(keys=fields.String(), allow_none=True)
-    turn = _int()
+    id = fields.String(required=True)
+    variant = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    version = _int(required=True)
+    practice = fields.Boolean(required=True)
+    options = fields.Dict(required=True, keys=fields.String())
+    players = fields.List(fields.Nested(PlayerSchema), required=True)
+    to_move = fields.List(_int(), required=True)
+    result = fields.Dict(required=True, keys=fields.String(), allow_none=True)
+    turn = _int(required=True)
     dealer = _int(allow_none=True)
     log = fields.List(fields.Dict(keys=fields.String()))
-    discards = fields.List(fields.List(fields.String()))
-    draw_pile_count = _int()
+    discards = fields.List(fields.List(fields.String()), required=True)
+    draw_pile_count = _int(required=True)
     # Sequence
     board = fields.List(fields.String(), metadata={"description": "Sequence: 10 rows"})
     sequences = fields.List(fields.List(fields.List(_int())))
@@ -155,23 +157,27 @@ class GameViewSchema(Schema):
 
 
 class CreatedSchema(Schema):
-    game = fields.Nested(GameViewSchema)
-    host_token = fields.String(metadata={"description": "Cancels the game; keep it secret"})
+    game = fields.Nested(GameViewSchema, required=True)
+    host_token = fields.String(
+        required=True, metadata={"description": "Cancels the game; keep it secret"}
+    )
 
 
 class JoinedSchema(Schema):
-    seat = _int()
-    team = _int(allow_none=True)
-    token = fields.String(metadata={"description": "Acts for this seat: Bearer <token>"})
+    seat = _int(required=True)
+    team = _int(required=True, allow_none=True)
+    token = fields.String(
+        required=True, metadata={"description": "Acts for this seat: Bearer <token>"}
+    )
 
 
 class ActionResultSchema(Schema):
-    game = fields.Nested(GameViewSchema)
-    events = fields.List(fields.Dict(keys=fields.String()))
+    game = fields.Nested(GameViewSchema, required=True)
+    events = fields.List(fields.Dict(keys=fields.String()), required=True)
 
 
 class EventsSchema(Schema):
-    events = fields.List(fields.Dict(keys=fields.String()))
+    events = fields.List(fields.Dict(keys=fields.String()), required=True)
 
 
 class SeatSummarySchema(Schema):
@@ -182,34 +188,34 @@ class SeatSummarySchema(Schema):
 
 
 class GameSummarySchema(Schema):
-    id = fields.String()
-    variant = fields.String()
-    status = fields.String()
-    players = _int()
-    version = _int()
-    practice = fields.Boolean()
-    created_at = fields.Float()
-    seats = fields.List(fields.Nested(SeatSummarySchema))
+    id = fields.String(required=True)
+    variant = fields.String(required=True)
+    status = fields.String(required=True)
+    players = _int(required=True)
+    version = _int(required=True)
+    practice = fields.Boolean(required=True)
+    created_at = fields.Float(required=True)
+    seats = fields.List(fields.Nested(SeatSummarySchema), required=True)
 
 
 class GameListSchema(Schema):
-    games = fields.List(fields.Nested(GameSummarySchema))
-    page = _int()
-    page_size = _int()
-    total = _int()
+    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+    page = _int(required=True)
+    page_size = _int(required=True)
+    total = _int(required=True)
 
 
 class HealthSchema(Schema):
-    status = fields.String()
-    store = fields.String(validate=validate.OneOf(["redis", "memory"]))
+    status = fields.String(required=True)
+    store = fields.String(required=True, validate=validate.OneOf(["redis", "memory"]))
 
 
 class ProblemSchema(Schema):
     """RFC 9457 problem details, with a stable ``code``."""
 
-    type = fields.String()
-    title = fields.String()
-    status = _int()
-    detail = fields.String()
-    code = fields.String()
+    type = fields.String(required=True)
+    title = fields.String(required=True)
+    status = _int(required=True)
+    detail = fields.String(required=True)
+    code = fields.String(required=True)
     errors = fields.Dict(keys=fields.String())

@@ -25,7 +25,8 @@ class MemoryStore:
     kind = "memory"
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._lock = threading.Lock()
+        # Re-entrant: a decision made inside update() may read (recall) the store.
+        self._lock = threading.RLock()
         self._clock = clock
         self._games: dict[str, tuple[str, float]] = {}  # id -> (JSON, expires at)
         self._events: dict[str, list[Event]] = {}

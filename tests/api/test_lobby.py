@@ -126,3 +126,8 @@ def test_unknown_games_are_not_found(client):
         client.get(f"{API}/nope/events"),
     ):
         problem(response, 404, "not_found")
+
+
+def test_a_huge_player_count_is_refused_not_allocated(client):
+    response = client.post(API, json={"variant": "sequence", "players": 10**18})
+    problem(response, 422, "validation_error")

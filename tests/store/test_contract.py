@@ -1,0 +1,147 @@
+"""One contract for every GameStore backend, plus what only Redis can show."""
+
+import threading
+
+import pytest
+import redis
+
+from stacks_api.store import TTL_SECONDS, Change, make_store
+from stacks_api.store.keys import Keys
+from stacks_api.store.memory import MemoryStore
+
+
+def record(game_id="g1", status="waiting", version=1, created_at=1.0, variant="sequence"):
+    return {"id": game_id, "status": status, "version": version, "created_at": created_at,
+            "variant": variant, "payload": [1, 2, 3]}  # fmt: skip
+
+
+@pytest.fixture
+def store(store_url, prefix):
+    return make_store(store_url, prefix, 2.0)
+
+
+def bump(new_status=None, events=1):
+    def decide(rec):
+        rec["version"] += 1
+        if new_status:
+            rec["status"] = new_status
+        return Change(rec, [{"version": rec["version"], "type": "x"}] * events), rec["version"]
+
+    return decide
+
+
+def test_create_load_and_missing(store):
+    store.create(record(), [{"version": 1, "type": "created"}])
+    assert store.load("g1") == record()
+    assert store.load("nope") is None
+    with pytest.raises(KeyError):
+        store.update("nope", bump())
+
+
+def test_update_writes_state_and_events_together(store):
+    store.create(record(), [{"version": 1, "type": "created"}])
+    assert store.update("g1", bump(events=2)) == 2
+    assert store.load("g1")["version"] == 2
+    assert [e["version"] for e in store.events_after("g1", 0)] == [1, 2, 2]
+    assert [e["version"] for e in store.events_after("g1", 1)] == [2, 2]
+
+
+def test_a_decision_that_raises_writes_nothing(store):
+    store.create(record(), [])
+
+    def refuse(rec):
+        rec["version"] = 99
+        raise ValueError("no")
+
+    with pytest.raises(ValueError):
+        store.update("g1", refuse)
+    assert store.load("g1")["version"] == 1 and store.events_after("g1", 0) == []
+
+
+def test_a_decision_to_write_nothing(store):
+    store.create(record(), [])
+    assert store.update("g1", lambda rec: (Change(None), "same")) == "same"
+    assert store.load("g1") == record()
+
+
+def test_idempotent_responses_are_remembered_atomically(store):
+    store.create(record(), [])
+
+    def decide(rec):
+        rec["version"] += 1
+        return Change(rec, [], remember=("key-1", {"answer": 42})), None
+
+    store.update("g1", decide)
+    assert store.recall("g1", "key-1") == {"answer": 42}
+    assert store.recall("g1", "key-2") is None
+
+
+def test_concurrent_updates_are_serialized(store):
+    store.create(record(), [])
+
+    def worker():
+        for _ in range(25):
+            store.update("g1", bump())
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert store.load("g1")["version"] == 101
+    assert [e["version"] for e in store.events_after("g1", 0)] == list(range(2, 102))
+
+
+def test_listing_follows_status_changes_newest_first(store):
+    for i in range(5):
+        store.create(
+            record(f"g{i}", created_at=float(i), variant="stacks" if i == 4 else "sequence"), []
+        )
+    store.update("g2", bump("active"))
+    waiting, total = store.list_games("waiting", None, 0, 10)
+    assert [r["id"] for r in waiting] == ["g4", "g3", "g1", "g0"] and total == 4
+    page, total = store.list_games("waiting", "sequence", 1, 2)
+    assert [r["id"] for r in page] == ["g1", "g0"] and total == 3
+    active, total = store.list_games("active", None, 0, 10)
+    assert [r["id"] for r in active] == ["g2"] and total == 1
+
+
+def test_memory_store_expires_by_the_ttl_policy():
+    now = [0.0]
+    store = MemoryStore(clock=lambda: now[0])
+    store.create(record(status="finished"), [{"version": 1}])
+    now[0] = TTL_SECONDS["finished"] - 1
+    assert store.load("g1") is not None
+    now[0] = TTL_SECONDS["finished"] + 1
+    assert store.load("g1") is None and store.events_after("g1", 0) == []
+
+
+def test_redis_keys_share_one_hash_tag_and_carry_the_ttl(redis_url, prefix):
+    store = make_store(redis_url, prefix, 2.0)
+    store.create(record(), [{"version": 1}])
+    client = redis.Redis.from_url(redis_url)
+    keys = Keys(prefix)
+    state, events = keys.state("g1"), keys.events("g1")
+    assert state.startswith(f"{prefix}:") and "{g1}" in state and "{g1}" in events
+    assert 0 < client.ttl(state) <= TTL_SECONDS["waiting"]
+    assert 0 < client.ttl(events) <= TTL_SECONDS["waiting"]
+    store.update("g1", bump("active"))
+    assert TTL_SECONDS["waiting"] < client.ttl(state) <= TTL_SECONDS["active"]
+
+
+def test_redis_retries_a_decision_when_another_writer_wins(redis_url, prefix):
+    store = make_store(redis_url, prefix, 2.0)
+    other = make_store(redis_url, prefix, 2.0)
+    store.create(record(), [])
+    calls = []
+
+    def decide(rec):
+        calls.append(rec["version"])
+        if len(calls) == 1:
+            other.update("g1", bump())  # a rival write lands between WATCH and EXEC
+        rec["version"] += 1
+        return Change(rec, [{"version": rec["version"]}]), rec["version"]
+
+    assert store.update("g1", decide) == 3
+    assert calls == [1, 2]
+    assert [e["version"] for e in store.events_after("g1", 0)] == [2, 3]
