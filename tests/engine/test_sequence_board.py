@@ -1,6 +1,4 @@
-import json
 from collections import Counter
-from pathlib import Path
 
 from stacks_api.engine.sequence.board import (
     CARD_CELLS,
@@ -9,8 +7,6 @@ from stacks_api.engine.sequence.board import (
     LAYOUT,
     is_straight_line,
 )
-
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "board-layout.json"
 
 
 def test_each_non_jack_card_is_printed_exactly_twice():
@@ -35,9 +31,23 @@ def test_layout_matches_the_printed_board():
     assert CARD_CELLS["2S"] == (1, 86)
 
 
-def test_packaged_layout_is_the_shared_one():
-    packaged = Path(__file__).resolve().parents[2] / "stacks_api/engine/sequence/board-layout.json"
-    assert json.loads(packaged.read_text()) == json.loads(SHARED.read_text())
+# The printed board as RULES.md 1.1 lists it, transcribed independently of the JSON.
+PRINTED = """
+XX 2S 3S 4S 5S 6S 7S 8S 9S XX
+6C 5C 4C 3C 2C AH KH QH TH TS
+7C AS 2D 3D 4D 5D 6D 7D 9H QS
+8C KS 6C 5C 4C 3C 2C 8D 8H KS
+9C QS 7C 6H 5H 4H AH 9D 7H AS
+TC TS 8C 7H 2H 3H KH TD 6H 2D
+QC 9S 9C 8H 9H TH QH QD 5H 3D
+KC 8S TC QC KC AC AD KD 4H 4D
+AC 7S 6S 5S 4S 3S 2S 2H 3H 5D
+XX AD KD QD TD 9D 8D 7D 6D XX
+"""
+
+
+def test_packaged_layout_is_the_printed_board():
+    assert tuple(PRINTED.split()) == LAYOUT
 
 
 def test_straight_lines():
