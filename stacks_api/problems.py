@@ -30,6 +30,10 @@ class Problem(Exception):
         self.detail = detail
         self.errors = errors
 
+    @classmethod
+    def from_dict(cls, body: dict[str, Any]) -> Problem:
+        return cls(body["status"], body["code"], body["detail"], body.get("errors"))
+
     def to_dict(self) -> dict[str, Any]:
         body: dict[str, Any] = {
             "type": f"urn:stacks-api:problem:{self.code}",

@@ -182,7 +182,11 @@ class GameService:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
     ) -> JSON:
-        """Apply one action for ``token``'s seat, then let bots move; atomic."""
+        """Apply one action for ``token``'s seat, then let bots move; atomic.
+
+        With an idempotency key, the first outcome (the response, or the refusal)
+        is stored in the same atomic write and replayed to every retry.
+        """
         fingerprint = hashlib.sha256(
             json.dumps([token_hash(token or ""), action, expected_version], sort_keys=True).encode()
         ).hexdigest()
@@ -197,36 +201,53 @@ class GameService:
                             "idempotency_key_reused",
                             "this Idempotency-Key was already used for a different request",
                         )
-                    return Change(None), prior["response"]
-            seat = self._seat_of(record, token)
-            if seat is None:
-                raise Problem(401, "unauthorized", "send this seat's token as 'Bearer <token>'")
-            if record["status"] != "active":
-                raise Problem(409, "game_not_active", f"the game is {record['status']}")
-            if expected_version is not None and expected_version != record["version"]:
-                raise Problem(
-                    412,
-                    "stale_version",
-                    f"the game is at version {record['version']}, not {expected_version}",
-                )
-            game = load_game(record["game"])
-            events: list[JSON] = []
-            self._advance(record, game, events)
+                    return Change(None), prior["outcome"]
             try:
-                applied = game.apply(seat, action, now=self.clock())
-            except IllegalAction as err:
-                status, code = _ENGINE_CODES[err.code]
-                raise Problem(status, code, err.message) from None
-            self._bump(record, applied, events)
-            self._advance(record, game, events)
-            self._settle(record, game)
-            response = {"game": self._render(record, game, seat), "events": events}
-            remember = None
+                change, outcome = self._apply_action(record, token, action, expected_version)
+            except Problem as refusal:
+                if idempotency_key is None:
+                    raise
+                change, outcome = Change(None), {"problem": refusal.to_dict()}
             if idempotency_key is not None:
-                remember = (idempotency_key, {"fingerprint": fingerprint, "response": response})
-            return Change(record, events, remember), response
+                change.remember = (
+                    idempotency_key,
+                    {"fingerprint": fingerprint, "outcome": outcome},
+                )
+            return change, outcome
 
-        return self._update(game_id, decide)
+        outcome = self._update(game_id, decide)
+        if "problem" in outcome:
+            raise Problem.from_dict(outcome["problem"])
+        response: JSON = outcome["response"]
+        return response
+
+    def _apply_action(
+        self, record: Record, token: str | None, action: JSON, expected_version: int | None
+    ) -> tuple[Change, JSON]:
+        seat = self._seat_of(record, token)
+        if seat is None:
+            raise Problem(401, "unauthorized", "send this seat's token as 'Bearer <token>'")
+        if record["status"] != "active":
+            raise Problem(409, "game_not_active", f"the game is {record['status']}")
+        if expected_version is not None and expected_version != record["version"]:
+            raise Problem(
+                412,
+                "stale_version",
+                f"the game is at version {record['version']}, not {expected_version}",
+            )
+        game = load_game(record["game"])
+        events: list[JSON] = []
+        self._advance(record, game, events)
+        try:
+            applied = game.apply(seat, action, now=self.clock())
+        except IllegalAction as err:
+            status, code = _ENGINE_CODES[err.code]
+            raise Problem(status, code, err.message) from None
+        self._bump(record, applied, events)
+        self._advance(record, game, events)
+        self._settle(record, game)
+        response = {"game": self._render(record, game, seat), "events": events}
+        return Change(record, events), {"response": response}
 
     def events(self, game_id: str, after: int) -> list[JSON]:
         if self.store.load(game_id) is None:

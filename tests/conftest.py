@@ -52,9 +52,13 @@ class RedisServer:
                 time.sleep(0.02)
         raise RuntimeError("redis-server did not start")
 
-    def stop(self) -> None:
+    def stop(self, kill: bool = False) -> None:
+        """Stop the server; ``kill`` is a crash (SIGKILL), with no chance to flush."""
         if self.process is not None:
-            self.process.terminate()
+            if kill:
+                self.process.kill()
+            else:
+                self.process.terminate()
             self.process.wait(timeout=10)
             self.process = None
 

@@ -6,7 +6,7 @@ import http
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app, request, url_for
+from flask import Response, current_app, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -27,6 +27,7 @@ from .schemas import (
     JoinSchema,
     ListQuerySchema,
 )
+from .stream import event_stream
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their seats")
 
@@ -162,11 +163,57 @@ class Actions(MethodView):
         return result, 200, etag(result["game"]["version"])
 
 
+SSE_DOC = {
+    "responses": {
+        "200": {
+            "description": "The events, as JSON or as an event stream",
+            "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/Events"}},
+                "text/event-stream": {
+                    "schema": {
+                        "type": "string",
+                        "description": "One SSE message per event: `data:` the event's JSON; "
+                        "`id:` its version, on the last event of each version.",
+                    }
+                },
+            },
+        }
+    }
+}
+LAST_EVENT_ID = {
+    "in": "header",
+    "name": "Last-Event-ID",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "Resume a stream after this version (overrides `after`).",
+}
+
+
 @blp.route("/<game_id>/events")
 class Events(MethodView):
     @blp.arguments(EventsQuerySchema, location="query")
     @blp.response(200, EventsSchema)
+    @blp.doc(parameters=[LAST_EVENT_ID], **SSE_DOC)
     @problems(404, 422, 503)
-    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
-        """Public events after version `after`, oldest first"""
-        return {"events": service().events(game_id, query["after"])}
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """Public events after version `after`, oldest first
+
+        With `Accept: text/event-stream`, a Server-Sent Events stream instead:
+        the backlog, then each event as it happens (from any worker), with
+        keep-alive comments; it ends when the game does.
+        """
+        after = query["after"]
+        resume = request.headers.get("Last-Event-ID", "").strip()
+        if resume.isdigit():
+            after = int(resume)
+        events = service().events(game_id, after)  # also 404 for an unknown game
+        if request.accept_mimetypes.best_match(["application/json", "text/event-stream"]) != (
+            "text/event-stream"
+        ):
+            return {"events": events}
+        config = current_app.config
+        stream = event_stream(
+            service().store, game_id, after, config["SSE_KEEPALIVE_S"], config["SSE_MAX_S"]
+        )
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return Response(stream, mimetype="text/event-stream", headers=headers)

@@ -39,6 +39,16 @@ class Change:
     remember: tuple[str, Record] | None = None
 
 
+class EventFeed(Protocol):
+    """A game's events, delivered in order from a version on."""
+
+    def next_batch(self, timeout: float) -> list[Event]:
+        """The events after those already returned, waiting up to ``timeout`` seconds."""
+
+    def close(self) -> None:
+        """Release the subscription."""
+
+
 class GameStore(Protocol):
     """Atomic storage of game records (JSON dicts with ``id``, ``status`` and ``version``)."""
 
@@ -63,6 +73,9 @@ class GameStore(Protocol):
 
     def events_after(self, game_id: str, version: int) -> list[Event]:
         """The game's events with a version above ``version``, oldest first."""
+
+    def feed(self, game_id: str, after: int) -> EventFeed:
+        """Follow the game's events after version ``after``, as other workers write them."""
 
     def recall(self, game_id: str, key: str) -> Record | None:
         """A response remembered under an Idempotency-Key, if any."""

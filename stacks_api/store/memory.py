@@ -27,6 +27,7 @@ class MemoryStore:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         # Re-entrant: a decision made inside update() may read (recall) the store.
         self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
         self._clock = clock
         self._games: dict[str, tuple[str, float]] = {}  # id -> (JSON, expires at)
         self._events: dict[str, list[Event]] = {}
@@ -60,6 +61,9 @@ class MemoryStore:
     def events_after(self, game_id: str, version: int) -> list[Event]:
         with self._lock:
             return [e for e in self._events.get(game_id, []) if e["version"] > version]
+
+    def feed(self, game_id: str, after: int) -> MemoryFeed:
+        return MemoryFeed(self, game_id, after)
 
     def recall(self, game_id: str, key: str) -> Record | None:
         with self._lock:
@@ -95,3 +99,24 @@ class MemoryStore:
         expires = self._clock() + TTL_SECONDS[record["status"]]
         self._games[record["id"]] = (json.dumps(record), expires)
         self._events.setdefault(record["id"], []).extend(copy.deepcopy(events))
+        self._changed.notify_all()
+
+
+class MemoryFeed:
+    """Waits on the store's condition variable, which every write notifies."""
+
+    def __init__(self, store: MemoryStore, game_id: str, after: int) -> None:
+        self._store, self._game_id, self._last = store, game_id, after
+
+    def next_batch(self, timeout: float) -> list[Event]:
+        with self._store._changed:
+            events = self._store.events_after(self._game_id, self._last)
+            if not events:
+                self._store._changed.wait(timeout)
+                events = self._store.events_after(self._game_id, self._last)
+        if events:
+            self._last = events[-1]["version"]
+        return events
+
+    def close(self) -> None:
+        return None

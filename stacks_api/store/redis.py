@@ -100,6 +100,9 @@ class RedisStore:
         events = [_decode(raw) for raw in stored]
         return [e for e in events if e["version"] > version]
 
+    def feed(self, game_id: str, after: int) -> RedisFeed:
+        return RedisFeed(self, game_id, after)
+
     def recall(self, game_id: str, key: str) -> Record | None:
         with _reachable():
             raw = self.client.get(self.keys.idempotency(game_id, key))
@@ -149,6 +152,35 @@ class RedisStore:
                 self.keys.lobby(record["status"], record["variant"]),
                 {record["id"]: record["created_at"]},
             )
+
+
+class RedisFeed:
+    """Pub/sub wakes the feed; the event list in Redis is the source of truth.
+
+    It subscribes before reading the backlog, so an event written in between is
+    never missed; a lost publish only delays delivery to the next wait.
+    """
+
+    def __init__(self, store: RedisStore, game_id: str, after: int) -> None:
+        self._store, self._game_id, self._last = store, game_id, after
+        self._pubsub = store.client.pubsub(ignore_subscribe_messages=True)
+        with _reachable():
+            self._pubsub.subscribe(store.keys.channel(game_id))
+
+    def next_batch(self, timeout: float) -> list[Event]:
+        events = self._store.events_after(self._game_id, self._last)
+        if not events:
+            with _reachable():
+                self._pubsub.get_message(timeout=timeout)
+                while self._pubsub.get_message(timeout=0) is not None:
+                    pass  # several writes, one read
+            events = self._store.events_after(self._game_id, self._last)
+        if events:
+            self._last = events[-1]["version"]
+        return events
+
+    def close(self) -> None:
+        self._pubsub.close()
 
 
 def _decode(raw: bytes | str) -> Any:

@@ -22,11 +22,13 @@ def test_a_reused_key_with_another_body_is_refused(client):
             "idempotency_key_reused")  # fmt: skip
 
 
-def test_a_refused_action_is_not_remembered(client):
+def test_a_refusal_is_the_first_response_too(client):
     game_id, token = human_vs_bots(client, "stacks", 2, seed=4)
-    problem(act(client, game_id, token, {"type": "pass"}, **{"Idempotency-Key": "k3"}), 409,
-            "illegal_action")  # fmt: skip
     before = view(client, game_id)["version"]
-    action = view(client, game_id, token)["you"]["legal_actions"][0]
-    accepted = act(client, game_id, token, action, **{"Idempotency-Key": "k3"})
-    assert accepted.status_code == 200 and accepted.json["game"]["version"] > before
+    for _ in range(2):
+        problem(act(client, game_id, token, {"type": "pass"}, **{"Idempotency-Key": "k3"}), 409,
+                "illegal_action")  # fmt: skip
+    legal = view(client, game_id, token)["you"]["legal_actions"][0]
+    problem(act(client, game_id, token, legal, **{"Idempotency-Key": "k3"}), 422,
+            "idempotency_key_reused")  # fmt: skip
+    assert view(client, game_id)["version"] == before
