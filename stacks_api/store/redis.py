@@ -163,7 +163,7 @@ class RedisFeed:
 
     def __init__(self, store: RedisStore, game_id: str, after: int) -> None:
         self._store, self._game_id, self._last = store, game_id, after
-        self._pubsub = store.client.pubsub(ignore_subscribe_messages=True)
+        self._pubsub = store.client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
         with _reachable():
             self._pubsub.subscribe(store.keys.channel(game_id))
 
