@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import subprocess
-import tempfile
-import time
 import uuid
 from collections.abc import Iterator
 
@@ -16,55 +11,7 @@ import redis
 
 from stacks_api.app import create_app
 from stacks_api.config import TestConfig
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class RedisServer:
-    """A redis-server of our own on a free port, in a temporary directory."""
-
-    def __init__(self, appendonly: bool = False) -> None:
-        self.port = free_port()
-        self.dir = tempfile.mkdtemp(prefix="stacks-redis-")
-        self.appendonly = appendonly
-        self.process: subprocess.Popen[bytes] | None = None
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        binary = shutil.which("redis-server")
-        assert binary, "redis-server is not installed (.ci/run installs it)"
-        self.process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir,
-             "--save", "", "--appendonly", "yes" if self.appendonly else "no",
-             "--appendfsync", "always"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        client = redis.Redis.from_url(self.url)
-        for _ in range(200):
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                time.sleep(0.02)
-        raise RuntimeError("redis-server did not start")
-
-    def stop(self, kill: bool = False) -> None:
-        """Stop the server; ``kill`` is a crash (SIGKILL), with no chance to flush."""
-        if self.process is not None:
-            if kill:
-                self.process.kill()
-            else:
-                self.process.terminate()
-            self.process.wait(timeout=10)
-            self.process = None
-
-    def cleanup(self) -> None:
-        self.stop()
-        shutil.rmtree(self.dir, ignore_errors=True)
+from stacks_api.testing import RedisServer
 
 
 @pytest.fixture(scope="session")

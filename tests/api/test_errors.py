@@ -6,8 +6,8 @@ import pytest
 
 from stacks_api.app import create_app
 from stacks_api.config import TestConfig
+from stacks_api.testing import free_port
 
-from ..conftest import free_port
 from .helpers import API, problem
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from stacks_api.app import create_app
 from stacks_api.config import TestConfig
+from stacks_api.testing import RedisServer
 
-from ..conftest import RedisServer
 from .helpers import act, human_vs_bots, problem, view
 
 

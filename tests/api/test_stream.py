@@ -6,7 +6,7 @@ import threading
 import pytest
 import requests
 
-from ..servers import ServerProcess, read_sse
+from stacks_api.testing import ServerProcess, parse_sse
 
 SSE = {"Accept": "text/event-stream"}
 
@@ -18,6 +18,10 @@ def servers(redis_url, prefix):
     yield [s.url for s in started]
     for server in started:
         server.stop()
+
+
+def read_sse(response, stop_after_id=None):
+    return parse_sse(response.iter_lines(decode_unicode=True), stop_after_id)
 
 
 def new_game(base):
