@@ -118,6 +118,17 @@ def memory_per_game(base: str, redis_url: str, games: int) -> float:
     return (int(client.info("memory")["used_memory"]) - before) / games
 
 
+def streams_for(client: int, args: argparse.Namespace) -> int:
+    """Spread the streamed games over the client threads."""
+    return args.streams // args.clients + (client < args.streams % args.clients)
+
+
+def report(name: str, times: list[float], elapsed: float | None, note: str) -> None:
+    rate = f"{len(times) / elapsed:8.1f}/s" if elapsed else f"{len(times):6d} seen"
+    p50, p99 = percentile(times, 0.5), percentile(times, 0.99)
+    print(f"{name:16} {rate}   p50 {p50:6.1f} ms   p99 {p99:6.1f} ms   ({note})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20)
@@ -135,9 +146,9 @@ def main() -> None:
         health_times: list[float] = []
         until = time.perf_counter() + args.seconds
         threads = [
-            threading.Thread(target=play, args=(base, until, n, out, args.streams // args.clients + (n < args.streams % args.clients)))
+            threading.Thread(target=play, args=(base, until, n, out, streams_for(n, args)))
             for n in range(args.clients)
-        ]  # fmt: skip
+        ]
         threads.append(threading.Thread(target=health, args=(base, until, health_times)))
         started = time.perf_counter()
         for t in threads:
@@ -151,20 +162,15 @@ def main() -> None:
             for listener, v, done in out["pending"]
             if v in listener.arrivals
         ]
-        actions = out["action"]
         print(f"gunicorn {args.workers} workers (gthread), {args.clients} client threads, "
               f"{elapsed:.1f}s, Redis store")  # fmt: skip
-        print(f"POST actions      {len(actions) / elapsed:8.1f}/s   p50 {percentile(actions, 0.5):6.1f} ms"
-              f"   p99 {percentile(actions, 0.99):6.1f} ms   errors {len(out['errors'])}")  # fmt: skip
-        print(f"GET health        {len(health_times) / elapsed:8.1f}/s   p50 "
-              f"{percentile(health_times, 0.5):6.1f} ms   p99 {percentile(health_times, 0.99):6.1f} ms"
-              "   (one sequential client, same run)")  # fmt: skip
+        report("POST actions", out["action"], elapsed, f"errors {len(out['errors'])}")
+        report("GET health", health_times, elapsed, "one sequential client, same run")
         if delivery:
-            print(f"event delivery    {len(delivery)} events   p50 {percentile(delivery, 0.5):6.1f} ms"
-                  f"   p99 {percentile(delivery, 0.99):6.1f} ms   (action response -> stream receipt;"
-                  f" mean {statistics.mean(delivery) * 1000:.1f} ms)")  # fmt: skip
-        print(f"Redis memory      {memory_per_game(base, store.url, 200):8.0f} bytes per active game"
-              " (200 fresh two-player Sequence games)")  # fmt: skip
+            mean = statistics.mean(delivery) * 1000
+            report("event delivery", delivery, None, f"response -> stream, mean {mean:.1f} ms")
+        per_game = memory_per_game(base, store.url, 200)
+        print(f"{'Redis memory':16} {per_game:8.0f} bytes per active game (200 two-player games)")
     finally:
         server.stop()
         store.cleanup()
