@@ -42,16 +42,25 @@ def serve(args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="stacks-api", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser("serve", help="run the HTTP server with gunicorn")
-    run.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
-    run.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-    run.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "2")))
-    run.add_argument("--threads", type=int, default=16)
+    server = commands.add_parser("serve", help="run the HTTP server with gunicorn")
+    server.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    server.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    server.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "2")))
+    server.add_argument("--threads", type=int, default=16)
+    match = commands.add_parser("tournament", help="play bots against each other")
+    match.add_argument("--variant", choices=["sequence", "stacks"], default="sequence")
+    match.add_argument("--bots", nargs=2, default=["greedy", "random"], metavar="BOT")
+    match.add_argument("--games", type=int, default=200)
+    match.add_argument("--players", type=int, default=2)
     spec = commands.add_parser("openapi", help="write the OpenAPI document")
     spec.add_argument("--output", default="openapi.yaml", help="a path, or - for stdout")
     args = parser.parse_args(argv)
     if args.command == "serve":
         serve(args)
+    elif args.command == "tournament":
+        from .tournament import run
+
+        print(run(args.variant, args.bots[0], args.bots[1], args.games, args.players))
     elif args.output == "-":
         sys.stdout.write(openapi_yaml())
     else:

@@ -11,11 +11,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from .greedy import greedy_bot
 from .simple import random_bot
 
 Bot = Callable[[dict[str, Any], random.Random], dict[str, Any]]
 
-BOTS: dict[str, Bot] = {"random": random_bot}
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
 
 
 def choose(name: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:

@@ -156,3 +156,17 @@ def test_an_expired_block_window_is_closed_by_the_next_request(app, client):
     assert after["to_move"] == [0]
     types = [e["type"] for e in client.get(f"{API}/{game['id']}/events").json["events"]]
     assert types[-2:] == ["window_expired", "chip"]
+
+
+def test_bots_answer_a_block_window_at_once(client):
+    position = {"piles": [["B1", "B2", "B3", "B4"], [], [], []],
+                "hands": [["B5", "R1"], ["BLOCK"], ["R3"]], "turn": 0}  # fmt: skip
+    game = create(client, variant="stacks", players=3, position=position,
+                  seats=[{}, {"bot": "greedy"}, {"bot": "greedy"}])["game"]  # fmt: skip
+    token = join(client, game["id"])["token"]
+    response = act(client, game["id"], token, {"type": "play", "card": "B5", "pile": 0})
+    types = [e["type"] for e in response.json["events"]]
+    assert types[:3] == ["play", "complete", "block_window"]
+    assert types[-1] == "block" and response.json["events"][-1]["seat"] == 1
+    assert response.json["game"]["block_window"] is None
+    assert response.json["game"]["to_move"] == [0]

@@ -1,0 +1,120 @@
+"""A fast Sequence heuristic, from the seat's view only.
+
+Each five-space window of the board is worth something to a team that holds
+chips in it and nobody else does: a placement scores what it adds to its own
+windows (a fifth chip makes a sequence) plus what it takes from an opponent's
+(a chip in their four-window stops a sequence). Jacks are kept for moves that
+make or stop a sequence; one-eyed jacks remove the most dangerous chip.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..engine.sequence.board import CELLS, DIRECTIONS, SIZE
+
+View = dict[str, Any]
+Action = dict[str, Any]
+
+# Value of a window by how many of its five spaces a team already holds.
+OWN = (1, 4, 20, 120, 100_000)
+BLOCK = (0, 2, 12, 90, 50_000)
+MAKES_SEQUENCE = OWN[4]
+STOPS_SEQUENCE = BLOCK[4]
+JACK_RESERVE = 3_000  # a jack spent on anything less costs this much
+
+
+def _windows() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    windows = []
+    for row in range(SIZE):
+        for col in range(SIZE):
+            for dr, dc in DIRECTIONS:
+                cells = [(row + k * dr, col + k * dc) for k in range(5)]
+                if all(0 <= r < SIZE and 0 <= c < SIZE for r, c in cells):
+                    windows.append(tuple(r * SIZE + c for r, c in cells))
+    through = tuple(tuple(i for i, w in enumerate(windows) if cell in w) for cell in range(CELLS))
+    return tuple(windows), through
+
+
+WINDOWS, WINDOWS_THROUGH = _windows()
+
+
+class Board:
+    """The board of a view: who holds each cell (-1 empty, 9 corner) and the sequences."""
+
+    def __init__(self, view: View) -> None:
+        code = {".": -1, "X": 9, "B": 0, "G": 1, "R": 2}
+        self.cells = [code[ch] for row in view["board"] for ch in row]
+        self.locked = {r * SIZE + c for seq in view["sequences"] for r, c in seq}
+        self.sequences = [
+            (self.cells[next(r * SIZE + c for r, c in seq if self.cells[r * SIZE + c] != 9)],
+             {r * SIZE + c for r, c in seq})
+            for seq in view["sequences"]
+        ]  # fmt: skip
+
+    def holders(self, window: tuple[int, ...]) -> dict[int, int]:
+        """Chips per team in a window; corners count for everyone."""
+        counts: dict[int, int] = {}
+        corners = 0
+        for cell in window:
+            v = self.cells[cell]
+            if v == 9:
+                corners += 1
+            elif v >= 0:
+                counts[v] = counts.get(v, 0) + 1
+        return {team: n + corners for team, n in counts.items()} or {-1: corners}
+
+    def reuses_a_sequence(self, window: tuple[int, ...], team: int) -> bool:
+        cells = set(window)
+        return any(t == team and len(cells & s) > 1 for t, s in self.sequences)
+
+    def place_value(self, cell: int, team: int) -> int:
+        """What a chip of ``team`` at ``cell`` is worth: own progress plus blocking."""
+        value = 0
+        for w in WINDOWS_THROUGH[cell]:
+            window = WINDOWS[w]
+            holders = self.holders(window)
+            teams = [t for t in holders if t >= 0]
+            if not teams or teams == [team]:
+                if not self.reuses_a_sequence(window, team):
+                    value += OWN[min(4, holders.get(team, holders.get(-1, 0)))]
+            elif len(teams) == 1:
+                value += BLOCK[min(4, holders[teams[0]])]
+        return value
+
+    def danger(self, cell: int) -> int:
+        """How much the chip at ``cell`` helps its team: what removing it takes away."""
+        owner = self.cells[cell]
+        value = 0
+        for w in WINDOWS_THROUGH[cell]:
+            holders = self.holders(WINDOWS[w])
+            if [t for t in holders if t >= 0] == [owner]:
+                value += BLOCK[min(4, holders[owner])]
+        return value
+
+
+def score(board: Board, action: Action, team: int) -> float:
+    if action["type"] == "exchange":
+        return 1e9  # a dead card is worth nothing: trade it first
+    if action["type"] == "pass":
+        return -1e9
+    row, col = action["cell"]
+    cell = row * SIZE + col
+    card = action["card"]
+    if card in ("JH", "JS"):
+        return board.danger(cell) - JACK_RESERVE
+    value = board.place_value(cell, team)
+    if card in ("JD", "JC") and value < min(MAKES_SEQUENCE, STOPS_SEQUENCE):
+        value -= JACK_RESERVE
+    return value
+
+
+def choose(view: View, rng: random.Random) -> Action:
+    """The best-scoring legal action; ties are broken at random."""
+    legal = view["you"]["legal_actions"]
+    board = Board(view)
+    team = view["you"]["team"]
+    scored = [(score(board, a, team), rng.random(), i) for i, a in enumerate(legal)]
+    action: Action = legal[max(scored)[2]]
+    return action

@@ -1,0 +1,86 @@
+"""Bot against bot: seeded games, seats swapped every other game, with win rates.
+
+stacks-api tournament --variant sequence --bots greedy random --games 200
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+
+from . import bots
+from .engine import create_game
+
+
+@dataclass
+class Standing:
+    """One bot's results: wins, and how long each of its decisions took."""
+
+    name: str
+    wins: int = 0
+    times: list[float] = field(default_factory=list)
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if games == 0:
+        return 0.0, 0.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# A Stacks turn may go on as long as the player likes (the set-aside heap can be drawn
+# again and again), so a bot that never ends its turn must not hang a tournament.
+MAX_ACTIONS = 50_000
+
+
+def play_one(
+    variant: str, names: list[str], seed: int, standings: dict[str, Standing]
+) -> str | None:
+    """Play one game; returns the winning bot's name (None for a draw or an endless game)."""
+    game = create_game(variant, players=len(names), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(MAX_ACTIONS):
+        if game.result is not None:
+            break
+        seat = game.to_move[0]
+        view = game.view(seat)
+        start = time.perf_counter()
+        action = bots.choose(names[seat], view, rng)
+        standings[names[seat]].times.append(time.perf_counter() - start)
+        game.apply(seat, action)
+    if game.result is None or "draw" in game.result:
+        return None
+    result = game.result
+    winner: int = result["winner_seat"] if "winner_seat" in result else result["winner_team"]
+    return names[winner]
+
+
+def run(variant: str, first: str, second: str, games: int, players: int = 2) -> str:
+    """Play ``games`` games and return the report."""
+    standings = {name: Standing(name) for name in (first, second)}
+    draws = 0
+    for n in range(games):
+        # Seats alternate between the two bots, and the whole line-up swaps every game.
+        names = [first if (s + n) % 2 == 0 else second for s in range(players)]
+        winner = play_one(variant, names, seed=n, standings=standings)
+        if winner is None:
+            draws += 1
+        else:
+            standings[winner].wins += 1
+    lines = [f"{variant}, {players} players, {games} games, seats swapped every game"]
+    for standing in standings.values():
+        low, high = wilson(standing.wins, games)
+        median = statistics.median(standing.times) * 1000 if standing.times else 0.0
+        lines.append(
+            f"  {standing.name:8} wins {standing.wins:4d} ({standing.wins / games:6.1%}, "
+            f"95% CI {low:.1%}-{high:.1%})   decision median {median:7.2f} ms, "
+            f"p99 {sorted(standing.times)[int(0.99 * len(standing.times))] * 1000:7.2f} ms"
+        )
+    lines.append(f"  draws    {draws:4d}")
+    return "\n".join(lines)
