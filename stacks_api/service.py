@@ -71,9 +71,16 @@ class GameService:
                 "seats", f"give one seat per player: {players}, not {len(seats)}"
             )
         for seat in seats:
-            if seat.get("bot") is not None and seat["bot"] not in bots.BOTS:
+            if seat.get("bot") is None:
+                if seat.get("options"):
+                    raise validation_error("seats", "options are for bot seats")
+                continue
+            if seat["bot"] not in bots.BOTS:
                 names = ", ".join(bots.BOTS)
                 raise validation_error("seats", f"unknown bot {seat['bot']!r}; choose from {names}")
+            problem = bots.check_options(seat["bot"], seat.get("options") or {})
+            if problem:
+                raise validation_error("seats", problem)
         host = new_token()
         record: Record = {
             "id": secrets.token_hex(8),
@@ -89,6 +96,7 @@ class GameService:
                 {
                     "name": f"{s['bot']} bot" if s.get("bot") else None,
                     "bot": s.get("bot"),
+                    "options": s.get("options") or {},
                     "token": None,
                 }
                 for s in seats
@@ -300,7 +308,7 @@ class GameService:
                 break
             seat = waiting[0]
             rng = random.Random(f"{record['bot_seed']}:{record['version']}")
-            action = bots.choose(seats[seat]["bot"], game.view(seat), rng)
+            action = bots.choose(seats[seat]["bot"], game.view(seat), rng, seats[seat]["options"])
             self._bump(record, game.apply(seat, action, now=self.clock()), events)
 
     @staticmethod

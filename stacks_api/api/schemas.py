@@ -28,6 +28,10 @@ class SeatSpecSchema(Schema):
         validate=validate.OneOf(list(BOTS)),
         metadata={"description": "A bot plays this seat; leave out for a human seat."},
     )
+    options = fields.Dict(
+        keys=fields.String(),
+        metadata={"description": 'Bot options, e.g. mcts: {"iterations": 400, "seconds": 0.8}'},
+    )
 
 
 class CreateGameSchema(Schema):

@@ -12,13 +12,39 @@ from collections.abc import Callable
 from typing import Any
 
 from .greedy import greedy_bot
+from .mcts import mcts_bot
 from .simple import random_bot
 
-Bot = Callable[[dict[str, Any], random.Random], dict[str, Any]]
+Bot = Callable[..., dict[str, Any]]  # (view, rng, **options) -> action
 
-BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+# The options each bot takes, with their allowed ranges.
+OPTIONS: dict[str, dict[str, tuple[type, float, float]]] = {
+    "random": {},
+    "greedy": {},
+    "mcts": {"iterations": (int, 1, 20_000), "seconds": (float, 0.01, 10.0)},
+}
+
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "mcts": mcts_bot}
 
 
-def choose(name: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def choose(
+    name: str, view: dict[str, Any], rng: random.Random, options: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The action bot ``name`` takes from ``view``."""
-    return BOTS[name](view, rng)
+    return BOTS[name](view, rng, **(options or {}))
+
+
+def check_options(name: str, options: dict[str, Any]) -> str | None:
+    """Why ``options`` do not suit bot ``name``, or None when they do."""
+    allowed = OPTIONS[name]
+    for key, value in options.items():
+        if key not in allowed:
+            return f"the {name} bot takes no option {key!r}"
+        kind, low, high = allowed[key]
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return f"{key} must be a number"
+        if kind is int and not isinstance(value, int):
+            return f"{key} must be a whole number"
+        if not low <= value <= high:
+            return f"{key} must be from {low:g} to {high:g}"
+    return None

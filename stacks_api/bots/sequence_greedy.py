@@ -52,35 +52,42 @@ class Board:
              {r * SIZE + c for r, c in seq})
             for seq in view["sequences"]
         ]  # fmt: skip
+        self._holders: list[tuple[int, int] | None] = [None] * len(WINDOWS)
 
-    def holders(self, window: tuple[int, ...]) -> dict[int, int]:
-        """Chips per team in a window; corners count for everyone."""
-        counts: dict[int, int] = {}
-        corners = 0
-        for cell in window:
-            v = self.cells[cell]
-            if v == 9:
-                corners += 1
-            elif v >= 0:
-                counts[v] = counts.get(v, 0) + 1
-        return {team: n + corners for team, n in counts.items()} or {-1: corners}
+    def holder(self, w: int) -> tuple[int, int]:
+        """(team, chips) of window ``w``: -1 if no team holds a chip there, -2 if two do.
 
-    def reuses_a_sequence(self, window: tuple[int, ...], team: int) -> bool:
-        cells = set(window)
+        Corners count as chips of every team. Cached: one board is scored many times.
+        """
+        cached = self._holders[w]
+        if cached is None:
+            owner, held = -1, 0
+            for cell in WINDOWS[w]:
+                v = self.cells[cell]
+                if v == 9:
+                    held += 1
+                elif v >= 0:
+                    if owner not in (-1, v):
+                        owner = -2
+                        break
+                    owner, held = v, held + 1
+            cached = self._holders[w] = (owner, held)
+        return cached
+
+    def reuses_a_sequence(self, w: int, team: int) -> bool:
+        cells = set(WINDOWS[w])
         return any(t == team and len(cells & s) > 1 for t, s in self.sequences)
 
     def place_value(self, cell: int, team: int) -> int:
         """What a chip of ``team`` at ``cell`` is worth: own progress plus blocking."""
         value = 0
         for w in WINDOWS_THROUGH[cell]:
-            window = WINDOWS[w]
-            holders = self.holders(window)
-            teams = [t for t in holders if t >= 0]
-            if not teams or teams == [team]:
-                if not self.reuses_a_sequence(window, team):
-                    value += OWN[min(4, holders.get(team, holders.get(-1, 0)))]
-            elif len(teams) == 1:
-                value += BLOCK[min(4, holders[teams[0]])]
+            owner, held = self.holder(w)
+            if owner in (-1, team):
+                if not self.sequences or not self.reuses_a_sequence(w, team):
+                    value += OWN[min(4, held)]
+            elif owner >= 0:
+                value += BLOCK[min(4, held)]
         return value
 
     def danger(self, cell: int) -> int:
@@ -88,9 +95,9 @@ class Board:
         owner = self.cells[cell]
         value = 0
         for w in WINDOWS_THROUGH[cell]:
-            holders = self.holders(WINDOWS[w])
-            if [t for t in holders if t >= 0] == [owner]:
-                value += BLOCK[min(4, holders[owner])]
+            team, held = self.holder(w)
+            if team == owner:
+                value += BLOCK[min(4, held)]
         return value
 
 

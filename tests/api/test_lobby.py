@@ -47,6 +47,18 @@ def test_invalid_games_are_refused_with_validation_errors(client):
         ({"variant": "sequence", "players": 4, "options": {"teams": 3}}, "options"),
         ({"variant": "sequence", "players": 2, "seats": [{}]}, "seats"),
         ({"variant": "sequence", "players": 2, "seats": [{}, {"bot": "genius"}]}, "seats"),
+        (
+            {
+                "variant": "stacks",
+                "players": 2,
+                "seats": [{}, {"bot": "mcts", "options": {"x": 1}}],
+            },
+            "seats",
+        ),
+        (
+            {"variant": "stacks", "players": 2, "seats": [{"options": {"iterations": 5}}, {}]},
+            "seats",
+        ),
         ({"variant": "stacks", "players": 2, "position": {"piles": []}}, "position"),
         ({"variant": "sequence", "players": 2, "colour": "red"}, "colour"),
         ({"players": 2}, "variant"),
@@ -131,3 +143,9 @@ def test_unknown_games_are_not_found(client):
 def test_a_huge_player_count_is_refused_not_allocated(client):
     response = client.post(API, json={"variant": "sequence", "players": 10**18})
     problem(response, 422, "validation_error")
+
+
+def test_a_bot_seat_with_options_plays(client):
+    seats = [{"bot": "mcts", "options": {"iterations": 20}}, {"bot": "greedy"}]
+    game = create(client, variant="stacks", players=2, seats=seats)["game"]
+    assert game["status"] == "finished" and game["players"][0]["bot"] == "mcts"

@@ -10,6 +10,8 @@ from stacks_api.engine.sequence.setup import DECK
 from stacks_api.tournament import Standing, play_one
 
 BOT_NAMES = sorted(bots.BOTS)
+# Small and bound by iterations, never by the clock, so choices are reproducible.
+OPTIONS = {"mcts": {"iterations": 40, "seconds": 60}}
 
 
 @pytest.mark.parametrize("name", BOT_NAMES)
@@ -21,7 +23,7 @@ def test_every_choice_is_legal_until_the_game_ends(name, variant, players):
         if game.result is not None:
             break
         for seat in game.to_move[:1]:
-            action = bots.choose(name, game.view(seat), rng)
+            action = bots.choose(name, game.view(seat), rng, OPTIONS.get(name))
             assert action in game.legal_actions(seat)
             game.apply(seat, action)
 
@@ -62,8 +64,8 @@ def test_a_choice_depends_only_on_the_seats_view(name, twins):
     assert first.to_dict() != second.to_dict()  # the hidden cards differ
     assert first.view(0) == second.view(0)  # what seat 0 sees does not
     for seed in range(3):
-        a = bots.choose(name, first.view(0), random.Random(seed))
-        b = bots.choose(name, second.view(0), random.Random(seed))
+        a = bots.choose(name, first.view(0), random.Random(seed), OPTIONS.get(name))
+        b = bots.choose(name, second.view(0), random.Random(seed), OPTIONS.get(name))
         assert a == b
 
 
@@ -75,3 +77,13 @@ def test_greedy_beats_random_most_of_the_time(variant):
         for n in range(30)
     ]
     assert wins.count("greedy") >= 24
+
+
+@pytest.mark.parametrize(
+    ("options", "problem"),
+    [({"depth": 3}, "takes no option"), ({"iterations": 0}, "from 1"),
+     ({"iterations": 2.5}, "whole number"), ({"seconds": "1"}, "a number"), ({}, None)],
+)  # fmt: skip
+def test_bot_options_are_checked(options, problem):
+    found = bots.check_options("mcts", options)
+    assert (found is None) if problem is None else (problem in found)

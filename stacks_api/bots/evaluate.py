@@ -1,0 +1,76 @@
+"""How good a (sampled) game state is for each seat, from 0 (lost) to 1 (won).
+
+Used where a search stops before the game ends.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..engine import Game
+from .sequence_greedy import WINDOWS
+
+# Window value by chips held, for the evaluation (a four is a threat of a sequence).
+WINDOW = (0, 1, 3, 9, 27, 0)
+SEQUENCE = 120
+
+
+def _sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
+
+
+def sequence_scores(game: Game) -> list[float]:
+    """Per seat: its team's sequences and open windows against the best other team's."""
+    board = game.board  # type: ignore[attr-defined]
+    teams = game.setup.teams  # type: ignore[attr-defined]
+    value = [0.0] * teams
+    for team, _ in game.sequences:  # type: ignore[attr-defined]
+        value[team] += SEQUENCE
+    for window in WINDOWS:
+        owner, held = -1, 0
+        for cell in window:
+            v = board[cell]
+            if v == -1:
+                continue
+            if v == 9:
+                held += 1
+            elif owner in (-1, v):
+                owner, held = v, held + 1
+            else:
+                owner = -2  # two teams: nobody's window
+                break
+        if owner >= 0:
+            value[owner] += WINDOW[held]
+    per_team = []
+    for team in range(teams):
+        best_other = max(value[t] for t in range(teams) if t != team)
+        per_team.append(_sigmoid((value[team] - best_other) / 40))
+    return [per_team[seat % teams] for seat in range(game.players)]
+
+
+def _steps_to_win(chips: dict[str, int]) -> int:
+    short = max(0, 2 - chips["blue"]) + max(0, 2 - chips["red"])
+    return max(short, 5 - chips["blue"] - chips["red"])
+
+
+def stacks_scores(game: Game) -> list[float]:
+    """Per seat: how many chips it lacks compared with its closest rival."""
+    steps = [_steps_to_win(c) for c in game.chips]  # type: ignore[attr-defined]
+    scores = []
+    for seat, mine in enumerate(steps):
+        rival = min(s for i, s in enumerate(steps) if i != seat)
+        scores.append(_sigmoid(rival - mine))
+    return scores
+
+
+def scores(game: Game) -> list[float]:
+    """Per seat, 1 for a win, 0 for a loss, 0.5 for a draw, else the heuristic."""
+    result = game.result
+    if result is not None:
+        if "draw" in result:
+            return [0.5] * game.players
+        if "winner_seat" in result:
+            return [1.0 if s == result["winner_seat"] else 0.0 for s in range(game.players)]
+        teams = game.setup.teams  # type: ignore[attr-defined]
+        return [1.0 if s % teams == result["winner_team"] else 0.0 for s in range(game.players)]
+    return sequence_scores(game) if game.variant == "sequence" else stacks_scores(game)
