@@ -22,7 +22,7 @@ def _sigmoid(x: float) -> float:
 def sequence_scores(game: Game) -> list[float]:
     """Per seat: its team's sequences and open windows against the best other team's."""
     board = game.board  # type: ignore[attr-defined]
-    teams = game.setup.teams  # type: ignore[attr-defined]
+    teams = game.setup.teams
     value = [0.0] * teams
     for team, _ in game.sequences:  # type: ignore[attr-defined]
         value[team] += SEQUENCE
@@ -71,6 +71,6 @@ def scores(game: Game) -> list[float]:
             return [0.5] * game.players
         if "winner_seat" in result:
             return [1.0 if s == result["winner_seat"] else 0.0 for s in range(game.players)]
-        teams = game.setup.teams  # type: ignore[attr-defined]
+        teams = game.setup.teams
         return [1.0 if s % teams == result["winner_team"] else 0.0 for s in range(game.players)]
     return sequence_scores(game) if game.variant == "sequence" else stacks_scores(game)

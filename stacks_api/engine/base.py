@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from .errors import IllegalAction, bad_action
 from .rng import Rng
@@ -24,6 +24,43 @@ class Game(ABC):
     options: JSON
     rng: Rng
     result: JSON | None
+    setup: Any
+
+    @abstractmethod
+    def __init__(self, setup: Any, rng: Rng) -> None:
+        """An empty table for ``setup``; ``new`` and ``from_dict`` fill it."""
+
+    @classmethod
+    def new(cls, players: object, seed: int, options: JSON | None, position: object) -> Self:
+        """A fresh game: dealt with the seeded RNG, or started from ``position``."""
+        game = cls(cls._resolve(players, options), Rng.from_seed(seed))
+        if position is None:
+            game._deal()
+        else:
+            game._load(cls._read(position, game.setup, game.rng))
+        return game
+
+    @classmethod
+    @abstractmethod
+    def _resolve(cls, players: object, options: JSON | None) -> Any:
+        """Check the player count and options; the variant's fixed setup."""
+
+    @classmethod
+    @abstractmethod
+    def _read(cls, position: object, setup: Any, rng: Rng) -> Any:
+        """Validate a position strictly."""
+
+    @abstractmethod
+    def _deal(self) -> None:
+        """Choose the dealer and deal, logging what is public."""
+
+    @abstractmethod
+    def _load(self, position: Any) -> None:
+        """Take the parts of a validated position."""
+
+    def _finish(self, result: JSON, events: list[Event]) -> None:
+        self.result = result
+        events.append({"type": "game_over", "result": result})
 
     @property
     def status(self) -> str:

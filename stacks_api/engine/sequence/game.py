@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import compress
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ..base import JSON, Action, Event, Game, is_int
 from ..errors import bad_action, illegal
@@ -20,7 +20,14 @@ from .board import (
     TWO_EYED_JACKS,
     coords,
 )
-from .position import CORNER, EMPTY, read_position, sequence_cells, write_position
+from .position import (
+    CORNER,
+    EMPTY,
+    SequencePosition,
+    read_position,
+    sequence_cells,
+    write_position,
+)
 from .setup import COLORS, DECK, Setup, cut_for_deal, resolve_setup
 
 # Prebuilt, shared action dicts: legal_actions hands out references, never copies.
@@ -34,6 +41,17 @@ _PLAY: dict[str, list[Action | None]] = {
 _EXCHANGE: dict[str, Action] = {card: {"type": "exchange", "card": card} for card in CARD_SET}
 _PASS: Action = {"type": "pass"}
 _IS_EMPTY = EMPTY.__eq__
+
+
+def _held(board: list[int], ray: tuple[int, ...], team: int) -> int:
+    """How many cells of ``ray``, from its start, count for ``team`` (chips or corners)."""
+    held = 0
+    for cell in ray:
+        v = board[cell]
+        if v != team and v != CORNER:
+            break
+        held += 1
+    return held
 
 
 def _where(cell: int) -> str:
@@ -50,6 +68,14 @@ class SequenceGame(Game):
         "exchange": frozenset({"type", "card"}),
         "pass": frozenset({"type"}),
     }
+
+    @classmethod
+    def _resolve(cls, players: object, options: JSON | None) -> Setup:
+        return resolve_setup(players, options)
+
+    @classmethod
+    def _read(cls, position: object, setup: Setup, rng: Rng) -> SequencePosition:
+        return read_position(position, setup, rng)
 
     def __init__(self, setup: Setup, rng: Rng) -> None:
         self.setup = setup
@@ -72,25 +98,11 @@ class SequenceGame(Game):
     # -- construction -------------------------------------------------------
 
     @classmethod
-    def new(
-        cls, players: object, seed: int, options: JSON | None, position: object
-    ) -> SequenceGame:
-        """A fresh game: cut for the deal and deal, or start from ``position``."""
-        game = cls(resolve_setup(players, options), Rng.from_seed(seed))
-        if position is None:
-            game._cut_and_deal()
-        else:
-            game._load_position(read_position(position, game.setup, game.rng))
-        return game
-
-    @classmethod
     def from_dict(cls, data: JSON) -> SequenceGame:
         """Rebuild a game from ``to_dict`` output, re-checking it like a position."""
         game = cls(resolve_setup(data["players"], data["options"]), Rng(data["rng"]))
         finished = data["result"] is not None
-        game._load_position(
-            read_position(data["position"], game.setup, game.rng, finished=finished)
-        )
+        game._load(read_position(data["position"], game.setup, game.rng, finished=finished))
         game.result = data["result"]
         game.dealer = data["dealer"]
         game.log = data["log"]
@@ -98,7 +110,7 @@ class SequenceGame(Game):
         game.passes = data["passes"]
         return game
 
-    def _cut_and_deal(self) -> None:
+    def _deal(self) -> None:
         dealer, rounds = cut_for_deal(self.rng, self.players)
         self.dealer = dealer
         self.turn = (dealer + 1) % self.players
@@ -110,7 +122,7 @@ class SequenceGame(Game):
         self.draw = deck
         self.log = [*rounds, {"type": "deal", "dealer": dealer, "first": self.turn}]
 
-    def _load_position(self, pos: Any) -> None:
+    def _load(self, pos: SequencePosition) -> None:
         self.board = pos.board
         self.hands, self.discards, self.draw, self.turn = (
             pos.hands,
@@ -293,10 +305,6 @@ class SequenceGame(Game):
         self.hands[seat].append(self.draw.pop())
         events.append({"type": "draw", "seat": seat})
 
-    def _finish(self, result: JSON, events: list[Event]) -> None:
-        self.result = result
-        events.append({"type": "game_over", "result": result})
-
     def _score(self, cell: int, team: int, events: list[Event]) -> bool:
         """Record the sequences a chip at ``cell`` completes; True when that wins."""
         found = self._new_sequences(cell, team)
@@ -321,18 +329,7 @@ class SequenceGame(Game):
         board = self.board
         found: list[tuple[int, ...]] = []
         for behind, ahead in RAYS[cell]:
-            back = 0
-            for c in behind:
-                v = board[c]
-                if v != team and v != CORNER:
-                    break
-                back += 1
-            fwd = 0
-            for c in ahead:
-                v = board[c]
-                if v != team and v != CORNER:
-                    break
-                fwd += 1
+            back, fwd = _held(board, behind, team), _held(board, ahead, team)
             if back + fwd < 4:
                 continue
             run = (*behind[:back][::-1], cell, *ahead[:fwd])

@@ -75,6 +75,14 @@ class StacksGame(Game):
         "pass": frozenset({"type"}),
     }
 
+    @classmethod
+    def _resolve(cls, players: object, options: JSON | None) -> Setup:
+        return resolve_setup(players, options)
+
+    @classmethod
+    def _read(cls, position: object, setup: Setup, rng: Rng) -> StacksPosition:
+        return read_position(position, setup, rng)
+
     def __init__(self, setup: Setup, rng: Rng) -> None:
         n = setup.players
         self.setup = setup
@@ -100,16 +108,6 @@ class StacksGame(Game):
         self.turns = 0  # turns taken so far
 
     # -- construction -------------------------------------------------------
-
-    @classmethod
-    def new(cls, players: object, seed: int, options: JSON | None, position: object) -> StacksGame:
-        """A fresh game: choose a dealer and deal, or start from ``position``."""
-        game = cls(resolve_setup(players, options), Rng.from_seed(seed))
-        if position is None:
-            game._deal()
-        else:
-            game._load(read_position(position, game.setup, game.rng))
-        return game
 
     @classmethod
     def from_dict(cls, data: JSON) -> StacksGame:
@@ -462,10 +460,6 @@ class StacksGame(Game):
             drawn += 1
         if drawn:
             events.append({"type": "draw", "seat": seat, "count": drawn})
-
-    def _finish(self, result: JSON, events: list[Event]) -> None:
-        self.result = result
-        events.append({"type": "game_over", "result": result})
 
     # -- views and serialization --------------------------------------------
 
