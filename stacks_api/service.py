@@ -4,7 +4,7 @@ A game lives in the store as one JSON record:
 
     id, variant, players, status (waiting|active|finished|cancelled), version,
     practice, created_at, host (hash of the host token), bot_seed,
-    seats: [{name, bot, token (hash)}], game (the engine's to_dict)
+    seats: [{name, bot, options (the bot's), token (hash)}], game (the engine's to_dict)
 
 Every state change bumps ``version`` by one and appends that change's public
 events, each stamped with the version, in the same atomic store write.

@@ -54,12 +54,15 @@ def _steps_to_win(chips: dict[str, int]) -> int:
 
 
 def stacks_scores(game: Game) -> list[float]:
-    """Per seat: how many chips it lacks compared with its closest rival."""
-    steps = [_steps_to_win(c) for c in game.chips]  # type: ignore[attr-defined]
+    """Per seat: how many chips it lacks compared with its closest rival, then how
+    many chips it holds (the next steal or colour swap can turn those into steps)."""
+    chips = game.chips  # type: ignore[attr-defined]
+    steps = [_steps_to_win(c) for c in chips]
+    held = [c["blue"] + c["red"] for c in chips]
     scores = []
     for seat, mine in enumerate(steps):
-        rival = min(s for i, s in enumerate(steps) if i != seat)
-        scores.append(_sigmoid(rival - mine))
+        rival = min(range(len(steps)), key=lambda i: (steps[i], -held[i]) if i != seat else (99, 0))
+        scores.append(_sigmoid(steps[rival] - mine + 0.2 * (held[seat] - held[rival])))
     return scores
 
 

@@ -13,6 +13,7 @@ import json
 import math
 import random
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Game
@@ -24,14 +25,23 @@ from .greedy import greedy_bot
 View = dict[str, Any]
 Action = dict[str, Any]
 
-DEFAULT_ITERATIONS = 400
 DEFAULT_SECONDS = 0.8
 EXPLORATION = 0.7
 BRANCHING = 6
-# Greedy's own move stands unless a searched move's mean beats it by this much:
-# small differences between a few noisy samples are not worth trusting.
-MARGIN = 0.03
-ROLLOUT_TURNS = {"sequence": 4, "stacks": 4}
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Per variant: default iterations, rollout length in turns, and the margin by
+    which a searched move's mean must beat greedy's move before it replaces it
+    (Stacks samples are noisier: its luck of the draw is larger)."""
+
+    iterations: int
+    rollout_turns: int
+    margin: float
+
+
+TUNING = {"sequence": Tuning(400, 4, 0.03), "stacks": Tuning(800, 4, 0.05)}
 
 
 class Node:
@@ -85,7 +95,7 @@ def search(view: View, rng: random.Random, iterations: int, seconds: float) -> A
     me = view["you"]["seat"]
     root = Node(None, None, me)
     deadline = time.perf_counter() + seconds
-    rollout_turns = ROLLOUT_TURNS[view["variant"]]
+    tuning = TUNING[view["variant"]]
     for _ in range(iterations):
         if time.perf_counter() > deadline:
             break
@@ -108,15 +118,15 @@ def search(view: View, rng: random.Random, iterations: int, seconds: float) -> A
             node = max(present, key=Node.ucb)
             assert node.action is not None
             game.apply(seat, node.action)
-        result = rollout(game, rng, rollout_turns)
+        result = rollout(game, rng, tuning.rollout_turns)
         while node is not None:
             node.visits += 1
             node.total += result[node.seat]
             node = node.parent  # type: ignore[assignment]
-    return _decide(root, greedy_bot(view, rng))
+    return _decide(root, greedy_bot(view, rng), tuning.margin)
 
 
-def _decide(root: Node, default: Action) -> Action:
+def _decide(root: Node, default: Action, margin: float) -> Action:
     """The most promising well-tried move, if clearly better than greedy's."""
     tried = [n for n in root.children.values() if n.visits]
     if not tried:
@@ -128,7 +138,7 @@ def _decide(root: Node, default: Action) -> Action:
     if (
         fallback is not None
         and fallback.visits
-        and (best.total / best.visits - fallback.total / fallback.visits < MARGIN)
+        and (best.total / best.visits - fallback.total / fallback.visits < margin)
     ):
         return default
     assert best.action is not None
@@ -143,6 +153,6 @@ def mcts_bot(view: View, rng: random.Random, **options: Any) -> Action:
         return action
     if view.get("block_window"):
         return greedy_bot(view, rng)  # block whenever possible: nothing to search
-    iterations = int(options.get("iterations", DEFAULT_ITERATIONS))
+    iterations = int(options.get("iterations", TUNING[view["variant"]].iterations))
     seconds = float(options.get("seconds", DEFAULT_SECONDS))
     return search(view, rng, iterations, seconds)

@@ -7,8 +7,17 @@ from typing import ClassVar
 from ..base import JSON, Action, Event, Game, is_int
 from ..errors import bad_action, illegal
 from ..rng import Rng
+from .actions import (
+    DISCARD,
+    ON_PILE,
+    PASS,
+    PLAY_FIELDS,
+    SIMPLE,
+    SOURCES,
+    STEAL_CARD_PLAYS,
+    STEAL_CHIP_PLAYS,
+)
 from .cards import (
-    ACTION_CARDS,
     BLOCK,
     CARD_SET,
     CHIPS_PER_COLOR,
@@ -32,37 +41,6 @@ from .cards import (
 )
 from .position import StacksPosition, read_position, write_position
 from .window import BlockWindow
-
-SOURCES = ("hand", "discard")
-_PASS: Action = {"type": "pass"}
-
-
-def _play(source: str, card: str, **fields: object) -> Action:
-    action: Action = {"type": "play", "card": card, **fields}
-    if source == "discard":
-        action["from"] = "discard"
-    return action
-
-
-# Prebuilt, shared action dicts: legal_actions hands out references, never copies.
-_ON_PILE = {s: {c: [_play(s, c, pile=p) for p in range(PILES)] for c in CARD_SET} for s in SOURCES}
-_SIMPLE = {s: {c: _play(s, c) for c in (SKIP, REVERSE, BLOCK)} for s in SOURCES}
-_STEAL_CARD = {s: [_play(s, STEAL_CARD, target=t) for t in range(6)] for s in SOURCES}
-_STEAL_CHIP = {
-    s: [{c: _play(s, STEAL_CHIP, target=t, color=c) for c in COLORS} for t in range(6)]
-    for s in SOURCES
-}
-_DISCARD = {c: {"type": "discard", "card": c} for c in CARD_SET}
-
-# Which extra fields a play of each card needs; anything else is malformed.
-_PLAY_FIELDS = {
-    **{c: frozenset({"pile"}) for c in CARD_SET - ACTION_CARDS},
-    SKIP: frozenset(),
-    REVERSE: frozenset(),
-    BLOCK: frozenset(),
-    STEAL_CARD: frozenset({"target"}),
-    STEAL_CHIP: frozenset({"target", "color"}),
-}
 
 
 class StacksGame(Game):
@@ -167,35 +145,35 @@ class StacksGame(Game):
             self._card_plays(seat, "hand", card, actions)
         if self.discards[seat]:
             self._card_plays(seat, "discard", self.discards[seat][-1], actions)
-        actions += [_DISCARD[card] for card in distinct]
+        actions += [DISCARD[card] for card in distinct]
         if not hand:
-            actions.append(_PASS)
+            actions.append(PASS)
         return actions
 
     def _block_answers(self, seat: int) -> list[Action]:
         actions = []
         if BLOCK in self.hands[seat]:
-            actions.append(_SIMPLE["hand"][BLOCK])
+            actions.append(SIMPLE["hand"][BLOCK])
         if self.discards[seat] and self.discards[seat][-1] == BLOCK:
-            actions.append(_SIMPLE["discard"][BLOCK])
-        actions.append(_PASS)
+            actions.append(SIMPLE["discard"][BLOCK])
+        actions.append(PASS)
         return actions
 
     def _card_plays(self, seat: int, source: str, card: str, out: list[Action]) -> None:
         """Append every legal play of ``card`` from ``source`` outside a block window."""
         if card in NUMBER_OF or card in COLOR_OF:
-            table = _ON_PILE[source][card]
+            table = ON_PILE[source][card]
             piles = self.piles
             for p in range(PILES):
                 if fits_pile(card, p, piles[p]):
                     out.append(table[p])
         elif card in (SKIP, REVERSE):
-            out.append(_SIMPLE[source][card])
+            out.append(SIMPLE[source][card])
         elif card == STEAL_CARD:
-            out += [_STEAL_CARD[source][t] for t in self._opponents(seat) if self.discards[t]]
+            out += [STEAL_CARD_PLAYS[source][t] for t in self._opponents(seat) if self.discards[t]]
         elif card == STEAL_CHIP:
             out += [
-                _STEAL_CHIP[source][t][color]
+                STEAL_CHIP_PLAYS[source][t][color]
                 for t in self._opponents(seat)
                 for color in COLORS
                 if self._steal_chip_problem(seat, t, color) is None
@@ -228,7 +206,7 @@ class StacksGame(Game):
             return
         if action.get("from", "hand") not in SOURCES:
             raise bad_action("from must be 'hand' or 'discard'")
-        needed = _PLAY_FIELDS[card]
+        needed = PLAY_FIELDS[card]
         for key in ("pile", "target", "color"):
             if (key in action) != (key in needed):
                 verb = "needs" if key in needed else "takes no"
@@ -360,7 +338,7 @@ class StacksGame(Game):
     ) -> None:
         asked = self._opponents(seat)
         if self.setup.block_window == "holders":
-            asked = [t for t in asked if self._block_answers(t) != [_PASS]]
+            asked = [t for t in asked if self._block_answers(t) != [PASS]]
         events.append({"type": "complete", "seat": seat, "pile": pile})
         window = BlockWindow(seat, pile, asked, emptied)
         if asked:

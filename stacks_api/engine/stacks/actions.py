@@ -1,0 +1,50 @@
+"""The action dicts of Sequence Stacks, built once and shared (callers treat them as read-only)."""
+
+from __future__ import annotations
+
+from ..base import Action
+from .cards import (
+    ACTION_CARDS,
+    BLOCK,
+    CARD_SET,
+    COLORS,
+    MAX_PLAYERS,
+    PILES,
+    REVERSE,
+    SKIP,
+    STEAL_CARD,
+    STEAL_CHIP,
+)
+
+SOURCES = ("hand", "discard")
+PASS: Action = {"type": "pass"}
+
+
+def _play(source: str, card: str, **fields: object) -> Action:
+    action: Action = {"type": "play", "card": card, **fields}
+    if source == "discard":
+        action["from"] = "discard"
+    return action
+
+
+# Prebuilt, shared action dicts: legal_actions hands out references, never copies.
+ON_PILE = {s: {c: [_play(s, c, pile=p) for p in range(PILES)] for c in CARD_SET} for s in SOURCES}
+SIMPLE = {s: {c: _play(s, c) for c in (SKIP, REVERSE, BLOCK)} for s in SOURCES}
+STEAL_CARD_PLAYS = {
+    s: [_play(s, STEAL_CARD, target=t) for t in range(MAX_PLAYERS)] for s in SOURCES
+}
+STEAL_CHIP_PLAYS = {
+    s: [{c: _play(s, STEAL_CHIP, target=t, color=c) for c in COLORS} for t in range(MAX_PLAYERS)]
+    for s in SOURCES
+}
+DISCARD = {c: {"type": "discard", "card": c} for c in CARD_SET}
+
+# Which extra fields a play of each card needs; anything else is malformed.
+PLAY_FIELDS = {
+    **{c: frozenset({"pile"}) for c in CARD_SET - ACTION_CARDS},
+    SKIP: frozenset(),
+    REVERSE: frozenset(),
+    BLOCK: frozenset(),
+    STEAL_CARD: frozenset({"target"}),
+    STEAL_CHIP: frozenset({"target", "color"}),
+}
