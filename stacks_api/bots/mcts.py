@@ -41,7 +41,7 @@ class Tuning:
     margin: float
 
 
-TUNING = {"sequence": Tuning(400, 4, 0.03), "stacks": Tuning(800, 4, 0.05)}
+TUNING = {"sequence": Tuning(400, 4, 0.03), "stacks": Tuning(400, 4, 0.05)}
 
 
 class Node:
