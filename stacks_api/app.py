@@ -23,7 +23,7 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     store = make_store(
         app.config["REDIS_URL"], app.config["STORE_PREFIX"], app.config["STORE_TIMEOUT_S"]
     )
-    app.extensions["stacks_api.games"] = GameService(store)
+    app.extensions["stacks_api.games"] = GameService(store, bot_budget_s=app.config["BOT_BUDGET_S"])
     api = ProblemApi(app)
     api.register_blueprint(health.blp)
     api.register_blueprint(games.blp)

@@ -14,6 +14,7 @@ class Config:
     REDIS_URL: str | None = os.environ.get("REDIS_URL") or None
     STORE_PREFIX = os.environ.get("STACKS_STORE_PREFIX", "stacks")
     STORE_TIMEOUT_S = float(os.environ.get("STACKS_STORE_TIMEOUT_S", "2"))
+    BOT_BUDGET_S = float(os.environ.get("STACKS_BOT_BUDGET_S", "5"))
     SSE_KEEPALIVE_S = float(os.environ.get("STACKS_SSE_KEEPALIVE_S", "15"))
     SSE_MAX_S = float(os.environ.get("STACKS_SSE_MAX_S", "300"))
 

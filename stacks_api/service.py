@@ -27,9 +27,10 @@ from .store import Change, GameStore, Record
 from .tokens import matches, new_token, token_hash
 
 JSON = dict[str, Any]
-# A game with only bot seats plays itself to the end inside one request; this
-# bounds the work any single request can cause (a Stacks game ends by turn 1000).
+# Bots move inside the request that hands them the turn, but no request does more
+# than this much bot work: the next request that touches the game goes on.
 MAX_BOT_ACTIONS = 20_000
+BOT_BUDGET_S = 5.0
 
 _ENGINE_CODES = {
     "bad_action": (422, "validation_error"),
@@ -46,9 +47,15 @@ def _not_found(game_id: str) -> Problem:
 class GameService:
     """Operations on games, each one atomic against the store."""
 
-    def __init__(self, store: GameStore, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        clock: Callable[[], float] = time.time,
+        bot_budget_s: float = BOT_BUDGET_S,
+    ) -> None:
         self.store = store
         self.clock = clock
+        self.bot_budget_s = bot_budget_s
 
     # -- lobby ---------------------------------------------------------------
 
@@ -170,7 +177,9 @@ class GameService:
             raise _not_found(game_id)
         seat = self._seat_of(record, token)
         game = load_game(record["game"])
-        if record["status"] == "active" and game.expire(self.clock()):
+        if record["status"] == "active" and (
+            game.expire(self.clock()) or self._bot_to_move(record, game) is not None
+        ):
 
             def decide(fresh: Record) -> tuple[Change, JSON]:
                 current = load_game(fresh["game"])
@@ -294,22 +303,28 @@ class GameService:
         self._bump(record, [{"type": "started", "to_move": game.to_move}], events)
         self._advance(record, game, events)
 
+    @staticmethod
+    def _bot_to_move(record: Record, game: Game) -> int | None:
+        waiting = [s for s in game.to_move if record["seats"][s]["bot"]]
+        return waiting[0] if waiting else None
+
     def _advance(self, record: Record, game: Game, events: list[JSON]) -> None:
-        """Close expired block windows and let bot seats act until a human must."""
+        """Close expired block windows and let bot seats act until a human must
+        (or this request's bot budget is spent)."""
         expired = game.expire(self.clock())
         if expired:
             self._bump(record, expired, events)
         seats = record["seats"]
+        started = time.monotonic()
         for _ in range(MAX_BOT_ACTIONS):
-            if game.result is not None:
+            seat = self._bot_to_move(record, game) if game.result is None else None
+            if seat is None:
                 break
-            waiting = [s for s in game.to_move if seats[s]["bot"]]
-            if not waiting:
-                break
-            seat = waiting[0]
             rng = random.Random(f"{record['bot_seed']}:{record['version']}")
             action = bots.choose(seats[seat]["bot"], game.view(seat), rng, seats[seat]["options"])
             self._bump(record, game.apply(seat, action, now=self.clock()), events)
+            if time.monotonic() - started > self.bot_budget_s:
+                break  # at least one bot move per request, so the game always goes on
 
     @staticmethod
     def _settle(record: Record, game: Game) -> None:

@@ -170,3 +170,15 @@ def test_bots_answer_a_block_window_at_once(client):
     assert types[-1] == "block" and response.json["events"][-1]["seat"] == 1
     assert response.json["game"]["block_window"] is None
     assert response.json["game"]["to_move"] == [0]
+
+
+def test_bot_work_per_request_is_bounded_and_resumed_by_the_next_request(store_url, prefix):
+    from stacks_api.app import create_app
+    from stacks_api.config import TestConfig
+
+    app = create_app(TestConfig, REDIS_URL=store_url, STORE_PREFIX=prefix, BOT_BUDGET_S=0)
+    client = app.test_client()
+    game = create(client, variant="stacks", players=2, seats=[{"bot": "greedy"}] * 2)["game"]
+    assert game["status"] == "active" and game["version"] == 3  # created, started, one move
+    versions = [game["version"]] + [view(client, game["id"])["version"] for _ in range(3)]
+    assert versions == [3, 4, 5, 6], "each request moves the bots on by one action"
