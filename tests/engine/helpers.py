@@ -31,15 +31,12 @@ def row_cells(r: int, cols: range | list[int]) -> list[tuple[int, int]]:
     return [(r, c) for c in cols]
 
 
-def sequence_card_count(game: Game) -> Counter[str]:
-    """Every card in every zone of a game (both variants)."""
+def cards_in_play(game: Game) -> Counter[str]:
+    """Every card in every zone of a game, as a multiset (both variants)."""
     pos = game.to_dict()["position"]
     zones: list[list[str]] = [*pos["hands"], *pos["discards"], pos["draw_pile"]]
-    for key in ("piles",):
-        zones += pos.get(key, [])
-    for key in ("set_aside", "special_discard"):
-        if key in pos:
-            zones.append(pos[key])
+    zones += pos.get("piles", [])  # Stacks only, like the two heaps below
+    zones += [pos[key] for key in ("set_aside", "special_discard") if key in pos]
     return Counter(card for zone in zones for card in zone)
 
 

@@ -15,7 +15,7 @@ from stacks_api.engine.sequence.board import ALL_CARDS
 from stacks_api.engine.sequence.setup import DECK
 from stacks_api.engine.stacks.cards import CARD_SET, deck_for
 
-from .helpers import assert_round_trip, sequence_card_count
+from .helpers import assert_round_trip, cards_in_play
 
 SEQUENCE_COUNTS = [2, 3, 4, 6, 8, 9, 10, 12]
 STACKS_COUNTS = [2, 3, 4, 5, 6]
@@ -81,7 +81,7 @@ def play_checked_games(variant, players, games, deck, probe, options_for):
                 assert game.legal_actions(other) == []
             check_legal_agrees_with_apply(game, seat, legal, rng, probe)
             game.apply(seat, rng.choice(legal))
-            assert sequence_card_count(game) == deck
+            assert cards_in_play(game) == deck
             if variant == "stacks":
                 view = game.view()
                 for color in ("blue", "red"):

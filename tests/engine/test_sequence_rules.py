@@ -4,7 +4,7 @@ import pytest
 
 from stacks_api.engine import SetupError, create_game
 
-from .helpers import assert_refused, assert_round_trip, board, line, row_cells, sequence_card_count
+from .helpers import assert_refused, assert_round_trip, board, line, row_cells, cards_in_play
 
 HAND_SIZES = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
 
@@ -39,7 +39,7 @@ def test_every_player_count_deals_its_hand_size_and_seats_teams(players):
     assert colors == {"blue", "green", "red"} if teams == 3 else {"blue", "green"}
     assert view["draw_pile_count"] == 104 - players * HAND_SIZES[players]
     assert view["to_move"] == [(view["dealer"] + 1) % players]
-    assert sum(sequence_card_count(g).values()) == 104
+    assert sum(cards_in_play(g).values()) == 104
 
 
 @pytest.mark.parametrize("players", [1, 5, 7, 11, 13, 0, -2, "4", True])
@@ -315,7 +315,7 @@ def test_empty_draw_pile_reshuffles_every_discard_pile_including_the_card_just_p
     assert {"type": "reshuffle", "cards": len(rest) + 1} in events
     view = g.view()
     assert view["discards"] == [[], []] and view["draw_pile_count"] == len(rest)
-    assert sum(sequence_card_count(g).values()) == 104
+    assert sum(cards_in_play(g).values()) == 104
     assert_round_trip(g)
 
 

@@ -7,7 +7,7 @@ import pytest
 from stacks_api.engine import SetupError, create_game, load_game
 from stacks_api.engine.stacks.cards import deck_for
 
-from .helpers import assert_refused, assert_round_trip, sequence_card_count
+from .helpers import assert_refused, assert_round_trip, cards_in_play
 
 EMPTY_PILES = [[], [], [], []]
 
@@ -40,7 +40,7 @@ def test_deal_five_each_and_the_seat_left_of_the_dealer_starts(players):
     assert [p["hand_size"] for p in view["players"]] == [5] * players
     assert view["draw_pile_count"] == deck - 5 * players
     assert view["to_move"] == [(view["dealer"] + 1) % players]
-    assert sum(sequence_card_count(g).values()) == deck
+    assert sum(cards_in_play(g).values()) == deck
 
 
 def test_the_two_player_deck_drops_eight_action_cards():
