@@ -4,7 +4,7 @@ import pytest
 
 from stacks_api.engine import SetupError, create_game
 
-from .helpers import assert_refused, assert_round_trip, board, line, row_cells, cards_in_play
+from .helpers import assert_refused, assert_round_trip, board, cards_in_play, line, row_cells
 
 HAND_SIZES = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
 
