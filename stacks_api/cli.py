@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -52,6 +53,10 @@ def main(argv: list[str] | None = None) -> None:
     match.add_argument("--bots", nargs=2, default=["greedy", "random"], metavar="BOT")
     match.add_argument("--games", type=int, default=200)
     match.add_argument("--players", type=int, default=2)
+    match.add_argument("--first-seed", type=int, default=0, help="to split a long run")
+    match.add_argument(
+        "--options", default="{}", help='bot options as JSON, e.g. {"mcts": {"iterations": 800}}'
+    )
     spec = commands.add_parser("openapi", help="write the OpenAPI document")
     spec.add_argument("--output", default="openapi.yaml", help="a path, or - for stdout")
     args = parser.parse_args(argv)
@@ -60,7 +65,11 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "tournament":
         from .tournament import run
 
-        print(run(args.variant, args.bots[0], args.bots[1], args.games, args.players))
+        report = run(
+            args.variant, args.bots[0], args.bots[1], args.games, args.players,
+            args.first_seed, json.loads(args.options),
+        )  # fmt: skip
+        print(report)
     elif args.output == "-":
         sys.stdout.write(openapi_yaml())
     else:

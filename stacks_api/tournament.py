@@ -10,6 +10,7 @@ import random
 import statistics
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import bots
 from .engine import create_game
@@ -40,9 +41,14 @@ MAX_ACTIONS = 50_000
 
 
 def play_one(
-    variant: str, names: list[str], seed: int, standings: dict[str, Standing]
+    variant: str,
+    names: list[str],
+    seed: int,
+    standings: dict[str, Standing],
+    options: dict[str, dict[str, Any]] | None = None,
 ) -> str | None:
     """Play one game; returns the winning bot's name (None for a draw or an endless game)."""
+    options = options or {}
     game = create_game(variant, players=len(names), seed=seed)
     rng = random.Random(seed)
     for _ in range(MAX_ACTIONS):
@@ -51,7 +57,7 @@ def play_one(
         seat = game.to_move[0]
         view = game.view(seat)
         start = time.perf_counter()
-        action = bots.choose(names[seat], view, rng)
+        action = bots.choose(names[seat], view, rng, options.get(names[seat]))
         standings[names[seat]].times.append(time.perf_counter() - start)
         game.apply(seat, action)
     if game.result is None or "draw" in game.result:
@@ -61,19 +67,30 @@ def play_one(
     return names[winner]
 
 
-def run(variant: str, first: str, second: str, games: int, players: int = 2) -> str:
-    """Play ``games`` games and return the report."""
+def run(
+    variant: str,
+    first: str,
+    second: str,
+    games: int,
+    players: int = 2,
+    first_seed: int = 0,
+    options: dict[str, dict[str, Any]] | None = None,
+) -> str:
+    """Play ``games`` games (seeds from ``first_seed``) and return the report."""
     standings = {name: Standing(name) for name in (first, second)}
     draws = 0
-    for n in range(games):
+    for n in range(first_seed, first_seed + games):
         # Seats alternate between the two bots, and the whole line-up swaps every game.
         names = [first if (s + n) % 2 == 0 else second for s in range(players)]
-        winner = play_one(variant, names, seed=n, standings=standings)
+        winner = play_one(variant, names, n, standings, options)
         if winner is None:
             draws += 1
         else:
             standings[winner].wins += 1
-    lines = [f"{variant}, {players} players, {games} games, seats swapped every game"]
+    lines = [
+        f"{variant}, {players} players, {games} games (seeds {first_seed}-"
+        f"{first_seed + games - 1}), seats swapped every game, options {options or {}}"
+    ]
     for standing in standings.values():
         low, high = wilson(standing.wins, games)
         median = statistics.median(standing.times) * 1000 if standing.times else 0.0
