@@ -38,6 +38,13 @@ IF_MATCH = {
     "schema": {"type": "string"},
     "description": 'Act only if the game is at this version, e.g. "12" (412 otherwise).',
 }
+IF_NONE_MATCH = {
+    "in": "header",
+    "name": "If-None-Match",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": 'The ETag you have, e.g. "12": 304 with no body while it is current.',
+}
 IDEMPOTENCY_KEY = {
     "in": "header",
     "name": "Idempotency-Key",
@@ -53,7 +60,7 @@ def service() -> GameService:
 
 
 def problems(*statuses: int) -> Callable[[Any], Any]:
-    """Document the problem responses an operation can give."""
+    """Document the other responses an operation can give (problem details from 400 on)."""
 
     def decorate(func: Any) -> Any:
         for status in statuses:
@@ -112,8 +119,8 @@ class Games(MethodView):
 @blp.route("/<game_id>")
 class Game(MethodView):
     @blp.response(200, GameViewSchema)
-    @blp.doc(security=[{}, *BEARER])
-    @problems(401, 404, 503)
+    @blp.doc(security=[{}, *BEARER], parameters=[IF_NONE_MATCH])
+    @problems(304, 401, 404, 503)
     def get(self, game_id: str) -> Any:
         """The game as you see it: with a seat token, your hand and legal actions"""
         view = service().view(game_id, bearer_token())
