@@ -31,27 +31,28 @@ from .stream import event_stream
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their seats")
 
-IF_MATCH = {
-    "in": "header",
-    "name": "If-Match",
-    "required": False,
-    "schema": {"type": "string"},
-    "description": 'Act only if the game is at this version, e.g. "12" (412 otherwise).',
-}
-IF_NONE_MATCH = {
-    "in": "header",
-    "name": "If-None-Match",
-    "required": False,
-    "schema": {"type": "string"},
-    "description": 'The ETag you have, e.g. "12": 304 with no body while it is current.',
-}
-IDEMPOTENCY_KEY = {
-    "in": "header",
-    "name": "Idempotency-Key",
-    "required": False,
-    "schema": {"type": "string", "maxLength": 200},
-    "description": "A retry with the same key returns the first response instead of acting twice.",
-}
+
+def header(name: str, description: str, **schema: Any) -> dict[str, Any]:
+    """An optional request header, for the OpenAPI document."""
+    return {
+        "in": "header",
+        "name": name,
+        "required": False,
+        "schema": {"type": "string", **schema},
+        "description": description,
+    }
+
+
+IF_MATCH = header("If-Match", 'Act only if the game is at this version, e.g. "12" (412 otherwise).')
+IF_NONE_MATCH = header(
+    "If-None-Match", 'The ETag you have, e.g. "12": 304 with no body while it is current.'
+)
+IDEMPOTENCY_KEY = header(
+    "Idempotency-Key",
+    "A retry with the same key gets the first outcome instead of acting twice.",
+    maxLength=200,
+)
+LAST_EVENT_ID = header("Last-Event-ID", "Resume a stream after this version (overrides `after`).")
 
 
 def service() -> GameService:
@@ -186,13 +187,6 @@ SSE_DOC = {
             },
         }
     }
-}
-LAST_EVENT_ID = {
-    "in": "header",
-    "name": "Last-Event-ID",
-    "required": False,
-    "schema": {"type": "string"},
-    "description": "Resume a stream after this version (overrides `after`).",
 }
 
 
