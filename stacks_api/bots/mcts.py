@@ -63,7 +63,7 @@ def _key(action: Action) -> str:
     return json.dumps(action, sort_keys=True)
 
 
-def candidates(game: Game, seat: int, rng: random.Random) -> list[Action]:
+def candidates(game: Game, seat: int) -> list[Action]:
     """The acting seat's best few actions by the greedy heuristic."""
     view = game.view(seat)
     legal = view["you"]["legal_actions"]
@@ -79,7 +79,8 @@ def candidates(game: Game, seat: int, rng: random.Random) -> list[Action]:
 
 
 def rollout(game: Game, rng: random.Random, turns: int) -> list[float]:
-    """Play greedy moves until ``turns`` turns have passed (or the game ended); score."""
+    """Play greedy moves until who is to move has changed ``turns`` times (a turn, or a
+    block window opening or closing) or the game ended; score the position."""
     start_turn, changes = game.to_move, 0
     for _ in range(200):
         if game.result is not None or changes >= turns:
@@ -103,7 +104,7 @@ def search(view: View, rng: random.Random, iterations: int, seconds: float) -> A
         node = root
         while game.result is None:
             seat = game.to_move[0]
-            options = candidates(game, seat, rng)
+            options = candidates(game, seat)
             fresh = [a for a in options if _key(a) not in node.children]
             if fresh:
                 action = rng.choice(fresh)
