@@ -119,9 +119,6 @@ class Game(ABC):
             if key not in allowed:
                 raise bad_action(f"unknown field {key!r} in a {kind} action")
 
-    def _is_over(self) -> bool:
-        return self.result is not None
-
 
 def is_int(value: object) -> bool:
     """True for a real int (JSON booleans are not numbers here)."""

@@ -4,7 +4,8 @@ TTL policy (seconds since the last change; every write renews it):
 - waiting games (seats still open): 24 hours;
 - active games: 7 days;
 - finished or cancelled games, with their events: 24 hours, so late clients can
-  still read the result.
+  still read the result;
+- responses remembered under an Idempotency-Key: 24 hours.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ TTL_SECONDS = {
     "finished": 24 * 3600,
     "cancelled": 24 * 3600,
 }
+IDEMPOTENCY_TTL_S = 24 * 3600
 
 
 class StoreUnavailable(RuntimeError):

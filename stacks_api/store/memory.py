@@ -13,10 +13,9 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from . import TTL_SECONDS, Change, Event, Record
+from . import IDEMPOTENCY_TTL_S, TTL_SECONDS, Change, Event, Record
 
 T = TypeVar("T")
-IDEMPOTENCY_TTL_S = 24 * 3600
 
 
 class MemoryStore:

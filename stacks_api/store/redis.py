@@ -17,12 +17,11 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisError, WatchError
 from redis.retry import Retry
 
-from . import TTL_SECONDS, Change, Event, Record, StoreUnavailable
+from ..engine import VARIANTS
+from . import IDEMPOTENCY_TTL_S, TTL_SECONDS, Change, Event, Record, StoreUnavailable
 from .keys import Keys
 
 T = TypeVar("T")
-IDEMPOTENCY_TTL_S = 24 * 3600
-VARIANTS = ("sequence", "stacks")
 
 
 @contextmanager
@@ -111,7 +110,7 @@ class RedisStore:
     def list_games(
         self, status: str, variant: str | None, offset: int, limit: int
     ) -> tuple[list[Record], int]:
-        variants = VARIANTS if variant is None else (variant,)
+        variants = tuple(VARIANTS) if variant is None else (variant,)
         lobbies = [self.keys.lobby(status, v) for v in variants]
         with _reachable():
             ranked: list[Any] = []
