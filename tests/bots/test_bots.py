@@ -7,7 +7,10 @@ import pytest
 from stacks_api import bots
 from stacks_api.engine import create_game
 from stacks_api.engine.sequence.setup import DECK
+from stacks_api.engine.stacks.cards import deck_for
 from stacks_api.tournament import Standing, play_one
+
+from ..engine.helpers import deck_without
 
 BOT_NAMES = sorted(bots.BOTS)
 # Small and bound by iterations, never by the clock, so choices are reproducible.
@@ -31,9 +34,7 @@ def test_every_choice_is_legal_until_the_game_ends(name, variant, players):
 def twin_sequence_games():
     """Two games, same for seat 0's eyes, differing in seat 1's hand and the draw pile."""
     hands = [["7H", "2S", "JD", "QS", "KC", "5D", "9C"], None]
-    rest = [c for c in DECK]
-    for card in hands[0]:
-        rest.remove(card)
+    rest = deck_without(DECK, *hands[0])
     twins = []
     for order in (rest, rest[::-1]):
         hands[1] = order[:7]
@@ -45,10 +46,7 @@ def twin_sequence_games():
 
 def twin_stacks_games():
     hands = [["B1", "B2", "R4", "SKIP", "BW"], None]
-    deck = create_game("stacks", players=2, seed=1).to_dict()["position"]
-    rest = sorted(c for zone in (*deck["hands"], deck["draw_pile"]) for c in zone)
-    for card in hands[0]:
-        rest.remove(card)
+    rest = deck_without(deck_for(2), *hands[0])
     twins = []
     for order in (rest, rest[::-1]):
         pos = {"piles": [[], [], [], []], "hands": [hands[0], order[:5]], "draw_pile": order[5:],

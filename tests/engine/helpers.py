@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from stacks_api.engine import Game, IllegalAction, load_game
@@ -38,6 +39,14 @@ def cards_in_play(game: Game) -> Counter[str]:
     zones += pos.get("piles", [])  # Stacks only, like the two heaps below
     zones += [pos[key] for key in ("set_aside", "special_discard") if key in pos]
     return Counter(card for zone in zones for card in zone)
+
+
+def deck_without(deck: Iterable[str], *cards: str) -> list[str]:
+    """The deck, in its order, less one copy of each of ``cards``."""
+    rest = list(deck)
+    for card in cards:
+        rest.remove(card)
+    return rest
 
 
 def assert_round_trip(game: Game) -> None:

@@ -7,7 +7,7 @@ import pytest
 from stacks_api.engine import IllegalAction, SetupError, create_game, load_game
 from stacks_api.engine.sequence.setup import DECK
 
-from .helpers import assert_round_trip, board, line, row_cells
+from .helpers import assert_round_trip, board, deck_without, line, row_cells
 
 
 def make(pos, players=2, options=None):
@@ -96,9 +96,7 @@ def test_position_loads_exactly_as_given_and_round_trips():
 
 
 def test_draw_pile_given_is_drawn_in_order():
-    rest = list(DECK)
-    for card in ("7H", "2S"):
-        rest.remove(card)
+    rest = deck_without(DECK, "7H", "2S")
     g = make(base(draw_pile=rest))
     g.apply(0, {"type": "play", "card": "7H", "cell": [5, 3]})
     assert g.view(0)["you"]["hand"] == [rest[0]]

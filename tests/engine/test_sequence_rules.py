@@ -3,8 +3,17 @@
 import pytest
 
 from stacks_api.engine import SetupError, create_game
+from stacks_api.engine.sequence.setup import DECK
 
-from .helpers import assert_refused, assert_round_trip, board, cards_in_play, line, row_cells
+from .helpers import (
+    assert_refused,
+    assert_round_trip,
+    board,
+    cards_in_play,
+    deck_without,
+    line,
+    row_cells,
+)
 
 HAND_SIZES = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
 
@@ -320,10 +329,7 @@ def test_empty_draw_pile_reshuffles_every_discard_pile_including_the_card_just_p
 
 
 def test_pass_only_when_nothing_else_is_legal_and_a_play_breaks_the_run():
-    from stacks_api.engine.sequence.setup import DECK
-
-    rest = list(DECK)
-    rest.remove("7H")
+    rest = deck_without(DECK, "7H")
     g = game_at(hands=[[], [], ["7H"]], players=3, discards=[rest, [], []], draw_pile=[])
     assert g.legal_actions(0) == [{"type": "pass"}]
     g.apply(0, {"type": "pass"})
@@ -338,8 +344,6 @@ def test_pass_only_when_nothing_else_is_legal_and_a_play_breaks_the_run():
 
 
 def test_full_round_of_passes_is_a_draw():
-    from stacks_api.engine.sequence.setup import DECK
-
     g = game_at(hands=[[], []], discards=[list(DECK), []], draw_pile=[])
     events = g.apply(0, {"type": "pass"}) + g.apply(1, {"type": "pass"})
     assert g.result == {"draw": True} and g.to_move == []

@@ -7,7 +7,7 @@ import pytest
 from stacks_api.engine import IllegalAction, SetupError, create_game
 from stacks_api.engine.stacks.cards import deck_for
 
-from .helpers import assert_round_trip
+from .helpers import assert_round_trip, deck_without
 
 
 def base(**extra):
@@ -75,9 +75,7 @@ def test_position_loads_as_given_and_round_trips():
 
 
 def test_an_exact_draw_pile_is_drawn_in_order():
-    rest = deck_for(2)
-    for card in ("B1", "R1"):
-        rest.remove(card)
+    rest = deck_without(deck_for(2), "B1", "R1")
     g = make(base(draw_pile=rest))
     g.apply(0, {"type": "discard", "card": "B1"})
     assert g.view(1)["you"]["hand"] == ["R1", *rest[:4]]

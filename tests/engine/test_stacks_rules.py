@@ -7,7 +7,7 @@ import pytest
 from stacks_api.engine import SetupError, create_game, load_game
 from stacks_api.engine.stacks.cards import deck_for
 
-from .helpers import assert_refused, assert_round_trip, cards_in_play
+from .helpers import assert_refused, assert_round_trip, cards_in_play, deck_without
 
 EMPTY_PILES = [[], [], [], []]
 
@@ -165,8 +165,7 @@ def test_playing_the_whole_hand_draws_five_more():
 
 
 def test_empty_hand_with_nothing_to_draw_passes():
-    deck = deck_for(2)
-    deck.remove("B1")
+    deck = deck_without(deck_for(2), "B1")
     g = game_at([["B1"], []], discards=[deck, []], draw_pile=[])
     play(g, 0, "B1", pile=0)
     assert g.view(0)["you"]["hand"] == []
@@ -176,10 +175,8 @@ def test_empty_hand_with_nothing_to_draw_passes():
 
 
 def test_the_set_aside_heap_is_reshuffled_when_the_draw_pile_runs_out():
-    deck = deck_for(2)
     aside = ["B1", "B2", "B3", "B4", "B5"]
-    for card in [*aside, "R1", "R2"]:
-        deck.remove(card)
+    deck = deck_without(deck_for(2), *aside, "R1", "R2")
     g = game_at([["R1"], ["R2"]], discards=[deck, []], set_aside=aside, draw_pile=[])
     events = g.apply(0, {"type": "discard", "card": "R1"})
     assert {"type": "reshuffle", "cards": 5} in events
@@ -373,9 +370,7 @@ def test_completing_with_the_last_card_draws_five_after_the_window():
 
 
 def test_a_full_round_with_nothing_to_draw_and_no_pile_play_is_a_draw():
-    deck = deck_for(2)
-    for card in ("R1", "R2", "R3", "R4"):
-        deck.remove(card)
+    deck = deck_without(deck_for(2), "R1", "R2", "R3", "R4")
     g = game_at([["R1", "R2"], ["R3", "R4"]], discards=[deck, []], draw_pile=[])
     g.apply(0, {"type": "discard", "card": "R1"})
     assert g.status == "active"
@@ -384,9 +379,7 @@ def test_a_full_round_with_nothing_to_draw_and_no_pile_play_is_a_draw():
 
 
 def test_a_pile_play_resets_the_stalled_count():
-    deck = deck_for(2)
-    for card in ("R2", "B2", "R1", "R4"):
-        deck.remove(card)
+    deck = deck_without(deck_for(2), "R2", "B2", "R1", "R4")
     g = game_at([["R2", "B2"], ["R1", "R4"]], discards=[deck, []], draw_pile=[])
     g.apply(0, {"type": "discard", "card": "R2"})
     play(g, 1, "R1", pile=2)
