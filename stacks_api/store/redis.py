@@ -122,15 +122,13 @@ class RedisStore:
             records = [self.load(game_id) for game_id in ids]
         # The index is updated after each game's own transaction, so it may briefly
         # lag; entries whose game expired or moved on are dropped here.
-        found = []
-        for game_id, record in zip(ids, records, strict=True):
-            if record is None or record["status"] != status:
+        found = [r for r in records if r is not None and r["status"] == status]
+        stale = [g for g, r in zip(ids, records, strict=True) if r is None or r["status"] != status]
+        if stale:
+            with _reachable():
                 for lobby in lobbies:
-                    self.client.zrem(lobby, game_id)
-                total -= 1
-            else:
-                found.append(record)
-        return found, max(total, len(found))
+                    self.client.zrem(lobby, *stale)
+        return found, max(total - len(stale), len(found))
 
     def _queue_write(self, pipe: Any, record: Record, events: list[Event]) -> None:
         ttl = TTL_SECONDS[record["status"]]

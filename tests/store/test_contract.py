@@ -5,7 +5,7 @@ import threading
 import pytest
 import redis
 
-from stacks_api.store import TTL_SECONDS, Change, make_store
+from stacks_api.store import TTL_SECONDS, Change, StoreUnavailable, make_store
 from stacks_api.store.keys import Keys
 from stacks_api.store.memory import MemoryStore
 
@@ -145,3 +145,16 @@ def test_redis_retries_a_decision_when_another_writer_wins(redis_url, prefix):
     assert store.update("g1", decide) == 3
     assert calls == [1, 2]
     assert [e["version"] for e in store.events_after("g1", 0)] == [2, 3]
+
+
+def test_redis_failing_while_listing_is_store_unavailable(redis_url, prefix, monkeypatch):
+    store = make_store(redis_url, prefix, 2.0)
+    # An index entry whose game is gone, so listing cleans it up.
+    store.client.zadd(Keys(prefix).lobby("waiting", "sequence"), {"gone": 1.0})
+
+    def broken(*args, **kwargs):
+        raise redis.ConnectionError("Redis went away")
+
+    monkeypatch.setattr(store.client, "zrem", broken)
+    with pytest.raises(StoreUnavailable):
+        store.list_games("waiting", None, 0, 10)
