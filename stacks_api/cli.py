@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> None:
     match.add_argument("--players", type=int, default=2)
     match.add_argument("--first-seed", type=int, default=0, help="to split a long run")
     match.add_argument(
-        "--options", default="{}", help='bot options as JSON, e.g. {"mcts": {"iterations": 800}}'
+        "--options", default="{}", help='bot options as JSON, e.g. {"mcts": {"iterations": 80}}'
     )
     spec = commands.add_parser("openapi", help="write the OpenAPI document")
     spec.add_argument("--output", default="openapi.yaml", help="a path, or - for stdout")

@@ -146,6 +146,6 @@ def test_a_huge_player_count_is_refused_not_allocated(client):
 
 
 def test_a_bot_seat_with_options_plays(client):
-    seats = [{"bot": "mcts", "options": {"iterations": 20}}, {"bot": "greedy"}]
+    seats = [{"bot": "mcts", "options": {"iterations": 2}}, {"bot": "greedy"}]
     game = create(client, variant="stacks", players=2, seats=seats)["game"]
     assert game["status"] == "finished" and game["players"][0]["bot"] == "mcts"

@@ -1,10 +1,14 @@
 """Bots choose legal actions from their own seat's view, and nothing else."""
 
 import random
+from collections import Counter
 
 import pytest
 
 from stacks_api import bots
+from stacks_api.bots import stacks_greedy
+from stacks_api.bots.determinize import sample_world
+from stacks_api.bots.mcts import STACKS_SEARCH_BELOW
 from stacks_api.engine import create_game
 from stacks_api.engine.sequence.setup import DECK
 from stacks_api.engine.stacks.cards import deck_for
@@ -14,7 +18,7 @@ from ..engine.helpers import deck_without
 
 BOT_NAMES = sorted(bots.BOTS)
 # Small and bound by iterations, never by the clock, so choices are reproducible.
-OPTIONS = {"mcts": {"iterations": 40, "seconds": 60}}
+OPTIONS = {"mcts": {"iterations": 6, "seconds": 60}}
 
 
 @pytest.mark.parametrize("name", BOT_NAMES)
@@ -45,13 +49,17 @@ def twin_sequence_games():
 
 
 def twin_stacks_games():
+    """Late in the game (few cards left to draw), where the mcts bot searches."""
     hands = [["B1", "B2", "R4", "SKIP", "BW"], None]
-    rest = deck_without(deck_for(2), *hands[0])
+    rest = deck_without(deck_for(2), *hands[0], "B1", "B2", "RW")
+    public, hidden = rest[:-15], rest[-15:]
     twins = []
-    for order in (rest, rest[::-1]):
-        pos = {"piles": [[], [], [], []], "hands": [hands[0], order[:5]], "draw_pile": order[5:],
+    for order in (hidden, hidden[::-1]):
+        pos = {"piles": [["B1", "B2"], [], ["RW"], []], "hands": [hands[0], order[:5]],
+               "discards": [public[:45], public[45:]], "draw_pile": order[5:],
                "turn": 0}  # fmt: skip
         twins.append(create_game("stacks", players=2, seed=3, position=pos))
+    assert len(hidden) - 5 < STACKS_SEARCH_BELOW
     return twins
 
 
@@ -85,3 +93,42 @@ def test_greedy_beats_random_most_of_the_time(variant):
 def test_bot_options_are_checked(options, problem):
     found = bots.check_options("mcts", options)
     assert (found is None) if problem is None else (problem in found)
+
+
+def test_stacks_greedy_finishes_piles_from_its_own_discard_pile():
+    # B3 lies on B4 in the discard pile (top last): playing the 3 uncovers the 4.
+    assert stacks_greedy.finishable(2, "B", Counter({"B5": 1}), ["B4", "B3"])
+    assert not stacks_greedy.finishable(2, "B", Counter({"B5": 1}), ["B3", "B4"])
+    assert stacks_greedy.finishable(3, "R", Counter({"RW": 1}), ["R5"])
+    assert not stacks_greedy.finishable(3, "R", Counter({"RW": 1}), [])
+
+
+def test_stacks_greedy_feeds_wilds_only_when_nothing_is_left_to_draw():
+    hand = ["BW", "B2", "REVERSE", "REVERSE", "REVERSE"]
+    rest = deck_without(deck_for(3), *hand, "B1")
+    for to_draw, fed in ((10, "B2"), (0, "BW")):
+        pos = {"piles": [["B1"], [], [], []], "hands": [hand, rest[:5], rest[5:10]],
+               "discards": [[], [], rest[10 + to_draw:]], "draw_pile": rest[10:10 + to_draw],
+               "turn": 0}  # fmt: skip
+        view = create_game("stacks", players=3, seed=1, position=pos).view(0)
+        action = bots.choose("greedy", view, random.Random(0))
+        assert action["card"] == fed and "pile" in action
+
+
+@pytest.mark.parametrize("variant", ["sequence", "stacks"])
+def test_a_sampled_world_shows_the_seat_exactly_its_view(variant):
+    game = create_game(variant, players=3, seed=2)
+    rng = random.Random(0)
+    for _ in range(60):
+        seat = game.to_move[0]
+        game.apply(seat, bots.choose("greedy", game.view(seat), rng))
+    seat = game.to_move[0]
+    view = game.view(seat)
+    worlds = [sample_world(view, random.Random(n)) for n in range(4)]
+    for world in worlds:
+        seen = world.view(seat)
+        assert {k: v for k, v in seen.items() if k not in ("dealer", "log")} == {
+            k: v for k, v in view.items() if k not in ("dealer", "log")
+        }
+    others = [[h for s, h in enumerate(w.hands) if s != seat] for w in worlds]
+    assert len({repr(o) for o in others}) > 1  # the hidden hands are dealt anew
