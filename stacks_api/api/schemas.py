@@ -30,7 +30,7 @@ class SeatSpecSchema(Schema):
     )
     options = fields.Dict(
         keys=fields.String(),
-        metadata={"description": 'Bot options, e.g. mcts: {"iterations": 40, "seconds": 0.8}'},
+        metadata={"description": 'Bot options, e.g. mcts: {"iterations": 80, "seconds": 0.8}'},
     )
 
 

@@ -45,7 +45,7 @@ class Tuning:
 
 
 TUNING = {
-    "sequence": Tuning(iterations=40, branching=6, playout_turns=4, margin=0.01),
+    "sequence": Tuning(iterations=80, branching=6, playout_turns=4, margin=0.01),
     # Stacks: measured, a searched move that is only slightly better in sampled worlds
     # loses to greedy's more often than not (the sampled hands are not the ones a real
     # player keeps), so only a clear difference overrides greedy.
