@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -40,6 +41,25 @@ def serve(args: argparse.Namespace) -> None:
     os.execv(sys.executable, argv)
 
 
+def bot_options(text: str) -> dict[str, dict[str, Any]]:
+    """``--options``: JSON of bot name to options, checked as a seat's would be."""
+    from . import bots
+
+    try:
+        options = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
+    if not isinstance(options, dict):
+        raise argparse.ArgumentTypeError('expected {"bot": {"option": value}}')
+    for name, chosen in options.items():
+        if name not in bots.BOTS or not isinstance(chosen, dict):
+            raise argparse.ArgumentTypeError(f"{name!r}: expected a bot name and an object")
+        problem = bots.check_options(name, chosen)
+        if problem:
+            raise argparse.ArgumentTypeError(problem)
+    return options
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="stacks-api", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -55,7 +75,10 @@ def main(argv: list[str] | None = None) -> None:
     match.add_argument("--players", type=int, default=2)
     match.add_argument("--first-seed", type=int, default=0, help="to split a long run")
     match.add_argument(
-        "--options", default="{}", help='bot options as JSON, e.g. {"mcts": {"iterations": 80}}'
+        "--options",
+        type=bot_options,
+        default={},
+        help='bot options as JSON, e.g. {"mcts": {"iterations": 80}}',
     )
     spec = commands.add_parser("openapi", help="write the OpenAPI document")
     spec.add_argument("--output", default="openapi.yaml", help="a path, or - for stdout")
@@ -63,11 +86,15 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "serve":
         serve(args)
     elif args.command == "tournament":
+        from .bots import BOTS
         from .tournament import run
 
+        for name in args.bots:
+            if name not in BOTS:
+                parser.error(f"unknown bot {name!r} (choose from {', '.join(sorted(BOTS))})")
         report = run(
             args.variant, args.bots[0], args.bots[1], args.games, args.players,
-            args.first_seed, json.loads(args.options),
+            args.first_seed, args.options,
         )  # fmt: skip
         print(report)
     elif args.output == "-":

@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from stacks_api import bots
+from stacks_api import bots, cli
 from stacks_api.bots import stacks_greedy
 from stacks_api.bots.determinize import sample_world
 from stacks_api.bots.mcts import STACKS_SEARCH_BELOW
@@ -133,3 +133,14 @@ def test_a_sampled_world_shows_the_seat_exactly_its_view(variant):
         assert in_play(world.view(seat)) == in_play(view)
     others = [[h for s, h in enumerate(w.hands) if s != seat] for w in worlds]
     assert len({repr(o) for o in others}) > 1  # the hidden hands are dealt anew
+
+
+@pytest.mark.parametrize(
+    ("argument", "problem"),
+    [("{bad", "not JSON"), ('{"mcts": {"iteration": 5}}', "takes no option 'iteration'"),
+     ('{"nobot": {}}', "'nobot'"), ('{"mcts": {"iterations": 0}}', "from 1")],
+)  # fmt: skip
+def test_the_tournament_refuses_bad_bot_options(argument, problem, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["tournament", "--bots", "mcts", "random", "--games", "1", "--options", argument])
+    assert exit_.value.code == 2 and problem in capsys.readouterr().err
