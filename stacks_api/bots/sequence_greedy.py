@@ -79,15 +79,18 @@ class Board:
         return any(t == team and len(cells & s) > 1 for t, s in self.sequences)
 
     def place_value(self, cell: int, team: int) -> int:
-        """What a chip of ``team`` at ``cell`` is worth: own progress plus blocking."""
-        value = 0
+        """What a chip of ``team`` at ``cell`` is worth: own progress plus blocking.
+
+        The hottest loop of the playouts: the cache is read inline, and ``held`` needs
+        no bound since a window through an empty cell holds at most four chips."""
+        value, holders = 0, self._holders
         for w in WINDOWS_THROUGH[cell]:
-            owner, held = self.holder(w)
-            if owner in (-1, team):
+            owner, held = holders[w] or self.holder(w)
+            if owner == -1 or owner == team:
                 if not self.sequences or not self.reuses_a_sequence(w, team):
-                    value += OWN[min(4, held)]
+                    value += OWN[held]
             elif owner >= 0:
-                value += BLOCK[min(4, held)]
+                value += BLOCK[held]
         return value
 
     def danger(self, cell: int) -> int:
