@@ -6,12 +6,12 @@ from collections import Counter
 import pytest
 
 from stacks_api import bots, cli
-from stacks_api.bots import stacks_greedy
+from stacks_api.bots import mcts, stacks_greedy
 from stacks_api.bots.determinize import sample_world
 from stacks_api.bots.mcts import STACKS_SEARCH_BELOW
 from stacks_api.engine import create_game
 from stacks_api.engine.sequence.setup import DECK
-from stacks_api.engine.stacks.cards import deck_for
+from stacks_api.engine.stacks.cards import COLOURED_CARDS, deck_for
 from stacks_api.tournament import Standing, play_one
 
 from ..engine.helpers import deck_without
@@ -73,6 +73,34 @@ def test_a_choice_depends_only_on_the_seats_view(name, twins):
         a = bots.choose(name, first.view(0), random.Random(seed), OPTIONS.get(name))
         b = bots.choose(name, second.view(0), random.Random(seed), OPTIONS.get(name))
         assert a == b
+
+
+@pytest.mark.parametrize(
+    ("to_draw", "pile", "searches"),
+    [(10, [], True), (STACKS_SEARCH_BELOW, [], False), (10, ["B1", "B2", "B3", "B4"], False)],
+)
+def test_stacks_mcts_searches_late_unless_it_completes(to_draw, pile, searches, monkeypatch):
+    """Late: fewer cards in the draw pile than the threshold, however big the set-aside
+    heap that will refill it. A completion (the hand holds a B5) is played at once."""
+    searched = []
+
+    def search(view, *_):
+        searched.append(view)
+        return view["you"]["legal_actions"][0]
+
+    monkeypatch.setattr(mcts, "search", search)
+    hand = ["B5", "B2", "R4", "SKIP", "BW"]
+    rest = deck_without(deck_for(2), *hand, *pile)
+    heap = [c for c in rest if c in COLOURED_CARDS][:50]
+    rest = deck_without(rest, *heap)
+    pos = {"piles": [pile, [], [], []], "hands": [hand, rest[:5]], "set_aside": heap,
+           "draw_pile": rest[5:5 + to_draw], "discards": [[], rest[5 + to_draw:]],
+           "turn": 0}  # fmt: skip
+    view = create_game("stacks", players=2, seed=1, position=pos).view(0)
+    action = bots.choose("mcts", view, random.Random(0))
+    assert bool(searched) == searches
+    if pile:
+        assert action["card"] == "B5" and action["pile"] == 0
 
 
 @pytest.mark.parametrize("variant", ["sequence", "stacks"])
