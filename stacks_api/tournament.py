@@ -93,11 +93,12 @@ def run(
     ]
     for standing in standings.values():
         low, high = wilson(standing.wins, games)
-        median = statistics.median(standing.times) * 1000 if standing.times else 0.0
+        ms = [t * 1000 for t in sorted(standing.times)] or [0.0]
         lines.append(
             f"  {standing.name:8} wins {standing.wins:4d} ({standing.wins / games:6.1%}, "
-            f"95% CI {low:.1%}-{high:.1%})   decision median {median:7.2f} ms, "
-            f"p99 {sorted(standing.times)[int(0.99 * len(standing.times))] * 1000:7.2f} ms"
+            f"95% CI {low:.1%}-{high:.1%})   decision median {statistics.median(ms):7.2f} ms,"
+            f" mean {statistics.mean(ms):7.2f} ms, p99 {ms[int(0.99 * len(ms))]:7.2f} ms,"
+            f" max {ms[-1]:7.2f} ms"
         )
     lines.append(f"  draws    {draws:4d}")
     return "\n".join(lines)
