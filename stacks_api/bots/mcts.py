@@ -115,18 +115,6 @@ def search(view: View, rng: random.Random, iterations: int, seconds: float) -> A
     return default
 
 
-def _completes_a_pile(view: View) -> bool:
-    """Whether a legal action completes a pile that still earns a chip: greedy plays
-    one, and no searched move is worth more than a chip."""
-    piles, supply = view["piles"], view["supply"]
-    return any(
-        "pile" in action
-        and len(piles[action["pile"]]) == 4
-        and supply[stacks_greedy.COLOR_NAME[stacks_greedy.PILE_COLOR[action["pile"]]]]
-        for action in view["you"]["legal_actions"]
-    )
-
-
 def mcts_bot(view: View, rng: random.Random, **options: Any) -> Action:
     """Search from this view; ``iterations`` (sampled worlds) and ``seconds`` bound it."""
     legal = view["you"]["legal_actions"]
@@ -136,7 +124,9 @@ def mcts_bot(view: View, rng: random.Random, **options: Any) -> Action:
     if view.get("block_window"):
         return greedy_bot(view, rng)  # block whenever possible: nothing to search
     if view["variant"] == "stacks" and (
-        view["draw_pile_count"] >= STACKS_SEARCH_BELOW or _completes_a_pile(view)
+        view["draw_pile_count"] >= STACKS_SEARCH_BELOW
+        # Greedy completes a pile when it can, and no searched move beats a chip.
+        or any(stacks_greedy.completes(view, a) for a in legal)
     ):
         return greedy_bot(view, rng)
     tuning = TUNING[view["variant"]]

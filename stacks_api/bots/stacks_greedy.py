@@ -59,6 +59,14 @@ def need(chips: dict[str, int], color: str) -> int:
     return 200 if chips[color] < 2 else 50
 
 
+def completes(view: View, action: Action) -> bool:
+    """Whether ``action`` completes a pile that still earns a chip (a supply is left)."""
+    if "pile" not in action:
+        return False
+    pile = action["pile"]
+    return len(view["piles"][pile]) == 4 and view["supply"][COLOR_NAME[PILE_COLOR[pile]]] > 0
+
+
 def score(view: View, action: Action) -> float:
     you = view["you"]
     seat = you["seat"]
@@ -72,11 +80,11 @@ def score(view: View, action: Action) -> float:
     if "pile" in action:
         pile = view["piles"][action["pile"]]
         color = PILE_COLOR[action["pile"]]
+        if completes(view, action):
+            return 1000 + need(chips, COLOR_NAME[color]) + from_discard
         if not view["supply"][COLOR_NAME[color]]:
             # No chip left to win: completing only recycles cards (and could go on forever).
             return -1000
-        if len(pile) == 4:
-            return 1000 + need(chips, COLOR_NAME[color]) + from_discard
         hand, stack = Counter(you["hand"]), list(view["discards"][seat])
         if from_discard:
             stack.pop()
