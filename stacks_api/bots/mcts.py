@@ -12,7 +12,6 @@ searched one beats it by a margin.
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import time
@@ -69,22 +68,48 @@ def candidates(view: View, branching: int) -> list[Action]:
     """The seat's distinct legal actions, greedy's best ``branching`` of them."""
     distinct = list({_key(a): a for a in view["you"]["legal_actions"]}.values())
     if view["variant"] == "sequence":
-        board, team = sequence_greedy.Board(view), view["you"]["team"]
+        board, team = sequence_greedy.Board.of_view(view), view["you"]["team"]
         distinct.sort(key=lambda a: -sequence_greedy.score(board, a, team))
     else:
         distinct.sort(key=lambda a: -stacks_greedy.score(view, a))
     return distinct[:branching]
 
 
-def playout(game: Game, rng: random.Random, turns: int) -> list[float]:
+class ViewPlayout:
+    """Greedy moves chosen from each seat's view of a sampled game."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def fork(self) -> ViewPlayout:
+        """An independent copy, to try another move from the same position."""
+        return ViewPlayout(self.game.copy())
+
+    def play(self, seat: int, action: Action) -> None:
+        self.game.apply(seat, action)
+
+    def move(self, rng: random.Random) -> None:
+        seat = self.game.to_move[0]
+        self.play(seat, greedy_bot(self.game.view(seat), rng))
+
+
+Playout = ViewPlayout | sequence_greedy.Playout
+
+
+def start_playout(world: Game) -> Playout:
+    """Sequence plays out on a board kept up to date (faster than views); Stacks on views."""
+    return sequence_greedy.Playout(world) if world.variant == "sequence" else ViewPlayout(world)
+
+
+def playout(run: Playout, rng: random.Random, turns: int) -> list[float]:
     """Play greedy moves until who is to move has changed ``turns`` times (a turn, or a
     block window opening or closing) or the game ended; score the position."""
+    game = run.game
     start, changes = game.to_move, 0
     for _ in range(PLAYOUT_ACTIONS):
         if game.result is not None or changes >= turns:
             break
-        seat = game.to_move[0]
-        game.apply(seat, greedy_bot(game.view(seat), rng))
+        run.move(rng)
         if game.to_move != start:
             changes, start = changes + 1, game.to_move
     return scores(game)
@@ -101,12 +126,12 @@ def search(view: View, rng: random.Random, iterations: int, seconds: float) -> A
     worlds = 0
     while worlds < iterations and time.perf_counter() < deadline:
         seed = rng.getrandbits(62)
-        world = sample_world(view, random.Random(seed))
+        world = start_playout(sample_world(view, random.Random(seed)))
         for i, action in enumerate(options):
-            game = copy.deepcopy(world)
-            game.apply(me, action)
+            run = world.fork()
+            run.play(me, action)
             # The same playout seed for every candidate: common worlds, common luck.
-            totals[i] += playout(game, random.Random(seed), tuning.playout_turns)[me]
+            totals[i] += playout(run, random.Random(seed), tuning.playout_turns)[me]
         worlds += 1
     best = max(range(len(options)), key=totals.__getitem__)
     fallback = next((i for i, a in enumerate(options) if _key(a) == _key(default)), None)

@@ -9,6 +9,7 @@ make or stop a sequence; one-eyed jacks remove the most dangerous chip.
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -41,53 +42,76 @@ WINDOWS, WINDOWS_THROUGH = _windows()
 
 
 class Board:
-    """The board of a view: who holds each cell (-1 empty, 9 corner) and the sequences."""
+    """Who holds each cell (-1 empty, 9 corner, else a team), the recorded sequences,
+    and who holds each five-space window, worked out once: one board is scored many
+    times. Built from a seat's view, or from a sampled game inside a search, where
+    ``set`` keeps it up to date move after move instead of rebuilding it.
+    """
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, cells: list[int], sequences: list[tuple[int, set[int]]]) -> None:
+        self.cells = cells
+        self.sequences = sequences
+        self.holders = [self._holder(w) for w in range(len(WINDOWS))]
+        # Per team, the windows a new sequence could not use (RULES.md 1.5: two
+        # sequences share at most one space).
+        self.reused: dict[int, set[int]] = {}
+        for team, seq in sequences:
+            through = {w for c in seq for w in WINDOWS_THROUGH[c]}
+            self.reused.setdefault(team, set()).update(
+                w for w in through if len(seq.intersection(WINDOWS[w])) > 1
+            )
+
+    @classmethod
+    def of_view(cls, view: View) -> Board:
         code = {".": -1, "X": 9, "B": 0, "G": 1, "R": 2}
-        self.cells = [code[ch] for row in view["board"] for ch in row]
-        self.locked = {r * SIZE + c for seq in view["sequences"] for r, c in seq}
-        self.sequences = [
-            (self.cells[next(r * SIZE + c for r, c in seq if self.cells[r * SIZE + c] != 9)],
+        cells = [code[ch] for row in view["board"] for ch in row]
+        sequences = [
+            (cells[next(r * SIZE + c for r, c in seq if cells[r * SIZE + c] != 9)],
              {r * SIZE + c for r, c in seq})
             for seq in view["sequences"]
         ]  # fmt: skip
-        self._holders: list[tuple[int, int] | None] = [None] * len(WINDOWS)
+        return cls(cells, sequences)
 
-    def holder(self, w: int) -> tuple[int, int]:
+    @classmethod
+    def of_game(cls, game: Any) -> Board:
+        """The board of a full (sampled) game: same codes, no view to render."""
+        return cls(list(game.board), [(team, set(cells)) for team, cells in game.sequences])
+
+    def copy(self) -> Board:
+        twin = copy.copy(self)  # sequences and reused are replaced, never changed
+        twin.cells, twin.holders = list(self.cells), list(self.holders)
+        return twin
+
+    def set(self, cell: int, value: int) -> None:
+        """Put ``value`` at ``cell`` and work out the windows through it again."""
+        self.cells[cell] = value
+        for w in WINDOWS_THROUGH[cell]:
+            self.holders[w] = self._holder(w)
+
+    def _holder(self, w: int) -> tuple[int, int]:
         """(team, chips) of window ``w``: -1 if no team holds a chip there, -2 if two do.
-
-        Corners count as chips of every team. Cached: one board is scored many times.
-        """
-        cached = self._holders[w]
-        if cached is None:
-            owner, held = -1, 0
-            for cell in WINDOWS[w]:
-                v = self.cells[cell]
-                if v == 9:
-                    held += 1
-                elif v >= 0:
-                    if owner not in (-1, v):
-                        owner = -2
-                        break
-                    owner, held = v, held + 1
-            cached = self._holders[w] = (owner, held)
-        return cached
-
-    def reuses_a_sequence(self, w: int, team: int) -> bool:
-        cells = set(WINDOWS[w])
-        return any(t == team and len(cells & s) > 1 for t, s in self.sequences)
+        Corners count as chips of every team."""
+        owner, held = -1, 0
+        for cell in WINDOWS[w]:
+            v = self.cells[cell]
+            if v == 9:
+                held += 1
+            elif v >= 0:
+                if owner not in (-1, v):
+                    return -2, held
+                owner, held = v, held + 1
+        return owner, held
 
     def place_value(self, cell: int, team: int) -> int:
         """What a chip of ``team`` at ``cell`` is worth: own progress plus blocking.
 
-        The hottest loop of the playouts: the cache is read inline, and ``held`` needs
-        no bound since a window through an empty cell holds at most four chips."""
-        value, holders = 0, self._holders
+        The hottest loop of the playouts. ``held`` needs no bound: a window through an
+        empty cell holds at most four chips."""
+        value, holders, reused = 0, self.holders, self.reused.get(team, ())
         for w in WINDOWS_THROUGH[cell]:
-            owner, held = holders[w] or self.holder(w)
+            owner, held = holders[w]
             if owner == -1 or owner == team:
-                if not self.sequences or not self.reuses_a_sequence(w, team):
+                if w not in reused:
                     value += OWN[held]
             elif owner >= 0:
                 value += BLOCK[held]
@@ -98,7 +122,7 @@ class Board:
         owner = self.cells[cell]
         value = 0
         for w in WINDOWS_THROUGH[cell]:
-            team, held = self.holder(w)
+            team, held = self.holders[w]
             if team == owner:
                 value += BLOCK[min(4, held)]
         return value
@@ -120,11 +144,40 @@ def score(board: Board, action: Action, team: int) -> float:
     return value
 
 
-def choose(view: View, rng: random.Random) -> Action:
-    """The best-scoring legal action; ties are broken at random."""
-    legal = view["you"]["legal_actions"]
-    board = Board(view)
-    team = view["you"]["team"]
+def best(board: Board, legal: list[Action], team: int, rng: random.Random) -> Action:
+    """The best-scoring of ``legal``; ties are broken at random."""
     scored = [(score(board, a, team), rng.random(), i) for i, a in enumerate(legal)]
-    action: Action = legal[max(scored)[2]]
-    return action
+    return legal[max(scored)[2]]
+
+
+def choose(view: View, rng: random.Random) -> Action:
+    """The best-scoring legal action of the view's seat."""
+    return best(Board.of_view(view), view["you"]["legal_actions"], view["you"]["team"], rng)
+
+
+class Playout:
+    """Greedy moves for whoever is to move in a sampled game (a search's world, never a
+    live one): the same choices as ``choose`` on each seat's view, without rendering
+    views, on one board kept up to date move after move."""
+
+    def __init__(self, game: Any, board: Board | None = None) -> None:
+        self.game = game
+        self.board = board or Board.of_game(game)
+
+    def fork(self) -> Playout:
+        """An independent copy, to try another move from the same position."""
+        return Playout(self.game.copy(), self.board.copy())
+
+    def play(self, seat: int, action: Action) -> None:
+        events = self.game.apply(seat, action)
+        if action["type"] != "play":
+            return
+        if any(event["type"] == "sequence" for event in events):
+            self.board = Board.of_game(self.game)  # locked cells change what windows are worth
+        else:
+            row, col = action["cell"]
+            self.board.set(row * SIZE + col, self.game.board[row * SIZE + col])
+
+    def move(self, rng: random.Random) -> None:
+        game, seat = self.game, self.game.turn
+        self.play(seat, best(self.board, game.legal_actions(seat), game.setup.team_of(seat), rng))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Self
 
@@ -78,6 +79,10 @@ class Game(ABC):
     @abstractmethod
     def view(self, seat: int | None = None) -> JSON:
         """What ``seat`` may see (``None``: a spectator)."""
+
+    def copy(self) -> Self:
+        """An independent copy of the whole state, for searches that try moves on it."""
+        return copy.deepcopy(self)
 
     @abstractmethod
     def to_dict(self) -> JSON:

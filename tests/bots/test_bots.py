@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 
 from stacks_api import bots, cli
-from stacks_api.bots import mcts, stacks_greedy
+from stacks_api.bots import mcts, sequence_greedy, stacks_greedy
 from stacks_api.bots.determinize import sample_world
 from stacks_api.bots.mcts import STACKS_SEARCH_BELOW
 from stacks_api.engine import create_game
@@ -161,6 +161,22 @@ def test_a_sampled_world_shows_the_seat_exactly_its_view(variant):
         assert in_play(world.view(seat)) == in_play(view)
     others = [[h for s, h in enumerate(w.hands) if s != seat] for w in worlds]
     assert len({repr(o) for o in others}) > 1  # the hidden hands are dealt anew
+
+
+def test_a_sequence_playout_moves_as_greedy_would_on_the_views():
+    game = create_game("sequence", players=2, seed=5)
+    twin = sequence_greedy.Playout(game.copy())
+    moves = sequences = 0
+    while game.result is None and moves < 300:
+        seat = game.to_move[0]
+        game.apply(seat, bots.choose("greedy", game.view(seat), random.Random(moves)))
+        twin.move(random.Random(moves))
+        # The board kept up to date move after move is the board built afresh.
+        fresh = sequence_greedy.Board.of_game(twin.game)
+        assert (twin.board.cells, twin.board.holders) == (fresh.cells, fresh.holders)
+        assert twin.board.reused == fresh.reused
+        moves, sequences = moves + 1, len(game.sequences)
+    assert twin.game.to_dict() == game.to_dict() and sequences > 0
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from itertools import compress
 from typing import ClassVar
 
@@ -346,6 +347,20 @@ class SequenceGame(Game):
     def _fits(self, window: tuple[int, ...], team: int) -> bool:
         cells = set(window)
         return all(len(cells.intersection(s)) <= 1 for t, s in self.sequences if t == team)
+
+    def copy(self) -> SequenceGame:
+        """As ``Game.copy``, about ten times faster than deepcopy: searches copy a game for
+        every move they try. Only the parts a move changes are copied; setup, options
+        and the deal log are never changed in place, so the copy shares them."""
+        twin = copy.copy(self)
+        twin.rng = Rng(self.rng.state)
+        twin.board = list(self.board)
+        twin.locked = bytearray(self.locked)
+        twin.sequences = list(self.sequences)
+        twin.hands = [list(hand) for hand in self.hands]
+        twin.discards = [list(pile) for pile in self.discards]
+        twin.draw = list(self.draw)
+        return twin
 
     # -- views and serialization --------------------------------------------
 
