@@ -45,7 +45,10 @@ class Tuning:
 
 
 TUNING = {
-    "sequence": Tuning(iterations=80, branching=6, playout_turns=4, margin=0.01, seconds=0.8),
+    # Sequence: the opponent's reply and our next greedy move, then the position score.
+    # Against greedy (seeds 0-199) it won 124 games, where playouts of 4 or 6 changes
+    # of who is to move won 119 and 120, at a third of their cost.
+    "sequence": Tuning(iterations=80, branching=6, playout_turns=2, margin=0.01, seconds=0.8),
     # Stacks: playouts to the end of the game, where its chips are won. A searched move
     # must beat greedy's by 5 points of mean score (measured: with 24 worlds, small
     # margins let the luck of the draw override greedy, and lost).
