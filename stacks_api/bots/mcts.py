@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Game
+from ..engine.sequence.game import SequenceGame
 from . import sequence_greedy, stacks_greedy
 from .determinize import sample_world
 from .evaluate import scores
@@ -101,7 +102,7 @@ Playout = ViewPlayout | sequence_greedy.Playout
 
 def start_playout(world: Game) -> Playout:
     """Sequence plays out on a board kept up to date (faster than views); Stacks on views."""
-    return sequence_greedy.Playout(world) if world.variant == "sequence" else ViewPlayout(world)
+    return sequence_greedy.Playout(world) if isinstance(world, SequenceGame) else ViewPlayout(world)
 
 
 def playout(run: Playout, rng: random.Random, turns: int) -> list[float]:

@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 from ..engine.sequence.board import CELLS, DIRECTIONS, SIZE
+from ..engine.sequence.game import SequenceGame
 
 View = dict[str, Any]
 Action = dict[str, Any]
@@ -73,7 +74,7 @@ class Board:
         return cls(cells, sequences)
 
     @classmethod
-    def of_game(cls, game: Any) -> Board:
+    def of_game(cls, game: SequenceGame) -> Board:
         """The board of a full (sampled) game: same codes, no view to render."""
         return cls(list(game.board), [(team, set(cells)) for team, cells in game.sequences])
 
@@ -160,7 +161,7 @@ class Playout:
     live one): the same choices as ``choose`` on each seat's view, without rendering
     views, on one board kept up to date move after move."""
 
-    def __init__(self, game: Any, board: Board | None = None) -> None:
+    def __init__(self, game: SequenceGame, board: Board | None = None) -> None:
         self.game = game
         self.board = board or Board.of_game(game)
 
