@@ -8,7 +8,8 @@ from __future__ import annotations
 import math
 
 from ..engine import Game
-from .sequence_greedy import WINDOWS
+from ..engine.sequence.game import SequenceGame
+from .sequence_greedy import Board
 
 # Window value by chips held, for the evaluation (a four is a threat of a sequence).
 WINDOW = (0, 1, 3, 9, 27, 0)
@@ -19,26 +20,14 @@ def _sigmoid(x: float) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
 
 
-def sequence_scores(game: Game) -> list[float]:
-    """Per seat: its team's sequences and open windows against the best other team's."""
-    board = game.board  # type: ignore[attr-defined]
+def sequence_scores(game: SequenceGame, board: Board) -> list[float]:
+    """Per seat: its team's sequences and open windows (who holds them is read off
+    ``board``, the game's) against the best other team's."""
     teams = game.setup.teams
     value = [0.0] * teams
-    for team, _ in game.sequences:  # type: ignore[attr-defined]
+    for team, _ in game.sequences:
         value[team] += SEQUENCE
-    for window in WINDOWS:
-        owner, held = -1, 0
-        for cell in window:
-            v = board[cell]
-            if v == -1:
-                continue
-            if v == 9:
-                held += 1
-            elif owner in (-1, v):
-                owner, held = v, held + 1
-            else:
-                owner = -2  # two teams: nobody's window
-                break
+    for owner, held in board.holders:
         if owner >= 0:
             value[owner] += WINDOW[held]
     per_team = []
@@ -66,8 +55,9 @@ def stacks_scores(game: Game) -> list[float]:
     return scores
 
 
-def scores(game: Game) -> list[float]:
-    """Per seat, 1 for a win, 0 for a loss, 0.5 for a draw, else the heuristic."""
+def scores(game: Game, board: Board | None = None) -> list[float]:
+    """Per seat, 1 for a win, 0 for a loss, 0.5 for a draw, else the heuristic
+    (Sequence: on ``board`` when the caller keeps one up to date)."""
     result = game.result
     if result is not None:
         if "draw" in result:
@@ -76,4 +66,6 @@ def scores(game: Game) -> list[float]:
             return [1.0 if s == result["winner_seat"] else 0.0 for s in range(game.players)]
         teams = game.setup.teams
         return [1.0 if s % teams == result["winner_team"] else 0.0 for s in range(game.players)]
-    return sequence_scores(game) if game.variant == "sequence" else stacks_scores(game)
+    if isinstance(game, SequenceGame):
+        return sequence_scores(game, board or Board.of_game(game))
+    return stacks_scores(game)

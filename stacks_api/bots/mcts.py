@@ -116,7 +116,7 @@ def playout(run: Playout, rng: random.Random, turns: int) -> list[float]:
         run.move(rng)
         if game.to_move != start:
             changes, start = changes + 1, game.to_move
-    return scores(game)
+    return scores(game, run.board if isinstance(run, sequence_greedy.Playout) else None)
 
 
 def search(view: View, rng: random.Random, iterations: int, seconds: float) -> Action:
