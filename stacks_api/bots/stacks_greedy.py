@@ -2,17 +2,19 @@
 
 Within a turn it completes piles it can finish with what it holds and what it can
 dig out of its own discard pile (the colour it still needs first), steals the chip
-it needs from the leader, skips the next player, and never feeds a pile it cannot
-finish; it always blocks when it can; it ends the turn by discarding the card worth
-least to it. When little is left to draw it feeds piles after all, since otherwise
-the game stalls into a draw, but with a wild or a 5 (what finishes piles) only
-once nothing is left at all.
+it needs from the leader, skips the next player, always blocks when it can, and
+ends the turn by discarding the card worth least to it. Piles it cannot finish
+itself it feeds only as its ``Style`` allows: the greedy bot hoards its cards
+until little is left to draw, the search bot plays its 1s and 2s at once (the next
+player then needs three cards to finish the pile).
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 View = dict[str, Any]
@@ -25,14 +27,36 @@ KEEP = {"STEAL_CHIP": 95, "BLOCK": 90, "W": 80, "5": 70, "SKIP": 40, "STEAL_CARD
         "4": 20, "3": 15, "2": 10, "1": 5, "REVERSE": 1}  # fmt: skip
 
 
-# Piles are fed once fewer cards than this are left to draw (draw pile and set-aside
-# heap); wilds and 5s only once nothing is. Measured: earlier feeding lets the next
-# player finish piles, later feeding (or with wilds) leaves games stalled into draws.
-FEED_BELOW = 60
+@dataclass(frozen=True)
+class Style:
+    """How a player feeds piles it cannot finish itself: once fewer than
+    ``feed_below`` cards are left to draw (draw pile and set-aside heap), leaving
+    piles of at most ``feed_to`` cards, and with wilds and 5s only once nothing is
+    left to draw; what it keeps (the cheapest card is discarded); and how much it
+    prefers a discard that lines up under the top of its discard pile."""
+
+    feed_below: float
+    feed_to: int
+    keep: Mapping[str, int]
+    chain_bonus: int = 0
+
+    def keep_value(self, card: str) -> int:
+        return self.keep.get(card, self.keep.get(card[1:], 0))
 
 
-def keep_value(card: str) -> int:
-    return KEEP.get(card, KEEP.get(card[1:], 0))
+# The greedy bot's: feeding earlier lets the next player finish piles, later (or
+# with wilds) leaves games stalled into draws.
+HOARDING = Style(feed_below=60, feed_to=4, keep=KEEP)
+# The search bot's. Its 1s and 2s go onto piles at once (what is left to finish
+# then takes three cards), so its hand turns over faster. Its discard pile is a
+# store only Steal a Card reaches into: a 4 discarded onto a 5 of its colour, then
+# a 3 onto the 4, can be played back in that order to finish a pile, so it lets
+# 5s go before 4s and keeps 3s. Each step measured against HOARDING, seats swapped:
+# feeding alone won 59.4% of games (seeds 0-9999), with chains and these keep
+# values 63.1% (the same seeds); two HOARDING players: 50.4% (seeds 4000-7999).
+FEEDING = Style(
+    feed_below=float("inf"), feed_to=2, keep={**KEEP, "3": 45, "4": 70, "5": 45}, chain_bonus=100
+)
 
 
 def finishable(length: int, color: str, hand: Counter[str], stack: list[str]) -> bool:
@@ -54,6 +78,15 @@ def finishable(length: int, color: str, hand: Counter[str], stack: list[str]) ->
     return True
 
 
+def continues_chain(stack: list[str], card: str) -> bool:
+    """Whether ``card`` is the next lower number of the colour of the top of ``stack``
+    (B3 onto B4): discarded there, both can be played back from the pile in turn."""
+    if not stack or card[1:] not in ("1", "2", "3", "4"):
+        return False
+    top = stack[-1]
+    return top[0] == card[0] and top[1:] == str(int(card[1:]) + 1)
+
+
 def need(chips: dict[str, int], color: str) -> int:
     """How much one more chip of ``color`` brings us towards 2 + 2 + 1."""
     return 200 if chips[color] < 2 else 50
@@ -67,7 +100,7 @@ def completes(view: View, action: Action) -> bool:
     return len(view["piles"][pile]) == 4 and view["supply"][COLOR_NAME[PILE_COLOR[pile]]] > 0
 
 
-def score(view: View, action: Action) -> float:
+def score(view: View, action: Action, style: Style = HOARDING) -> float:
     you = view["you"]
     seat = you["seat"]
     chips = view["chips"][seat]
@@ -75,7 +108,8 @@ def score(view: View, action: Action) -> float:
     if kind == "pass":
         return -500
     if kind == "discard":
-        return -200 - keep_value(card)
+        chain = style.chain_bonus if continues_chain(view["discards"][seat], card) else 0
+        return -200 - style.keep_value(card) + chain
     from_discard = 1 if action.get("from") == "discard" else 0
     if "pile" in action:
         pile = view["piles"][action["pile"]]
@@ -93,9 +127,9 @@ def score(view: View, action: Action) -> float:
         if finishable(len(pile) + 1, color, hand, stack):
             return 500 + 10 * len(pile) + from_discard
         to_draw = view["draw_pile_count"] + view["set_aside_count"]
-        if to_draw < FEED_BELOW and (card[1:] not in ("W", "5") or not to_draw):
-            # Little left to draw: only pile plays keep the game from a stalled draw.
-            return 100 - 20 * len(pile)
+        feeds = to_draw < style.feed_below and len(pile) < style.feed_to
+        if feeds and (card[1:] not in ("W", "5") or not to_draw):
+            return 100 - 20 * len(pile)  # a feed the style allows: short piles first
         return -1000 - 20 * len(pile)  # would feed the next player
     if card == "STEAL_CHIP":
         leader: int = sum(view["chips"][action["target"]].values())
@@ -110,8 +144,8 @@ def score(view: View, action: Action) -> float:
     return -400  # REVERSE: rarely worth a card
 
 
-def choose(view: View, rng: random.Random) -> Action:
+def choose(view: View, rng: random.Random, style: Style = HOARDING) -> Action:
     legal = view["you"]["legal_actions"]
-    scored = [(score(view, a), rng.random(), i) for i, a in enumerate(legal)]
+    scored = [(score(view, a, style), rng.random(), i) for i, a in enumerate(legal)]
     action: Action = legal[max(scored)[2]]
     return action

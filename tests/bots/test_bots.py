@@ -143,6 +143,38 @@ def test_stacks_greedy_feeds_wilds_only_when_nothing_is_left_to_draw():
         assert action["card"] == fed and "pile" in action
 
 
+def test_the_search_bot_feeds_its_low_cards_where_greedy_hoards_them():
+    hand = ["B1", "B2", "R3", "R5", "BLOCK"]
+    rest = deck_without(deck_for(2), *hand, "B1", "R1", "R2")
+    pos = {"piles": [[], ["B1"], ["R1", "R2"], []], "hands": [hand, rest[:5]],
+           "discards": [[], []], "draw_pile": rest[5:], "turn": 0}  # fmt: skip
+    view = create_game("stacks", players=2, seed=1, position=pos).view(0)
+    assert view["draw_pile_count"] > 90  # early: greedy feeds nothing yet
+    greedy = stacks_greedy.choose(view, random.Random(0))
+    assert greedy == {"type": "discard", "card": "B1"}
+    feeding = stacks_greedy.FEEDING
+    moves = {(a["card"], a.get("pile")): stacks_greedy.score(view, a, feeding)
+             for a in view["you"]["legal_actions"] if a["type"] == "play"}  # fmt: skip
+    # Piles of up to two cards: a 1 starts an empty pile, a 2 goes on the 1; the 3
+    # would leave three cards, two short of a chip for the next player.
+    assert moves[("B1", 0)] > moves[("B2", 1)] > 0 > moves[("R3", 2)]
+
+
+@pytest.mark.parametrize(
+    ("top", "discarded"), [("B5", "B4"), ("R5", "STEAL_CARD"), (None, "STEAL_CARD")]
+)
+def test_the_search_bot_stores_cards_in_playing_order_on_its_discard_pile(top, discarded):
+    hand = ["B4", "STEAL_CARD", "R5", "BW", "RW"]
+    mine = [top] if top else []
+    rest = deck_without(deck_for(2), *hand, *mine)
+    pos = {"piles": [[], [], [], []], "hands": [hand, rest[:5]], "discards": [mine, []],
+           "draw_pile": rest[5:], "turn": 0}  # fmt: skip
+    view = create_game("stacks", players=2, seed=1, position=pos).view(0)
+    action = stacks_greedy.choose(view, random.Random(0), stacks_greedy.FEEDING)
+    assert action == {"type": "discard", "card": discarded}
+    assert stacks_greedy.continues_chain(mine, "B4") == (top == "B5")
+
+
 @pytest.mark.parametrize("variant", ["sequence", "stacks"])
 def test_a_sampled_world_shows_the_seat_exactly_its_view(variant):
     game = create_game(variant, players=3, seed=2)
