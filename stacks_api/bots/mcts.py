@@ -2,12 +2,12 @@
 
 Each iteration deals the hidden cards at random, consistently with the view
 (``determinize``), and plays every candidate action in that same world, each
-followed by the same greedy playout: the candidates are compared on common
-worlds, so the luck of the draw cancels out of the comparison instead of
-drowning it. A playout runs a few turns and is scored by ``evaluate``
-(Sequence), or runs to the end of the game (Stacks, whose chips come late).
-The move with the best total wins, but greedy's own move is kept unless a
-searched one beats it by a margin.
+followed by the same playout of ``policy`` moves: the candidates are compared on
+common worlds, so the luck of the draw cancels out of the comparison instead of
+drowning it. A playout runs a few turns and is scored by ``evaluate`` (Sequence),
+or runs to the end of the game (Stacks, whose chips come late). The move with the
+best total wins, but the policy's own move is kept unless a searched one beats it
+by a margin.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ PLAYOUT_ACTIONS = 3_000  # a Stacks turn can last for ever: bound every playout
 class Tuning:
     """Per variant: sampled worlds by default, how many candidate actions are searched,
     the playout length (changes of who is to move), the mean score by which a
-    searched move must beat greedy's before it replaces it, and the default time cap
+    searched move must beat the policy's before it replaces it, and the default time cap
     of one decision in seconds."""
 
     iterations: int
@@ -51,14 +51,14 @@ TUNING = {
     # of who is to move won 119 and 120, at a third of their cost.
     "sequence": Tuning(iterations=80, branching=6, playout_turns=2, margin=0.01, seconds=0.8),
     # Stacks: playouts to the end of the game, where its chips are won. A searched move
-    # must beat greedy's by 5 points of mean score (measured: with 24 worlds, small
-    # margins let the luck of the draw override greedy, and lost).
+    # must beat the policy's by 5 points of mean score (measured: with 24 worlds, small
+    # margins let the luck of the draw override the policy, and lost).
     "stacks": Tuning(iterations=48, branching=8, playout_turns=1_000, margin=0.05, seconds=0.8),
 }
 
 # Stacks is searched once fewer cards than this are left in the draw pile: between
 # greedy players, three chips in four are won from then on. Before, a playout to the
-# end is long and says little, and greedy's choice stands. (The set-aside heap, which
+# end is long and says little, and the policy's choice stands. (The set-aside heap, which
 # refills the draw pile, does not count: with it, the search never ran at all in 42 of
 # 200 games between greedy players.)
 STACKS_SEARCH_BELOW = 40
@@ -69,18 +69,26 @@ def _key(action: Action) -> str:
 
 
 def candidates(view: View, branching: int) -> list[Action]:
-    """The seat's distinct legal actions, greedy's best ``branching`` of them."""
+    """The seat's distinct legal actions, the policy's best ``branching`` of them."""
     distinct = list({_key(a): a for a in view["you"]["legal_actions"]}.values())
     if view["variant"] == "sequence":
         board, team = sequence_greedy.Board.of_view(view), view["you"]["team"]
         distinct.sort(key=lambda a: -sequence_greedy.score(board, a, team))
     else:
-        distinct.sort(key=lambda a: -stacks_greedy.score(view, a))
+        distinct.sort(key=lambda a: -stacks_greedy.score(view, a, stacks_greedy.FEEDING))
     return distinct[:branching]
 
 
+def policy(view: View, rng: random.Random) -> Action:
+    """The fast move the search starts from and plays out with: greedy's in Sequence;
+    in Stacks, the same heuristic in its feeding style (stronger than greedy's own)."""
+    if view["variant"] == "stacks":
+        return stacks_greedy.choose(view, rng, stacks_greedy.FEEDING)
+    return greedy_bot(view, rng)
+
+
 class ViewPlayout:
-    """Greedy moves chosen from each seat's view of a sampled game."""
+    """Moves of ``policy`` chosen from each seat's view of a sampled game."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -94,7 +102,7 @@ class ViewPlayout:
 
     def move(self, rng: random.Random) -> None:
         seat = self.game.to_move[0]
-        self.play(seat, greedy_bot(self.game.view(seat), rng))
+        self.play(seat, policy(self.game.view(seat), rng))
 
 
 Playout = ViewPlayout | sequence_greedy.Playout
@@ -106,7 +114,7 @@ def start_playout(world: Game) -> Playout:
 
 
 def playout(run: Playout, rng: random.Random, turns: int) -> list[float]:
-    """Play greedy moves until who is to move has changed ``turns`` times (a turn, or a
+    """Play policy moves until who is to move has changed ``turns`` times (a turn, or a
     block window opening or closing) or the game ended; score the position."""
     game = run.game
     start, changes = game.to_move, 0
@@ -120,11 +128,11 @@ def playout(run: Playout, rng: random.Random, turns: int) -> list[float]:
 
 
 def search(view: View, rng: random.Random, iterations: int, seconds: float) -> Action:
-    """The candidate with the best total over sampled worlds, or greedy's move."""
+    """The candidate with the best total over sampled worlds, or the policy's move."""
     me = view["you"]["seat"]
     tuning = TUNING[view["variant"]]
     options = candidates(view, tuning.branching)
-    default = greedy_bot(view, rng)
+    default = policy(view, rng)
     totals = [0.0] * len(options)
     deadline = time.perf_counter() + seconds
     worlds = 0
@@ -151,13 +159,13 @@ def mcts_bot(view: View, rng: random.Random, **options: Any) -> Action:
         action: Action = legal[0]
         return action
     if view.get("block_window"):
-        return greedy_bot(view, rng)  # block whenever possible: nothing to search
+        return policy(view, rng)  # block whenever possible: nothing to search
     if view["variant"] == "stacks" and (
         view["draw_pile_count"] >= STACKS_SEARCH_BELOW
-        # Greedy completes a pile when it can, and no searched move beats a chip.
+        # The policy completes a pile when it can, and no searched move beats a chip.
         or any(stacks_greedy.completes(view, a) for a in legal)
     ):
-        return greedy_bot(view, rng)
+        return policy(view, rng)
     tuning = TUNING[view["variant"]]
     iterations = int(options.get("iterations", tuning.iterations))
     seconds = float(options.get("seconds", tuning.seconds))

@@ -158,6 +158,7 @@ def test_the_search_bot_feeds_its_low_cards_where_greedy_hoards_them():
     # Piles of up to two cards: a 1 starts an empty pile, a 2 goes on the 1; the 3
     # would leave three cards, two short of a chip for the next player.
     assert moves[("B1", 0)] > moves[("B2", 1)] > 0 > moves[("R3", 2)]
+    assert mcts.policy(view, random.Random(0))["card"] == "B1"
 
 
 @pytest.mark.parametrize(
