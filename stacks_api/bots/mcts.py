@@ -23,7 +23,6 @@ from ..engine.sequence.game import SequenceGame
 from . import sequence_greedy, stacks_greedy
 from .determinize import sample_world
 from .evaluate import scores
-from .greedy import greedy_bot
 
 View = dict[str, Any]
 Action = dict[str, Any]
@@ -84,7 +83,7 @@ def policy(view: View, rng: random.Random) -> Action:
     in Stacks, the same heuristic in its feeding style (stronger than greedy's own)."""
     if view["variant"] == "stacks":
         return stacks_greedy.choose(view, rng, stacks_greedy.FEEDING)
-    return greedy_bot(view, rng)
+    return sequence_greedy.choose(view, rng)
 
 
 class ViewPlayout:

@@ -108,8 +108,10 @@ def score(view: View, action: Action, style: Style = HOARDING) -> float:
     if kind == "pass":
         return -500
     if kind == "discard":
-        chain = style.chain_bonus if continues_chain(view["discards"][seat], card) else 0
-        return -200 - style.keep_value(card) + chain
+        value = -200 - style.keep_value(card)
+        if style.chain_bonus and continues_chain(view["discards"][seat], card):
+            value += style.chain_bonus  # checked only for a style that stores chains
+        return value
     from_discard = 1 if action.get("from") == "discard" else 0
     if "pile" in action:
         pile = view["piles"][action["pile"]]
