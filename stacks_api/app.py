@@ -1,7 +1,8 @@
-"""The Flask application factory."""
+"""The Flask application factory, and the service the bot workers share with it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
@@ -9,24 +10,47 @@ from flask import Flask
 from .api import docs, games, health
 from .api.problems import ProblemApi
 from .service import GameService
-from .store import make_store
+from .store import GameStore, make_store
+from .store.redis import RedisStore
+from .workers import Jobs
+from .workers.local import LocalWorkers
+from .workers.rq import RQJobs
 
 
 def create_app(config: type | None = None, **overrides: Any) -> Flask:
-    """Build the app: its store (Redis when REDIS_URL is set, else memory), API and docs."""
+    """Build the app: its store (Redis when REDIS_URL is set, else memory), API and docs.
+
+    With in-process jobs (always so without Redis) the app starts its own bot
+    workers, so ``flask run``, the test client and ``stacks-api serve`` all have
+    moving bots.
+    """
     from .config import Config
 
     app = Flask(__name__)
     app.config.from_object(config or Config)
     app.config.update(overrides)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented key order
-    store = make_store(
-        app.config["REDIS_URL"], app.config["STORE_PREFIX"], app.config["STORE_TIMEOUT_S"]
-    )
-    app.extensions["stacks_api.games"] = GameService(store, bot_budget_s=app.config["BOT_BUDGET_S"])
+    app.extensions["stacks_api.games"] = build_service(app.config)
     api = ProblemApi(app)
     api.register_blueprint(health.blp)
     api.register_blueprint(games.blp)
     app.register_blueprint(docs.blp)
     app.extensions["stacks_api.api"] = api
     return app
+
+
+def build_service(config: Mapping[str, Any]) -> GameService:
+    """The store, the job queue and the service over them, as ``config`` says."""
+    store = make_store(config["REDIS_URL"], config["STORE_PREFIX"], config["STORE_TIMEOUT_S"])
+    jobs = _jobs(config, store)
+    service = GameService(store, jobs, bot_budget_s=config["BOT_BUDGET_S"])
+    if isinstance(jobs, LocalWorkers):
+        jobs.start(service.advance)
+    return service
+
+
+def _jobs(config: Mapping[str, Any], store: GameStore) -> Jobs:
+    """RQ on the store's Redis, or the in-process workers."""
+    if config["JOBS"] == "rq" and isinstance(store, RedisStore):
+        return RQJobs(store.client, config["STORE_PREFIX"])
+    return LocalWorkers(config["LOCAL_BOT_THREADS"])

@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
+import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,22 +27,71 @@ def openapi_yaml() -> str:
     return text
 
 
-def serve(args: argparse.Namespace) -> None:
-    """Replace this process with gunicorn serving the app."""
-    workers = args.workers
-    if not os.environ.get("REDIS_URL") and workers != 1:
-        print("no REDIS_URL: using the in-memory store, which needs a single worker")
-        workers = 1
+def gunicorn_argv(args: argparse.Namespace, workers: int) -> list[str]:
+    """gunicorn with evented (gevent) workers: an open event stream or a slow client
+    costs a greenlet, not a thread."""
     argv = [
         sys.executable, "-m", "gunicorn",
         "--bind", f"{args.host}:{args.port}",
         "--workers", str(workers),
-        # Threads let long-lived event streams and normal requests share a worker.
-        "--worker-class", "gthread", "--threads", str(args.threads),
-        "--access-logfile", "-",
+        "--worker-class", "gevent",
+        "--worker-connections", str(args.connections),
+        # Streams never finish by themselves: on TERM give requests 1 s, then stop.
+        "--graceful-timeout", "1",
         "stacks_api.wsgi:app",
     ]  # fmt: skip
-    os.execv(sys.executable, argv)
+    if args.access_log:
+        argv[-1:-1] = ["--access-logfile", "-"]
+    return argv
+
+
+def serve(args: argparse.Namespace) -> None:
+    """Run the web workers and, on Redis, the bot workers; stop them all together."""
+    from .config import Config
+
+    workers = args.workers
+    if not Config.REDIS_URL and workers != 1:
+        print("no REDIS_URL: using the in-memory store, which needs a single web worker")
+        workers = 1
+    web = gunicorn_argv(args, workers)
+    if Config.JOBS != "rq" or not Config.REDIS_URL or args.bot_workers == 0:
+        os.execv(sys.executable, web)  # bots run inside the web process (or elsewhere)
+    bots = [sys.executable, "-m", "stacks_api.cli", "worker"]
+    children = [subprocess.Popen(bots) for _ in range(args.bot_workers)]
+    children.append(subprocess.Popen(web))
+    sys.exit(supervise(children))
+
+
+def supervise(children: list[subprocess.Popen[bytes]]) -> int:
+    """Wait until TERM or INT, or until a child exits; then stop every child."""
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    while not stop.is_set() and all(child.poll() is None for child in children):
+        stop.wait(0.2)
+    for child in children:
+        if child.poll() is None:
+            child.terminate()
+    deadline = time.monotonic() + 5
+    for child in children:
+        try:
+            child.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+    return 0 if stop.is_set() else 1
+
+
+def work(args: argparse.Namespace) -> None:
+    """Run one bot worker: bot moves and deadlines from the Redis job queue."""
+    from .app import build_service
+    from .config import Config, settings
+    from .workers.rq import run_worker
+
+    if not Config.REDIS_URL:
+        sys.exit("stacks-api worker needs REDIS_URL (without it the server runs its own bots)")
+    service = build_service({**settings(Config), "JOBS": "rq"})
+    run_worker(service, Config.REDIS_URL, Config.STORE_PREFIX)
 
 
 def bot_options(text: str) -> dict[str, dict[str, Any]]:
@@ -67,7 +120,30 @@ def main(argv: list[str] | None = None) -> None:
     server.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     server.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     server.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "2")))
-    server.add_argument("--threads", type=int, default=16)
+    server.add_argument(
+        "--bot-workers",
+        type=int,
+        default=int(os.environ.get("STACKS_BOT_WORKERS", "2")),
+        help="bot worker processes to run beside the web workers, with Redis (default: 2)",
+    )
+    server.add_argument(
+        "--connections",
+        type=int,
+        default=10_000,
+        help="open connections (event streams included) each web worker accepts",
+    )
+    server.add_argument(
+        "--access-log",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="log each request to stdout (no bodies or tokens are logged)",
+    )
+    worker = commands.add_parser("worker", help="run a bot worker (needs REDIS_URL)")
+    worker.add_argument(
+        "--no-scheduler",
+        action="store_true",
+        help="do not also move jobs that come due (deadlines) onto the queue",
+    )
     match = commands.add_parser("tournament", help="play bots against each other")
     match.add_argument("--variant", choices=["sequence", "stacks"], default="sequence")
     match.add_argument("--bots", nargs=2, default=["greedy", "random"], metavar="BOT")
@@ -85,6 +161,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.command == "serve":
         serve(args)
+    elif args.command == "worker":
+        work(args)
     elif args.command == "tournament":
         from .bots import BOTS
         from .tournament import run

@@ -15,6 +15,10 @@ class Config:
     STORE_PREFIX = os.environ.get("STACKS_STORE_PREFIX", "stacks")
     STORE_TIMEOUT_S = float(os.environ.get("STACKS_STORE_TIMEOUT_S", "2"))
     BOT_BUDGET_S = float(os.environ.get("STACKS_BOT_BUDGET_S", "5"))
+    # Where bot moves and deadlines run: "rq" (worker processes; needs REDIS_URL)
+    # or "local" (threads in the web process; the only choice without Redis).
+    JOBS = os.environ.get("STACKS_JOBS") or ("rq" if REDIS_URL else "local")
+    LOCAL_BOT_THREADS = int(os.environ.get("STACKS_LOCAL_BOT_THREADS", "2"))
     SSE_KEEPALIVE_S = float(os.environ.get("STACKS_SSE_KEEPALIVE_S", "15"))
     SSE_MAX_S = float(os.environ.get("STACKS_SSE_MAX_S", "300"))
 
@@ -46,8 +50,15 @@ class Config:
     }
 
 
+def settings(config: type = Config) -> dict[str, Any]:
+    """A config class's settings as a mapping, like ``app.config``."""
+    return {name: getattr(config, name) for name in dir(config) if name.isupper()}
+
+
 class TestConfig(Config):
     """For tests: the in-memory store unless a test passes REDIS_URL itself."""
 
     TESTING = True
     REDIS_URL = None
+    JOBS = "local"  # Flask's test client has no worker processes beside it
+    BOT_BUDGET_S = 1.0  # short jobs: a stopped app's workers end soon

@@ -7,17 +7,24 @@ A game lives in the store as one JSON record:
     seats: [{name, bot, options (the bot's), token (hash)}], game (the engine's to_dict)
 
 Every state change bumps ``version`` by one and appends that change's public
-events, each stamped with the version, in the same atomic store write.
+events, each stamped with the version, in the same atomic store write. The
+record also keeps ``to_move`` and ``deadline`` (the engine's), so waiting and
+scheduling need not load the game.
+
+Requests never compute a bot move: a change that leaves a bot to move or sets a
+deadline hands the game to ``Jobs``, and a background worker calls ``advance``.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from . import bots
@@ -25,12 +32,17 @@ from .engine import Game, IllegalAction, SetupError, create_game, load_game
 from .problems import Problem, validation_error
 from .store import Change, GameStore, Record
 from .tokens import matches, new_token, token_hash
+from .workers import Jobs, offload
 
 JSON = dict[str, Any]
-# Bots move inside the request that hands them the turn, but no request does more
-# than this much bot work: the next request that touches the game goes on.
-MAX_BOT_ACTIONS = 20_000
+# One background job advances a game for at most this long, then queues it
+# again, so a game of bots alone cannot keep a worker from the other games.
 BOT_BUDGET_S = 5.0
+# A worker that keeps losing the race to commit gives up and queues the game again.
+MAX_CONFLICTS = 5
+# A game with a bot to move that has not changed for this long lost its job (a
+# worker died, the store failed): the next request that reads it queues it again.
+STALLED_AFTER_S = 15.0
 
 _ENGINE_CODES = {
     "bad_action": (422, "validation_error"),
@@ -44,16 +56,32 @@ def _not_found(game_id: str) -> Problem:
     return Problem(404, "not_found", f"no game with id {game_id!r}")
 
 
+class _Stale(Exception):
+    """The game moved on while a worker was deciding: decide again."""
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One background change decided on a snapshot: close an expired window
+    (no seat), or a bot seat's action."""
+
+    version: int
+    seat: int | None = None
+    action: JSON | None = None
+
+
 class GameService:
     """Operations on games, each one atomic against the store."""
 
     def __init__(
         self,
         store: GameStore,
+        jobs: Jobs,
         clock: Callable[[], float] = time.time,
         bot_budget_s: float = BOT_BUDGET_S,
     ) -> None:
         self.store = store
+        self.jobs = jobs
         self.clock = clock
         self.bot_budget_s = bot_budget_s
 
@@ -97,6 +125,7 @@ class GameService:
             "version": 0,
             "practice": seed is not None or position is not None,
             "created_at": self.clock(),
+            "updated_at": self.clock(),
             "host": token_hash(host),
             "bot_seed": secrets.randbits(63),
             "seats": [
@@ -116,6 +145,7 @@ class GameService:
             self._start(record, game, events)
         self._settle(record, game)
         self.store.create(record, events)
+        self._schedule(record)
         return self._render(record, game, None), host
 
     def list_games(
@@ -170,26 +200,33 @@ class GameService:
 
     # -- playing -------------------------------------------------------------
 
-    def view(self, game_id: str, token: str | None) -> JSON:
-        """The game as ``token``'s seat (or a spectator) sees it, deadlines applied."""
-        record = self.store.load(game_id)
-        if record is None:
-            raise _not_found(game_id)
+    def view(self, game_id: str, token: str | None, wait_s: float = 0) -> JSON:
+        """The game as ``token``'s seat (or a spectator) sees it; never computes.
+
+        With ``wait_s``, first waits (up to that long) until a human must act.
+        """
+        record = self._load(game_id)
         seat = self._seat_of(record, token)
-        game = load_game(record["game"])
-        if record["status"] == "active" and (
-            game.expire(self.clock()) or self._bot_to_move(record, game) is not None
-        ):
+        self._requeue_if_stalled(record)
+        if wait_s > 0:
+            record = self.wait_for_humans(record, wait_s)
+        return self._render(record, load_game(record["game"]), seat)
 
-            def decide(fresh: Record) -> tuple[Change, JSON]:
-                current = load_game(fresh["game"])
-                events: list[JSON] = []
-                self._advance(fresh, current, events)
-                self._settle(fresh, current)
-                return Change(fresh if events else None, events), self._render(fresh, current, seat)
-
-            return self._update(game_id, decide)
-        return self._render(record, game, seat)
+    def wait_for_humans(self, record: Record, wait_s: float) -> Record:
+        """The game once a human seat must act or it is over, or after ``wait_s``."""
+        if self._human_must_act(record):
+            return record
+        deadline = time.monotonic() + wait_s
+        feed = self.store.feed(record["id"], record["version"])
+        try:
+            while (left := deadline - time.monotonic()) > 0:
+                if feed.next_batch(timeout=min(left, 1.0)):
+                    record = self._load(record["id"])
+                    if self._human_must_act(record):
+                        break
+        finally:
+            feed.close()
+        return record
 
     def act(
         self,
@@ -198,11 +235,14 @@ class GameService:
         action: JSON,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        wait_s: float = 0,
     ) -> JSON:
-        """Apply one action for ``token``'s seat, then let bots move; atomic.
+        """Apply one action for ``token``'s seat; atomic. Bots answer in the background.
 
         With an idempotency key, the first outcome (the response, or the refusal)
-        is stored in the same atomic write and replayed to every retry.
+        is stored in the same atomic write and replayed to every retry. With
+        ``wait_s``, the answer waits until a human must act (up to that long) and
+        its events run from the action up to then.
         """
         fingerprint = hashlib.sha256(
             json.dumps([token_hash(token or ""), action, expected_version], sort_keys=True).encode()
@@ -236,7 +276,24 @@ class GameService:
         if "problem" in outcome:
             raise Problem.from_dict(outcome["problem"])
         response: JSON = outcome["response"]
+        if wait_s > 0:
+            response = self._waited(game_id, response, wait_s)
         return response
+
+    def _waited(self, game_id: str, response: JSON, wait_s: float) -> JSON:
+        """The action's response brought up to when a human must act."""
+        acted = response["game"]
+        record = self.wait_for_humans(self._load(game_id), wait_s)
+        if record["version"] == acted["version"]:
+            return response
+        first = response["events"][0]["version"] if response["events"] else acted["version"]
+        events = [
+            e
+            for e in self.store.events_after(game_id, first - 1)
+            if e["version"] <= record["version"]
+        ]
+        seat = acted["you"]["seat"]
+        return {"game": self._render(record, load_game(record["game"]), seat), "events": events}
 
     def _apply_action(
         self, record: Record, token: str | None, action: JSON, expected_version: int | None
@@ -254,30 +311,133 @@ class GameService:
             )
         game = load_game(record["game"])
         events: list[JSON] = []
-        self._advance(record, game, events)
+        now = self.clock()
+        expired = game.expire(now)  # a window past its deadline closes first
+        if expired:
+            self._bump(record, expired, events)
         try:
-            applied = game.apply(seat, action, now=self.clock())
+            applied = game.apply(seat, action, now=now)
         except IllegalAction as err:
             status, code = _ENGINE_CODES[err.code]
             raise Problem(status, code, err.message) from None
         self._bump(record, applied, events)
-        self._advance(record, game, events)
         self._settle(record, game)
         response = {"game": self._render(record, game, seat), "events": events}
         return Change(record, events), {"response": response}
 
     def events(self, game_id: str, after: int) -> list[JSON]:
-        if self.store.load(game_id) is None:
-            raise _not_found(game_id)
+        self._load(game_id)
         return self.store.events_after(game_id, after)
+
+    # -- background work -----------------------------------------------------
+
+    def advance(self, game_id: str) -> None:
+        """A worker's job: close expired windows and let bots act until a human must.
+
+        Each step decides on a snapshot, outside any lock or transaction, and
+        commits only if the game is still at that snapshot's version; otherwise
+        it decides again on the new state. After ``bot_budget_s`` of work, or
+        too many lost races, the game goes back to the queue.
+        """
+        started, conflicts = time.monotonic(), 0
+        while time.monotonic() - started < self.bot_budget_s and conflicts < MAX_CONFLICTS:
+            snapshot = self.store.load(game_id)
+            if snapshot is None or snapshot["status"] != "active":
+                return
+            step = self._next_step(snapshot)
+            if step is None:
+                return  # a human must act; a deadline, if any, is already scheduled
+            try:
+                self._update(game_id, functools.partial(self._commit_step, step=step))
+            except _Stale:
+                conflicts += 1
+        record = self.store.load(game_id)
+        if record is not None:
+            self.jobs.wake(game_id, record["version"])
+
+    def _next_step(self, snapshot: Record) -> _Step | None:
+        """What the game needs next from a worker, if anything; bots think here."""
+        game = load_game(snapshot["game"])
+        if game.expire(self.clock()):
+            return _Step(snapshot["version"])
+        seat = self._bot_to_move(snapshot, game)
+        if seat is None:
+            return None
+        stored = snapshot["seats"][seat]
+        rng = random.Random(f"{snapshot['bot_seed']}:{snapshot['version']}")
+        view = game.view(seat)
+        action = offload(bots.choose, stored["bot"], view, rng, stored["options"])
+        return _Step(snapshot["version"], seat, action)
+
+    def _commit_step(self, fresh: Record, step: _Step) -> tuple[Change, JSON]:
+        if fresh["version"] != step.version:
+            raise _Stale
+        game = load_game(fresh["game"])
+        events: list[JSON] = []
+        now = self.clock()
+        expired = game.expire(now)
+        if expired:
+            self._bump(fresh, expired, events)
+        elif step.seat is not None and step.action is not None:
+            self._bump(fresh, game.apply(step.seat, step.action, now=now), events)
+        self._settle(fresh, game)
+        return Change(fresh, events), {}
+
+    def _requeue_if_stalled(self, record: Record) -> None:
+        """Queue a game whose background work should have happened long ago (cheap:
+        the request only enqueues; a worker does the work)."""
+        if record["status"] != "active":
+            return
+        now, deadline = self.clock(), record.get("deadline")
+        bot_stalled = self._bots_to_move(record) and now - record["updated_at"] > STALLED_AFTER_S
+        if bot_stalled or (deadline is not None and now - deadline > STALLED_AFTER_S):
+            self.jobs.wake(record["id"], record["version"])
+
+    def _schedule(self, record: Record) -> None:
+        """Hand the game to the background workers if it needs them."""
+        if record["status"] != "active":
+            return
+        if self._bots_to_move(record):
+            self.jobs.wake(record["id"], record["version"])
+        if record.get("deadline") is not None:
+            self.jobs.wake_at(record["id"], record["version"], record["deadline"])
 
     # -- internals -----------------------------------------------------------
 
+    def _load(self, game_id: str) -> Record:
+        record = self.store.load(game_id)
+        if record is None:
+            raise _not_found(game_id)
+        return record
+
     def _update(self, game_id: str, decide: Callable[[Record], tuple[Change, JSON]]) -> JSON:
+        """A compare-and-set through the store, then whatever background work it calls for."""
+        written: list[Record] = []
+
+        def deciding(record: Record) -> tuple[Change, JSON]:
+            change, result = decide(record)
+            written[:] = [] if change.record is None else [change.record]
+            if change.record is not None:
+                change.record["updated_at"] = self.clock()
+            return change, result
+
         try:
-            return self.store.update(game_id, decide)
+            result = self.store.update(game_id, deciding)
         except KeyError:
             raise _not_found(game_id) from None
+        if written:
+            self._schedule(written[0])
+        return result
+
+    @staticmethod
+    def _bots_to_move(record: Record) -> bool:
+        return any(record["seats"][s]["bot"] for s in record.get("to_move", ()))
+
+    @staticmethod
+    def _human_must_act(record: Record) -> bool:
+        if record["status"] != "active":
+            return True
+        return any(record["seats"][s]["bot"] is None for s in record.get("to_move", ()))
 
     @staticmethod
     def _free_seats(record: Record) -> list[int]:
@@ -301,36 +461,19 @@ class GameService:
     def _start(self, record: Record, game: Game, events: list[JSON]) -> None:
         record["status"] = "active"
         self._bump(record, [{"type": "started", "to_move": game.to_move}], events)
-        self._advance(record, game, events)
 
     @staticmethod
     def _bot_to_move(record: Record, game: Game) -> int | None:
         waiting = [s for s in game.to_move if record["seats"][s]["bot"]]
         return waiting[0] if waiting else None
 
-    def _advance(self, record: Record, game: Game, events: list[JSON]) -> None:
-        """Close expired block windows and let bot seats act until a human must
-        (or this request's bot budget is spent)."""
-        expired = game.expire(self.clock())
-        if expired:
-            self._bump(record, expired, events)
-        seats = record["seats"]
-        started = time.monotonic()
-        for _ in range(MAX_BOT_ACTIONS):
-            seat = self._bot_to_move(record, game) if game.result is None else None
-            if seat is None:
-                break
-            rng = random.Random(f"{record['bot_seed']}:{record['version']}")
-            action = bots.choose(seats[seat]["bot"], game.view(seat), rng, seats[seat]["options"])
-            self._bump(record, game.apply(seat, action, now=self.clock()), events)
-            if time.monotonic() - started > self.bot_budget_s:
-                break  # at least one bot move per request, so the game always goes on
-
     @staticmethod
     def _settle(record: Record, game: Game) -> None:
         record["game"] = game.to_dict()
         if game.result is not None and record["status"] == "active":
             record["status"] = "finished"
+        record["to_move"] = game.to_move if record["status"] == "active" else []
+        record["deadline"] = game.deadline if record["status"] == "active" else None
 
     @staticmethod
     def _summary(record: Record) -> JSON:

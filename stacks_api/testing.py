@@ -1,4 +1,4 @@
-"""Throwaway servers for tests and benchmarks: a redis-server and gunicorn processes.
+"""Throwaway servers for tests and benchmarks: a redis-server and ``stacks-api serve``.
 
 Both run on free loopback ports in temporary directories and never touch a
 Redis or a port that someone else owns.
@@ -72,15 +72,14 @@ class RedisServer:
 
 
 class ServerProcess:
-    """``stacks_api.wsgi:app`` under gunicorn (threaded workers) on a free port."""
+    """``stacks-api serve`` on a free port: gevent web workers and, on Redis, bot workers."""
 
-    def __init__(self, env: dict[str, str], workers: int = 1, threads: int = 8) -> None:
+    def __init__(self, env: dict[str, str], workers: int = 1, bot_workers: int = 1) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}",
-             "--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads),
-             "stacks_api.wsgi:app"],
+            [sys.executable, "-m", "stacks_api.cli", "serve", "--port", str(self.port),
+             "--workers", str(workers), "--bot-workers", str(bot_workers), "--no-access-log"],
             env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         deadline = time.monotonic() + 20
@@ -94,9 +93,12 @@ class ServerProcess:
         self.stop()
         raise RuntimeError("the server did not start")
 
-    def stop(self) -> None:
+    def stop(self) -> float:
+        """Stop the server with TERM, as an orchestrator would; how long it took."""
+        start = time.monotonic()
         self.process.terminate()
         self.process.wait(timeout=10)
+        return time.monotonic() - start
 
 
 def parse_sse(

@@ -49,7 +49,9 @@ def store_url(request: pytest.FixtureRequest) -> str | None:
 
 @pytest.fixture
 def app(store_url: str | None, prefix: str):  # type: ignore[no-untyped-def]
-    return create_app(TestConfig, REDIS_URL=store_url, STORE_PREFIX=prefix)
+    app = create_app(TestConfig, REDIS_URL=store_url, STORE_PREFIX=prefix)
+    yield app
+    app.extensions["stacks_api.games"].jobs.stop()  # the app's in-process bot workers
 
 
 @pytest.fixture

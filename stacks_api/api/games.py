@@ -27,7 +27,7 @@ from .schemas import (
     JoinSchema,
     ListQuerySchema,
 )
-from .stream import event_stream
+from .stream import disconnect_probe, event_stream
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their seats")
 
@@ -53,6 +53,13 @@ IDEMPOTENCY_KEY = header(
     maxLength=200,
 )
 LAST_EVENT_ID = header("Last-Event-ID", "Resume a stream after this version (overrides `after`).")
+PREFER = header(
+    "Prefer",
+    "`wait=N` (N seconds, 0 to 10): answer once a human seat must act, the game is over, "
+    "or N seconds have passed, whichever comes first. Without it nothing waits.",
+    example="wait=5",
+)
+MAX_WAIT_S = 10
 
 
 def service() -> GameService:
@@ -73,6 +80,21 @@ def problems(*statuses: int) -> Callable[[Any], Any]:
 
 def etag(version: int) -> dict[str, str]:
     return {"ETag": f'"{version}"'}
+
+
+def _prefer_wait() -> int | None:
+    """The ``wait=N`` preference of a ``Prefer`` header (RFC 7240), capped at 10 s."""
+    for header in request.headers.getlist("Prefer"):
+        for preference in header.split(","):
+            name, _, value = preference.split(";")[0].strip().partition("=")
+            value = value.strip().strip('"')
+            if name.strip().lower() == "wait" and value.isascii() and value.isdigit():
+                return min(int(value[:6]), MAX_WAIT_S)
+    return None
+
+
+def _applied(wait: int | None) -> dict[str, str]:
+    return {} if wait is None else {"Preference-Applied": f"wait={wait}"}
 
 
 def _if_match() -> int | None:
@@ -120,14 +142,21 @@ class Games(MethodView):
 @blp.route("/<game_id>")
 class Game(MethodView):
     @blp.response(200, GameViewSchema)
-    @blp.doc(security=[{}, *BEARER], parameters=[IF_NONE_MATCH])
+    @blp.doc(security=[{}, *BEARER], parameters=[IF_NONE_MATCH, PREFER])
     @problems(304, 401, 404, 503)
     def get(self, game_id: str) -> Any:
-        """The game as you see it: with a seat token, your hand and legal actions"""
-        view = service().view(game_id, bearer_token())
+        """The game as you see it: with a seat token, your hand and legal actions
+
+        With `Prefer: wait=N`, the answer waits until a human seat must act
+        (or the game is over, or N seconds pass): a simple client sees the
+        bots' replies in one request.
+        """
+        wait = _prefer_wait()
+        view = service().view(game_id, bearer_token(), wait_s=wait or 0)
+        headers = {**etag(view["version"]), **_applied(wait)}
         if request.if_none_match.contains(str(view["version"])):
-            return "", 304, etag(view["version"])
-        return view, 200, etag(view["version"])
+            return "", 304, headers
+        return view, 200, headers
 
     @blp.response(200, GameViewSchema)
     @blp.doc(security=BEARER)
@@ -152,10 +181,16 @@ class Players(MethodView):
 class Actions(MethodView):
     @blp.arguments(ActionRequestSchema, examples=examples.ACTIONS)
     @blp.response(200, ActionResultSchema)
-    @blp.doc(security=BEARER, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
+    @blp.doc(security=BEARER, parameters=[IF_MATCH, IDEMPOTENCY_KEY, PREFER])
     @problems(400, 401, 404, 409, 412, 422, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
-        """Play one action for your seat; bots answer before this returns"""
+        """Play one action for your seat
+
+        The answer comes once your action is applied; its `events` are that
+        action's. Bots reply in the background (follow the event stream), or
+        send `Prefer: wait=N` to get the view once a human must act again, with
+        every event from your action up to then.
+        """
         expected = body.pop("expected_version", None)
         from_header = _if_match()
         if expected is not None and from_header is not None and expected != from_header:
@@ -163,12 +198,13 @@ class Actions(MethodView):
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 0 < len(key) <= 200:
             raise Problem(422, "validation_error", "Idempotency-Key must be 1 to 200 characters")
+        wait = _prefer_wait()
         result = service().act(
             game_id, bearer_token(required=True), body,
             expected_version=from_header if from_header is not None else expected,
-            idempotency_key=key,
+            idempotency_key=key, wait_s=wait or 0,
         )  # fmt: skip
-        return result, 200, etag(result["game"]["version"])
+        return result, 200, {**etag(result["game"]["version"]), **_applied(wait)}
 
 
 SSE_DOC = {
@@ -214,7 +250,8 @@ class Events(MethodView):
             return {"events": events}
         config = current_app.config
         stream = event_stream(
-            service().store, game_id, after, config["SSE_KEEPALIVE_S"], config["SSE_MAX_S"]
-        )
+            service().store, game_id, after, config["SSE_KEEPALIVE_S"], config["SSE_MAX_S"],
+            client_gone=disconnect_probe(request.environ),
+        )  # fmt: skip
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)

@@ -12,6 +12,7 @@ from ..problems import Problem
 from ..store import StoreUnavailable
 from .problems import problem_response
 from .schemas import HealthSchema
+from .stream import open_streams
 
 blp = Blueprint("health", __name__, url_prefix="/api/v1", description="Service health")
 
@@ -29,4 +30,4 @@ class Health(MethodView):
             return problem_response(
                 Problem(503, "store_unavailable", f"the {store.kind} store cannot be reached")
             )
-        return {"status": "ok", "store": store.kind}
+        return {"status": "ok", "store": store.kind, "open_streams": open_streams()}

@@ -212,6 +212,10 @@ class GameListSchema(Schema):
 class HealthSchema(Schema):
     status = fields.String(required=True)
     store = fields.String(required=True, validate=validate.OneOf(["redis", "memory"]))
+    open_streams = fields.Integer(
+        required=True,
+        metadata={"description": "Event streams open on the worker process that answered."},
+    )
 
 
 class ProblemSchema(Schema):

@@ -9,12 +9,31 @@ event after it) can neither split nor repeat a version.
 from __future__ import annotations
 
 import json
+import logging
+import select
+import socket
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
-from ..store import Event, GameStore
+from ..store import Event, GameStore, StoreUnavailable
+
+log = logging.getLogger(__name__)
 
 ENDING_EVENTS = frozenset({"game_over", "cancelled"})
+_open = [0]  # streams open in this process
+_open_lock = threading.Lock()
+
+
+def open_streams() -> int:
+    """How many event streams this process is serving now."""
+    return _open[0]
+
+
+def _count(change: int) -> None:
+    with _open_lock:
+        _open[0] += change
 
 
 def format_events(events: list[Event]) -> str:
@@ -28,23 +47,59 @@ def format_events(events: list[Event]) -> str:
     return "".join(lines)
 
 
+def disconnect_probe(environ: dict[str, Any]) -> Callable[[], bool]:
+    """A check, cheap enough to run every second, of whether the client hung up.
+
+    gunicorn hands its socket to the app; the client has hung up when it is
+    readable and a peek reads nothing. Servers that hide the socket (Flask's test
+    client) get a probe that never says so: their streams end by themselves.
+    """
+    sock = environ.get("gunicorn.socket")
+    if not isinstance(sock, socket.socket):
+        return lambda: False
+
+    def gone() -> bool:
+        try:
+            readable, _, _ = select.select([sock], [], [], 0)
+            return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+        except (OSError, ValueError):
+            return True
+
+    return gone
+
+
 def event_stream(
-    store: GameStore, game_id: str, after: int, keepalive_s: float, max_s: float
+    store: GameStore,
+    game_id: str,
+    after: int,
+    keepalive_s: float,
+    max_s: float,
+    client_gone: Callable[[], bool] = lambda: False,
 ) -> Iterator[str]:
-    """Events after version ``after`` until the game ends or ``max_s`` passes.
+    """Events after version ``after`` until the game ends, the client hangs up, or
+    ``max_s`` passes.
 
     A comment line every ``keepalive_s`` keeps proxies from closing an idle
-    stream; ``max_s`` bounds how long one stream holds a worker thread (the
-    browser reconnects by itself, with Last-Event-ID).
+    stream; ``max_s`` bounds how long one stream lives (the browser reconnects
+    by itself, with Last-Event-ID). The store failing ends the stream cleanly:
+    the client reconnects and resumes.
     """
-    feed = store.feed(game_id, after)
+    try:
+        feed = store.feed(game_id, after)
+        record = store.load(game_id)
+    except (StoreUnavailable, KeyError):
+        return  # the client's reconnection will get a clear answer
+    ended = record is None or record["status"] in ("finished", "cancelled")
+    _count(+1)
     try:
         yield "retry: 1000\n\n"
-        record = store.load(game_id)
-        ended = record is None or record["status"] in ("finished", "cancelled")
         start = last_sent = time.monotonic()
-        while time.monotonic() - start < max_s:
-            batch = feed.next_batch(timeout=min(1.0, keepalive_s))
+        while time.monotonic() - start < max_s and not client_gone():
+            try:
+                batch = feed.next_batch(timeout=min(1.0, keepalive_s))
+            except StoreUnavailable:
+                log.warning("event stream ended: the store is unavailable")
+                return
             now = time.monotonic()
             if batch:
                 yield format_events(batch)
@@ -57,4 +112,5 @@ def event_stream(
                 yield ": keep-alive\n\n"
                 last_sent = now
     finally:
+        _count(-1)
         feed.close()

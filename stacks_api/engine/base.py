@@ -110,6 +110,11 @@ class Game(ABC):
         """Close whatever has timed out by ``now``; only Stacks has deadlines."""
         return []
 
+    @property
+    def deadline(self) -> float | None:
+        """When ``expire`` will next have something to close (server clock), if ever."""
+        return None
+
     def _check_shape(self, seat: object, action: object) -> None:
         if type(seat) is not int or not 0 <= seat < self.players:
             raise bad_action(f"seat must be a whole number from 0 to {self.players - 1}")

@@ -26,5 +26,17 @@ class Keys:
     def lobby(self, status: str, variant: str) -> str:
         return f"{self.prefix}:lobby:{status}:{variant}"
 
+    def deadlines(self) -> str:
+        """A sorted set of ``<game id>:<version>`` scored by when a deadline falls."""
+        return f"{self.prefix}:deadlines"
+
     def channel(self, game_id: str) -> str:
         return f"{self.prefix}:{{{game_id}}}:channel"
+
+    def every_channel(self) -> str:
+        """The pattern that matches every game's channel (one subscription per process)."""
+        return f"{self.prefix}:{{*}}:channel"
+
+    def game_of_channel(self, channel: str) -> str:
+        """The game id inside a channel name built by ``channel``."""
+        return channel[len(self.prefix) + 2 : -len("}:channel")]

@@ -1,7 +1,8 @@
-"""The embedded store: everything in this process's memory, guarded by one lock.
+"""The embedded store: everything in this process's memory, one lock per game.
 
-Used when no REDIS_URL is set. It follows the same TTL policy as Redis, purging
-lazily, and serves one process only (run one worker with it).
+Used when no REDIS_URL is set. It follows the same TTL policy as Redis (expired
+games and idempotency records are purged as they are met and by a periodic
+sweep) and serves one process only (run one worker with it).
 """
 
 from __future__ import annotations
@@ -11,111 +12,187 @@ import json
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from . import IDEMPOTENCY_TTL_S, TTL_SECONDS, Change, Event, Record
 
 T = TypeVar("T")
+SWEEP_EVERY_S = 60.0
+
+
+@dataclass
+class _Slot:
+    """One game: its record (as JSON text, so callers never share mutable state),
+    its events, its remembered responses, and the lock that makes its updates atomic."""
+
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    changed: threading.Condition = field(init=False)
+    state: str | None = None
+    expires: float = 0.0
+    events: list[Event] = field(default_factory=list)
+    remembered: dict[str, tuple[str, float]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.changed = threading.Condition(self.lock)
 
 
 class MemoryStore:
-    """A thread-safe dict of games; every update runs under the lock, so it is atomic."""
+    """A dict of games; an update holds only its own game's lock, so nothing one
+    game does makes another wait."""
 
     kind = "memory"
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        # Re-entrant: a decision made inside update() may read (recall) the store.
-        self._lock = threading.RLock()
-        self._changed = threading.Condition(self._lock)
         self._clock = clock
-        self._games: dict[str, tuple[str, float]] = {}  # id -> (JSON, expires at)
-        self._events: dict[str, list[Event]] = {}
-        self._remembered: dict[tuple[str, str], tuple[Record, float]] = {}
+        self._slots: dict[str, _Slot] = {}
+        self._slots_lock = threading.Lock()  # held only to find or drop a slot
+        self._next_sweep = clock() + SWEEP_EVERY_S
 
     def ping(self) -> None:
         return None
 
     def create(self, record: Record, events: list[Event]) -> None:
-        with self._lock:
-            self._write(record, events)
+        self._sweep_if_due()
+        slot = self._slot(record["id"], create=True)
+        assert slot is not None
+        with slot.lock:
+            self._write(slot, record, events)
 
     def load(self, game_id: str) -> Record | None:
-        with self._lock:
-            return self._read(game_id)
+        slot = self._slot(game_id)
+        if slot is None:
+            return None
+        with slot.lock:
+            return self._read(slot)
 
     def update(self, game_id: str, decide: Callable[[Record], tuple[Change, T]]) -> T:
-        with self._lock:
-            record = self._read(game_id)
+        slot = self._slot(game_id)
+        if slot is None:
+            raise KeyError(game_id)
+        with slot.lock:
+            record = self._read(slot)
             if record is None:
                 raise KeyError(game_id)
             change, result = decide(record)
             if change.record is not None:
-                self._write(change.record, change.events)
+                self._write(slot, change.record, change.events)
             if change.remember is not None:
                 key, response = change.remember
                 expires = self._clock() + IDEMPOTENCY_TTL_S
-                self._remembered[(game_id, key)] = (copy.deepcopy(response), expires)
+                slot.remembered[key] = (json.dumps(response), expires)
             return result
 
     def events_after(self, game_id: str, version: int) -> list[Event]:
-        with self._lock:
-            return [e for e in self._events.get(game_id, []) if e["version"] > version]
+        slot = self._slot(game_id)
+        if slot is None:
+            return []
+        with slot.lock:
+            if self._read(slot) is None:
+                return []
+            return copy.deepcopy(slot.events[_first_after(slot.events, version) :])
 
     def feed(self, game_id: str, after: int) -> MemoryFeed:
         return MemoryFeed(self, game_id, after)
 
     def recall(self, game_id: str, key: str) -> Record | None:
-        with self._lock:
-            found = self._remembered.get((game_id, key))
+        slot = self._slot(game_id)
+        if slot is None:
+            return None
+        with slot.lock:
+            found = slot.remembered.get(key)
             if found is None or found[1] <= self._clock():
                 return None
-            return copy.deepcopy(found[0])
+            remembered: Record = json.loads(found[0])
+            return remembered
 
     def list_games(
         self, status: str, variant: str | None, offset: int, limit: int
     ) -> tuple[list[Record], int]:
-        with self._lock:
-            found = [
-                r for r in (self._read(game_id) for game_id in list(self._games)) if r
-                if r["status"] == status and variant in (None, r["variant"])
-            ]  # fmt: skip
+        with self._slots_lock:
+            slots = list(self._slots.values())
+        found = []
+        for slot in slots:
+            with slot.lock:
+                record = self._read(slot)
+            if record and record["status"] == status and variant in (None, record["variant"]):
+                found.append(record)
         found.sort(key=lambda r: (r["created_at"], r["id"]), reverse=True)
         return found[offset : offset + limit], len(found)
 
-    # Records are kept as JSON text so that callers can never share mutable state.
-    def _read(self, game_id: str) -> Record | None:
-        entry = self._games.get(game_id)
-        if entry is None:
+    def sweep(self) -> None:
+        """Drop every expired game and idempotency record."""
+        now = self._clock()
+        with self._slots_lock:
+            items = list(self._slots.items())
+        for game_id, slot in items:
+            with slot.lock:
+                slot.remembered = {k: v for k, v in slot.remembered.items() if v[1] > now}
+                if slot.expires <= now:
+                    slot.state = None
+                    with self._slots_lock:
+                        self._slots.pop(game_id, None)
+
+    def _sweep_if_due(self) -> None:
+        if self._clock() >= self._next_sweep:
+            self._next_sweep = self._clock() + SWEEP_EVERY_S
+            self.sweep()
+
+    def _slot(self, game_id: str, create: bool = False) -> _Slot | None:
+        with self._slots_lock:
+            slot = self._slots.get(game_id)
+            if slot is None and create:
+                slot = self._slots[game_id] = _Slot()
+            return slot
+
+    def _read(self, slot: _Slot) -> Record | None:
+        if slot.state is None or slot.expires <= self._clock():
             return None
-        if entry[1] <= self._clock():
-            del self._games[game_id]
-            self._events.pop(game_id, None)
-            return None
-        record: Record = json.loads(entry[0])
+        record: Record = json.loads(slot.state)
         return record
 
-    def _write(self, record: Record, events: list[Event]) -> None:
-        expires = self._clock() + TTL_SECONDS[record["status"]]
-        self._games[record["id"]] = (json.dumps(record), expires)
-        self._events.setdefault(record["id"], []).extend(copy.deepcopy(events))
-        self._changed.notify_all()
+    def _write(self, slot: _Slot, record: Record, events: list[Event]) -> None:
+        slot.state = json.dumps(record)
+        slot.expires = self._clock() + TTL_SECONDS[record["status"]]
+        slot.events.extend(copy.deepcopy(events))
+        slot.changed.notify_all()
+
+
+def _first_after(events: list[Event], version: int) -> int:
+    """The index of the first event above ``version`` (events are in version order)."""
+    low, high = 0, len(events)
+    while low < high:
+        middle = (low + high) // 2
+        if events[middle]["version"] <= version:
+            low = middle + 1
+        else:
+            high = middle
+    return low
 
 
 class MemoryFeed:
-    """Waits on the store's condition variable, which every write notifies."""
+    """Waits on its game's condition variable, which every write to that game notifies.
+
+    It remembers how far into the game's event list it has read, so a wake-up
+    reads only what is new.
+    """
 
     def __init__(self, store: MemoryStore, game_id: str, after: int) -> None:
-        self._store, self._game_id, self._last = store, game_id, after
+        slot = store._slot(game_id)
+        if slot is None:
+            raise KeyError(game_id)
+        self._slot = slot
+        with slot.lock:
+            self._index = _first_after(slot.events, after)
 
     def next_batch(self, timeout: float) -> list[Event]:
-        with self._store._changed:
-            events = self._store.events_after(self._game_id, self._last)
-            if not events:
-                self._store._changed.wait(timeout)
-                events = self._store.events_after(self._game_id, self._last)
-        if events:
-            self._last = events[-1]["version"]
-        return events
+        slot = self._slot
+        with slot.changed:
+            if len(slot.events) <= self._index:
+                slot.changed.wait(timeout)
+            batch = copy.deepcopy(slot.events[self._index :])
+            self._index = len(slot.events)
+        return batch
 
     def close(self) -> None:
         return None

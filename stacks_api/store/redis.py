@@ -8,6 +8,7 @@ aborts the EXEC and the decision is made again on the fresh state.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -19,6 +20,7 @@ from redis.retry import Retry
 
 from ..engine import VARIANTS
 from . import IDEMPOTENCY_TTL_S, TTL_SECONDS, Change, Event, Record, StoreUnavailable
+from .broadcast import Broadcaster, Subscription
 from .keys import Keys
 
 T = TypeVar("T")
@@ -48,6 +50,7 @@ class RedisStore:
             retry=Retry(NoBackoff(), 1),
             health_check_interval=30,
         )
+        self.broadcaster = Broadcaster(self.client, self.keys)
 
     def ping(self) -> None:
         with _reachable():
@@ -137,7 +140,8 @@ class RedisStore:
         if events:
             pipe.rpush(self.keys.events(game_id), *(json.dumps(e) for e in events))
         pipe.expire(self.keys.events(game_id), ttl)
-        pipe.publish(self.keys.channel(game_id), json.dumps(record["version"]))
+        if events:  # the events themselves, so a listener need not read them back
+            pipe.publish(self.keys.channel(game_id), json.dumps(events))
 
     def _index(self, record: Record, old_status: str | None) -> None:
         if old_status == record["status"]:
@@ -152,32 +156,59 @@ class RedisStore:
 
 
 class RedisFeed:
-    """Pub/sub wakes the feed; the event list in Redis is the source of truth.
+    """A game's events from the process's shared subscription; the list in Redis is
+    the source of truth.
 
     It subscribes before reading the backlog, so an event written in between is
-    never missed; a lost publish only delays delivery to the next wait.
+    never missed (one seen twice is dropped by its version). It remembers how far
+    into the game's event list it has read: published batches extend it directly,
+    and only a gap (a lost message) or a quiet spell makes it read Redis again,
+    from where it stopped.
     """
 
+    RECHECK_S = 10.0
+
     def __init__(self, store: RedisStore, game_id: str, after: int) -> None:
-        self._store, self._game_id, self._last = store, game_id, after
-        self._pubsub = store.client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
-        with _reachable():
-            self._pubsub.subscribe(store.keys.channel(game_id))
+        self._store, self._key = store, store.keys.events(game_id)
+        self._subscription: Subscription = store.broadcaster.subscribe(game_id)
+        self._index, self._last = 0, after
+        self._pending = self._read_new()
+        self._checked = time.monotonic()
 
     def next_batch(self, timeout: float) -> list[Event]:
-        events = self._store.events_after(self._game_id, self._last)
-        if not events:
-            with _reachable():
-                self._pubsub.get_message(timeout=timeout)
-                while self._pubsub.get_message(timeout=0) is not None:
-                    pass  # several writes, one read
-            events = self._store.events_after(self._game_id, self._last)
+        if self._pending:
+            pending, self._pending = self._pending, []
+            return pending
+        batch: list[Event] = []
+        for published in self._subscription.take(timeout):
+            fresh = [e for e in published if e["version"] > self._last]
+            if not fresh:
+                continue  # already read from the list
+            if fresh[0]["version"] != self._last + 1:
+                batch += self._read_new()  # a message was lost: read what is missing
+                continue
+            batch += fresh
+            self._index += len(fresh)
+            self._last = fresh[-1]["version"]
+        now = time.monotonic()
+        if batch:
+            self._checked = now
+        elif now - self._checked > self.RECHECK_S:
+            self._checked = now
+            batch = self._read_new()  # a quiet spell: make sure no message was lost
+        return batch
+
+    def _read_new(self) -> list[Event]:
+        with _reachable():
+            stored: list[Any] = self._store.client.lrange(self._key, self._index, -1)
+        self._index += len(stored)
+        events = [e for e in map(_decode, stored) if e["version"] > self._last]
         if events:
             self._last = events[-1]["version"]
         return events
 
     def close(self) -> None:
-        self._pubsub.close()
+        self._subscription.close()
 
 
 def _decode(raw: bytes | str) -> Any:

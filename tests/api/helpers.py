@@ -23,8 +23,10 @@ def join(client: Any, game_id: str, name: str = "Ada", **extra: Any) -> dict[str
     return response.json
 
 
-def view(client: Any, game_id: str, token: str | None = None) -> dict[str, Any]:
-    response = client.get(f"{API}/{game_id}", headers=bearer(token) if token else {})
+def view(client: Any, game_id: str, token: str | None = None, wait: int = 10) -> dict[str, Any]:
+    """The game as ``token`` sees it, once a human must act (bots move in the background)."""
+    headers = {**(bearer(token) if token else {}), "Prefer": f"wait={wait}"}
+    response = client.get(f"{API}/{game_id}", headers=headers)
     assert response.status_code == 200, response.json
     return response.json
 

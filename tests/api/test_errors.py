@@ -26,7 +26,8 @@ def test_body_that_is_not_an_object(client):
 def test_health_reports_the_store(client, store_url):
     response = client.get("/api/v1/health")
     assert response.status_code == 200
-    assert response.json == {"status": "ok", "store": "redis" if store_url else "memory"}
+    kind = "redis" if store_url else "memory"
+    assert response.json == {"status": "ok", "store": kind, "open_streams": 0}
 
 
 @pytest.fixture

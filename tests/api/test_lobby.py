@@ -147,5 +147,5 @@ def test_a_huge_player_count_is_refused_not_allocated(client):
 
 def test_a_bot_seat_with_options_plays(client):
     seats = [{"bot": "mcts", "options": {"iterations": 2}}, {"bot": "greedy"}]
-    game = create(client, variant="stacks", players=2, seats=seats)["game"]
+    game = view(client, create(client, variant="stacks", players=2, seats=seats)["game"]["id"])
     assert game["status"] == "finished" and game["players"][0]["bot"] == "mcts"

@@ -367,6 +367,10 @@ class StacksGame(Game):
             self._close_window(window, events)
         return events
 
+    @property
+    def deadline(self) -> float | None:
+        return None if self.window is None or self.result else self.window.deadline
+
     def expire(self, now: float) -> list[Event]:
         window = self.window
         if window is None or window.deadline is None or now < window.deadline or self.result:

@@ -1,0 +1,171 @@
+"""A thousand open event streams, and the server still answers promptly.
+
+    python bench/streams.py [--streams 1000] [--seconds 10] [--clients 4]
+
+Starts its own redis-server and ``stacks-api serve`` (2 gevent web workers,
+one bot worker). Then, in one run:
+  1. baseline: client threads play two-human games (GET view, POST action)
+     while one more times GET /api/v1/health, for --seconds;
+  2. opens --streams SSE streams on one game (asyncio sockets);
+  3. the same load as 1 while every stream stays open;
+  4. posts 20 actions on the streamed game and times, for each, how long after
+     the action's response its events reached each stream.
+Targets (issue 13): every stream opened; health p99 under 100 ms and action
+throughput at least 80% of the baseline while they are open; delivery to all
+listeners p99 under 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import threading
+import time
+
+import requests
+from load import Game, hammer, percentile, play, run_threads
+
+from stacks_api.testing import RedisServer, ServerProcess
+
+
+class Streams:
+    """Many SSE streams on one game, read on an asyncio loop in its own thread."""
+
+    def __init__(self, port: int, game_id: str, count: int) -> None:
+        self.port, self.game_id, self.count = port, game_id, count
+        self.opened = 0
+        self.arrivals: list[dict[int, float]] = []
+        self.ready = threading.Event()
+        self._stop: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.thread = threading.Thread(target=lambda: asyncio.run(self._main()), daemon=True)
+
+    async def _main(self) -> None:
+        self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+        gate = asyncio.Semaphore(100)  # do not open them all in one burst
+        tasks = [asyncio.create_task(self._follow(gate)) for _ in range(self.count)]
+        await self._stop.wait()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _follow(self, gate: asyncio.Semaphore) -> None:
+        arrivals: dict[int, float] = {}
+        async with gate:
+            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            writer.write(
+                f"GET /api/v1/games/{self.game_id}/events HTTP/1.1\r\nHost: bench\r\n"
+                "Accept: text/event-stream\r\n\r\n".encode()
+            )
+            while not (await reader.readline()).startswith(b"retry:"):
+                pass
+        self.arrivals.append(arrivals)
+        self.opened += 1
+        if self.opened == self.count:
+            self.ready.set()
+        try:
+            while line := await reader.readline():
+                if line.startswith(b"id: "):
+                    arrivals.setdefault(int(line[4:]), time.perf_counter())
+        finally:
+            writer.close()
+
+    def start(self, timeout: float) -> None:
+        self.thread.start()
+        self.ready.wait(timeout)
+
+    def stop(self) -> None:
+        if self._loop is not None and self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        self.thread.join(timeout=10)
+
+
+def load(base: str, seconds: float, clients: int) -> tuple[float, list[float], list[float]]:
+    """Actions per second, action latencies and health latencies under client load."""
+    until = time.perf_counter() + seconds
+    out: dict[str, list] = {"action": [], "errors": []}
+    health: list[float] = []
+    targets = [lambda n=n: play(base, until, 1000 + n, out) for n in range(clients)]
+    elapsed = run_threads([*targets, lambda: hammer(f"{base}/health", until, health)])
+    return len(out["action"]) / elapsed, out["action"], health
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--streams", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--clients", type=int, default=4)
+    args = parser.parse_args()
+
+    store = RedisServer()
+    store.start()
+    env = {"REDIS_URL": store.url, "STACKS_RATE_LIMITS": "off"}
+    server = ServerProcess(env, workers=2)
+    base = f"{server.url}/api/v1"
+    streams = None
+    try:
+        before_rate, before_actions, before_health = load(base, args.seconds, args.clients)
+
+        session = requests.Session()
+        watched = Game(session, base, 7)
+        started = time.perf_counter()
+        streams = Streams(server.port, watched.id, args.streams)
+        streams.start(timeout=120)
+        open_s = time.perf_counter() - started
+
+        during_rate, during_actions, during_health = load(base, args.seconds, args.clients)
+
+        delays: list[float] = []
+        posted: list[tuple[int, float]] = []
+        for _ in range(20):
+            state = session.get(f"{base}/games/{watched.id}").json()
+            if state["status"] != "active":
+                break
+            auth = watched.auth(state["to_move"][0])
+            mine = session.get(f"{base}/games/{watched.id}", headers=auth).json()
+            answer = session.post(
+                f"{base}/games/{watched.id}/actions", json=mine["you"]["legal_actions"][0],
+                headers=auth,
+            )  # fmt: skip
+            posted.append((answer.json()["game"]["version"], time.perf_counter()))
+            time.sleep(0.25)
+        time.sleep(2)
+        missing = 0
+        for version, done in posted:
+            for arrivals in streams.arrivals:
+                if version in arrivals:
+                    delays.append(arrivals[version] - done)
+                else:
+                    missing += 1
+
+        print(
+            f"stacks-api serve: 2 gevent web workers, 1 bot worker, Redis; "
+            f"{args.clients} playing clients + 1 health client, {args.seconds:.0f} s a phase"
+        )
+        print(f"streams opened     {streams.opened} of {args.streams} in {open_s:.1f} s")
+        print(
+            f"actions            {before_rate:7.1f}/s without streams, {during_rate:7.1f}/s "
+            f"with them open ({during_rate / before_rate:.0%})"
+        )
+        print(
+            f"action latency     p50 {percentile(before_actions, 0.5):6.1f} -> "
+            f"{percentile(during_actions, 0.5):6.1f} ms, p99 "
+            f"{percentile(before_actions, 0.99):6.1f} -> {percentile(during_actions, 0.99):6.1f} ms"
+        )
+        print(
+            f"GET health         p50 {percentile(before_health, 0.5):6.1f} -> "
+            f"{percentile(during_health, 0.5):6.1f} ms, p99 "
+            f"{percentile(before_health, 0.99):6.1f} -> {percentile(during_health, 0.99):6.1f} ms"
+        )
+        print(f"event delivery     {len(posted)} actions x {streams.opened} streams: "
+              f"p50 {percentile(delays, 0.5):6.1f} ms, p99 {percentile(delays, 0.99):6.1f} ms, "
+              f"max {percentile(delays, 1.0):6.1f} ms, missing {missing}")  # fmt: skip
+    finally:
+        if streams is not None:
+            streams.stop()
+        server.stop()
+        store.cleanup()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""``stacks-api serve`` as deployed: evented web workers, bot workers, streams that cost
+no thread and end with their client, a quick TERM."""
+
+import socket
+import time
+
+import pytest
+import requests
+
+from stacks_api.testing import ServerProcess
+
+SSE = {"Accept": "text/event-stream"}
+
+
+@pytest.fixture
+def redis_server(redis_url, prefix):
+    server = ServerProcess({"REDIS_URL": redis_url, "STACKS_STORE_PREFIX": prefix})
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def memory_server():
+    server = ServerProcess({"REDIS_URL": ""})
+    yield server
+    server.stop()
+
+
+def open_stream(server: ServerProcess, game_id: str) -> socket.socket:
+    """An SSE request on a raw socket, read until the stream has begun."""
+    sock = socket.create_connection(("127.0.0.1", server.port))
+    request = (f"GET /api/v1/games/{game_id}/events HTTP/1.1\r\nHost: x\r\n"
+               "Accept: text/event-stream\r\n\r\n")  # fmt: skip
+    sock.sendall(request.encode())
+    received = b""
+    while b"retry:" not in received:
+        received += sock.recv(4096)
+    return sock
+
+
+def open_streams(server: ServerProcess) -> int:
+    return requests.get(f"{server.url}/api/v1/health", timeout=5).json()["open_streams"]
+
+
+def new_game(server: ServerProcess, **body) -> dict:
+    body = {"variant": "sequence", "players": 2, **body}
+    response = requests.post(f"{server.url}/api/v1/games", json=body, timeout=5)
+    assert response.status_code == 201
+    return response.json()
+
+
+def test_a_stream_is_released_within_a_second_of_its_client_hanging_up(memory_server):
+    game_id = new_game(memory_server)["game"]["id"]
+    streams = [open_stream(memory_server, game_id) for _ in range(3)]
+    assert open_streams(memory_server) == 3
+    for sock in streams[:2]:
+        sock.close()
+    hung_up = time.monotonic()
+    while open_streams(memory_server) != 1:
+        assert time.monotonic() - hung_up < 1.5, "a stream outlived its client"
+        time.sleep(0.05)
+    streams[2].close()
+
+
+def test_term_with_open_and_dropped_streams_exits_in_under_two_seconds(redis_url, prefix):
+    server = ServerProcess({"REDIS_URL": redis_url, "STACKS_STORE_PREFIX": prefix}, workers=2)
+    game_id = new_game(server)["game"]["id"]
+    streams = [open_stream(server, game_id) for _ in range(6)]
+    for sock in streams[:3]:
+        sock.close()  # dropped without a word
+    assert server.stop() < 2.0
+    for sock in streams[3:]:
+        sock.close()
+
+
+def test_bot_workers_answer_and_prefer_wait_shows_the_reply(redis_server):
+    created = new_game(redis_server, seats=[{}, {"bot": "greedy"}], seed=5)
+    game_id = created["game"]["id"]
+    base = f"{redis_server.url}/api/v1/games/{game_id}"
+    token = requests.post(f"{base}/players", json={"name": "Ada"}, timeout=5).json()["token"]
+    auth = {"Authorization": f"Bearer {token}", "Prefer": "wait=10"}
+    mine = requests.get(base, headers=auth, timeout=15).json()
+    assert mine["to_move"] == [0]
+    action = mine["you"]["legal_actions"][0]
+    answer = requests.post(f"{base}/actions", json=action, headers=auth, timeout=15)
+    assert answer.headers["Preference-Applied"] == "wait=10"
+    seats = [e.get("seat") for e in answer.json()["events"]]
+    assert seats[0] == 0 and 1 in seats, "the bot's reply came from a worker process"
+    assert answer.json()["game"]["to_move"] == [0]
+
+
+def test_a_block_window_deadline_closes_through_the_job_scheduler(redis_server):
+    position = {"piles": [["B1", "B2", "B3", "B4"], [], [], []],
+                "hands": [["B5", "R1"], ["R2"], ["R3"]], "turn": 0}  # fmt: skip
+    game_id = new_game(redis_server, variant="stacks", players=3, position=position,
+                       options={"response_timeout_s": 1})["game"]["id"]  # fmt: skip
+    base = f"{redis_server.url}/api/v1/games/{game_id}"
+    tokens = [
+        requests.post(f"{base}/players", json={"name": f"P{i}"}, timeout=5).json()["token"]
+        for i in range(3)
+    ]
+    auth = {"Authorization": f"Bearer {tokens[0]}"}
+    play = {"type": "play", "card": "B5", "pile": 0}
+    assert requests.post(f"{base}/actions", json=play, headers=auth, timeout=5).status_code == 200
+    opened = time.monotonic()
+    while requests.get(base, timeout=5).json()["block_window"] is not None:
+        assert time.monotonic() - opened < 2.0, "the deadline passed and nothing closed it"
+        time.sleep(0.1)
+    events = requests.get(f"{base}/events", timeout=5).json()["events"]
+    assert "window_expired" in [e["type"] for e in events]
