@@ -25,5 +25,6 @@ EXPOSE 8000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=5s --retries=3 \
     CMD python -c "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/api/v1/health', timeout=2).status != 200)"
 
-# stacks-api serve replaces itself with gunicorn, which becomes PID 1.
+# stacks-api serve runs gunicorn (and, with REDIS_URL, the bot workers) and stops
+# them all on TERM.
 CMD ["stacks-api", "serve"]

@@ -17,6 +17,13 @@ listeners p99 under 1 s.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# bench/http.py would hide the stdlib's http: keep this folder at the end of the path.
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path.append(sys.path.pop(0))
+
 import argparse
 import asyncio
 import threading
