@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .api import docs, games, health
+from .api import docs, games, guards, health, limits
 from .api.problems import ProblemApi
 from .service import GameService
 from .store import GameStore, make_store
@@ -36,6 +37,11 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(games.blp)
     app.register_blueprint(docs.blp)
     app.extensions["stacks_api.api"] = api
+    guards.install(app)
+    limits.install(app)
+    if app.config["TRUSTED_PROXIES"]:
+        hops = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     return app
 
 

@@ -34,7 +34,7 @@ def gunicorn_argv(args: argparse.Namespace, workers: int) -> list[str]:
         sys.executable, "-m", "gunicorn",
         "--bind", f"{args.host}:{args.port}",
         "--workers", str(workers),
-        "--worker-class", "gevent",
+        "--worker-class", "stacks_api.serving.Worker",
         "--worker-connections", str(args.connections),
         # Streams never finish by themselves: on TERM give requests 1 s, then stop.
         "--graceful-timeout", "1",

@@ -22,6 +22,18 @@ class Config:
     SSE_KEEPALIVE_S = float(os.environ.get("STACKS_SSE_KEEPALIVE_S", "15"))
     SSE_MAX_S = float(os.environ.get("STACKS_SSE_MAX_S", "300"))
 
+    # Limits (API.md 5.2): what one client may ask of the server.
+    MAX_CONTENT_LENGTH = 64 * 1024  # bytes of request body (413 past it)
+    RATE_LIMITS = os.environ.get("STACKS_RATE_LIMITS", "on") != "off"
+    # Per client address; "N/second|minute|hour", several joined with ";".
+    LIMIT_CREATE = os.environ.get("STACKS_LIMIT_CREATE", "30/minute;300/hour")
+    LIMIT_JOIN = os.environ.get("STACKS_LIMIT_JOIN", "60/minute")
+    LIMIT_ACT = os.environ.get("STACKS_LIMIT_ACT", "20/second;600/minute")
+    LIMIT_STREAM = os.environ.get("STACKS_LIMIT_STREAM", "60/minute")
+    # Behind N reverse proxies, take the client address from X-Forwarded-For
+    # (only then: a client could otherwise claim any address).
+    TRUSTED_PROXIES = int(os.environ.get("STACKS_TRUSTED_PROXIES", "0"))
+
     API_TITLE = "Sequence & Sequence Stacks game server"
     API_VERSION = "1.0.0"
     OPENAPI_VERSION = "3.0.3"
@@ -61,4 +73,5 @@ class TestConfig(Config):
     TESTING = True
     REDIS_URL = None
     JOBS = "local"  # Flask's test client has no worker processes beside it
+    RATE_LIMITS = False  # the abuse tests turn them on
     BOT_BUDGET_S = 1.0  # short jobs: a stopped app's workers end soon

@@ -9,10 +9,13 @@ TITLES = {
     401: "Unauthorized",
     404: "Not found",
     405: "Method not allowed",
+    408: "Request timeout",
     409: "Conflict",
     412: "Precondition failed",
+    413: "Content too large",
     415: "Unsupported media type",
     422: "Unprocessable content",
+    429: "Too many requests",
     500: "Internal server error",
     503: "Service unavailable",
 }

@@ -56,6 +56,12 @@ def _not_found(game_id: str) -> Problem:
     return Problem(404, "not_found", f"no game with id {game_id!r}")
 
 
+def _idempotency_slot(seat: int, key: str) -> str:
+    """Where a seat's Idempotency-Key is remembered: built from the seat and a digest,
+    so the client's text never becomes part of a storage key."""
+    return f"{seat}:{hashlib.sha256(key.encode()).hexdigest()[:32]}"
+
+
 class _Stale(Exception):
     """The game moved on while a worker was deciding: decide again."""
 
@@ -245,12 +251,17 @@ class GameService:
         its events run from the action up to then.
         """
         fingerprint = hashlib.sha256(
-            json.dumps([token_hash(token or ""), action, expected_version], sort_keys=True).encode()
+            json.dumps([action, expected_version], sort_keys=True).encode()
         ).hexdigest()
 
         def decide(record: Record) -> tuple[Change, JSON]:
-            if idempotency_key is not None:
-                prior = self.store.recall(game_id, idempotency_key)
+            # Authentication comes first: a refused token stores nothing.
+            seat = self._seat_of(record, token)
+            if seat is None:
+                raise Problem(401, "unauthorized", "send this seat's token as 'Bearer <token>'")
+            slot = None if idempotency_key is None else _idempotency_slot(seat, idempotency_key)
+            if slot is not None:
+                prior = self.store.recall(game_id, slot)
                 if prior is not None:
                     if prior["fingerprint"] != fingerprint:
                         raise Problem(
@@ -260,16 +271,13 @@ class GameService:
                         )
                     return Change(None), prior["outcome"]
             try:
-                change, outcome = self._apply_action(record, token, action, expected_version)
+                change, outcome = self._apply_action(record, seat, action, expected_version)
             except Problem as refusal:
-                if idempotency_key is None:
+                if slot is None:
                     raise
                 change, outcome = Change(None), {"problem": refusal.to_dict()}
-            if idempotency_key is not None:
-                change.remember = (
-                    idempotency_key,
-                    {"fingerprint": fingerprint, "outcome": outcome},
-                )
+            if slot is not None:
+                change.remember = (slot, {"fingerprint": fingerprint, "outcome": outcome})
             return change, outcome
 
         outcome = self._update(game_id, decide)
@@ -296,11 +304,8 @@ class GameService:
         return {"game": self._render(record, load_game(record["game"]), seat), "events": events}
 
     def _apply_action(
-        self, record: Record, token: str | None, action: JSON, expected_version: int | None
+        self, record: Record, seat: int, action: JSON, expected_version: int | None
     ) -> tuple[Change, JSON]:
-        seat = self._seat_of(record, token)
-        if seat is None:
-            raise Problem(401, "unauthorized", "send this seat's token as 'Bearer <token>'")
         if record["status"] != "active":
             raise Problem(409, "game_not_active", f"the game is {record['status']}")
         if expected_version is not None and expected_version != record["version"]:

@@ -14,6 +14,7 @@ from ..problems import Problem
 from ..service import GameService
 from . import examples
 from .auth import BEARER, bearer_token
+from .guards import idempotency_key, version_header
 from .schemas import (
     ActionRequestSchema,
     ActionResultSchema,
@@ -43,16 +44,24 @@ def header(name: str, description: str, **schema: Any) -> dict[str, Any]:
     }
 
 
-IF_MATCH = header("If-Match", 'Act only if the game is at this version, e.g. "12" (412 otherwise).')
+VERSION = {"pattern": r'^(W/)?("[0-9]{1,18}"|[0-9]{1,18})$|^\*$', "maxLength": 22}
+IF_MATCH = header(
+    "If-Match", 'Act only if the game is at this version, e.g. "12" (412 otherwise).', **VERSION
+)
 IF_NONE_MATCH = header(
-    "If-None-Match", 'The ETag you have, e.g. "12": 304 with no body while it is current.'
+    "If-None-Match",
+    'The ETag you have, e.g. "12": 304 with no body while it is current.',
+    **VERSION,
 )
 IDEMPOTENCY_KEY = header(
     "Idempotency-Key",
-    "A retry with the same key gets the first outcome instead of acting twice.",
-    maxLength=200,
+    "A retry with the same key (from the same seat) gets the first outcome instead of "
+    "acting twice; remembered for 24 h.",
+    pattern=r"^[A-Za-z0-9_.\-]{1,64}$",
 )
-LAST_EVENT_ID = header("Last-Event-ID", "Resume a stream after this version (overrides `after`).")
+LAST_EVENT_ID = header(
+    "Last-Event-ID", "Resume a stream after this version (overrides `after`).", **VERSION
+)
 PREFER = header(
     "Prefer",
     "`wait=N` (N seconds, 0 to 10): answer once a human seat must act, the game is over, "
@@ -95,16 +104,6 @@ def _prefer_wait() -> int | None:
 
 def _applied(wait: int | None) -> dict[str, str]:
     return {} if wait is None else {"Preference-Applied": f"wait={wait}"}
-
-
-def _if_match() -> int | None:
-    header = request.headers.get("If-Match")
-    if header is None or header.strip() == "*":
-        return None
-    value = header.strip().removeprefix("W/").strip('"')
-    if not value.isdigit():
-        raise Problem(412, "stale_version", f'If-Match must be a version like "12", not {header!r}')
-    return int(value)
 
 
 @blp.route("")
@@ -152,9 +151,10 @@ class Game(MethodView):
         bots' replies in one request.
         """
         wait = _prefer_wait()
+        cached = version_header("If-None-Match")
         view = service().view(game_id, bearer_token(), wait_s=wait or 0)
         headers = {**etag(view["version"]), **_applied(wait)}
-        if request.if_none_match.contains(str(view["version"])):
+        if cached == view["version"]:
             return "", 304, headers
         return view, 200, headers
 
@@ -191,16 +191,15 @@ class Actions(MethodView):
         send `Prefer: wait=N` to get the view once a human must act again, with
         every event from your action up to then.
         """
+        token = bearer_token(required=True)  # a missing token is refused before anything else
         expected = body.pop("expected_version", None)
-        from_header = _if_match()
+        from_header = version_header("If-Match")
         if expected is not None and from_header is not None and expected != from_header:
             raise Problem(412, "stale_version", "If-Match and expected_version disagree")
-        key = request.headers.get("Idempotency-Key")
-        if key is not None and not 0 < len(key) <= 200:
-            raise Problem(422, "validation_error", "Idempotency-Key must be 1 to 200 characters")
+        key = idempotency_key()
         wait = _prefer_wait()
         result = service().act(
-            game_id, bearer_token(required=True), body,
+            game_id, token, body,
             expected_version=from_header if from_header is not None else expected,
             idempotency_key=key, wait_s=wait or 0,
         )  # fmt: skip
@@ -239,10 +238,8 @@ class Events(MethodView):
         the backlog, then each event as it happens (from any worker), with
         keep-alive comments; it ends when the game does.
         """
-        after = query["after"]
-        resume = request.headers.get("Last-Event-ID", "").strip()
-        if resume.isdigit():
-            after = int(resume)
+        resume = version_header("Last-Event-ID")
+        after = query["after"] if resume is None else resume
         events = service().events(game_id, after)  # also 404 for an unknown game
         if request.accept_mimetypes.best_match(["application/json", "text/event-stream"]) != (
             "text/event-stream"

@@ -9,7 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from ..problems import Problem
-from ..store import StoreUnavailable
+from ..store import StoreDegraded, StoreUnavailable
 from .problems import problem_response
 from .schemas import HealthSchema
 from .stream import open_streams
@@ -26,6 +26,10 @@ class Health(MethodView):
         store = current_app.extensions["stacks_api.games"].store
         try:
             store.ping()
+        except StoreDegraded:
+            return problem_response(
+                Problem(503, "degraded", f"the {store.kind} store answers but refuses writes")
+            )
         except StoreUnavailable:
             return problem_response(
                 Problem(503, "store_unavailable", f"the {store.kind} store cannot be reached")

@@ -24,8 +24,10 @@ _CODES = {
     404: "not_found",
     405: "method_not_allowed",
     412: "stale_version",
+    413: "payload_too_large",
     415: "unsupported_media_type",
     422: "validation_error",
+    429: "rate_limited",
 }
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, pre_load, validate
 
 from ..bots import BOTS
 from ..engine import VARIANTS
@@ -10,6 +12,10 @@ from ..engine.sequence.board import CARD_SET as SEQUENCE_CARDS
 from ..engine.stacks.cards import CARD_SET as STACKS_CARDS
 
 CARD_CODES = sorted(SEQUENCE_CARDS | STACKS_CARDS)
+MAX_SEED = 2**63 - 1
+MAX_VERSION = 10**18 - 1  # 18 digits, as in the version headers
+MAX_PLAYERS = 12
+MAX_SEAT = MAX_PLAYERS - 1
 ACTION_TYPES = ["play", "exchange", "discard", "pass"]
 STATUSES = ["waiting", "active", "finished", "cancelled"]
 
@@ -29,8 +35,12 @@ class SeatSpecSchema(Schema):
         metadata={"description": "A bot plays this seat; leave out for a human seat."},
     )
     options = fields.Dict(
-        keys=fields.String(),
-        metadata={"description": 'Bot options, e.g. mcts: {"iterations": 80, "seconds": 0.8}'},
+        keys=fields.String(validate=validate.Length(max=40)),
+        validate=validate.Length(max=4),
+        metadata={
+            "description": 'Bot options, e.g. mcts: {"iterations": 80, "seconds": 0.8} '
+            "(at most 5,000 iterations and 2 s a decision)"
+        },
     )
 
 
@@ -38,26 +48,49 @@ class CreateGameSchema(Schema):
     variant = fields.String(required=True, validate=validate.OneOf(list(VARIANTS)))
     players = _int(
         required=True,
+        validate=validate.Range(min=2, max=MAX_PLAYERS),
         metadata={"description": "Sequence: 2, 3, 4, 6, 8, 9, 10 or 12. Stacks: 2 to 6."},
     )
     options = fields.Dict(
-        keys=fields.String(),
+        keys=fields.String(validate=validate.Length(max=40)),
+        validate=validate.Length(max=8),
         metadata={
             "description": "Sequence: teams, sequences_to_win. "
             "Stacks: block_window ('all' or 'holders'), response_timeout_s."
         },
     )
-    seats = fields.List(fields.Nested(SeatSpecSchema), metadata={"description": "One per seat."})
-    seed = _int(allow_none=True, metadata={"description": "Fixes the shuffle; marks practice."})
+    seats = fields.List(
+        fields.Nested(SeatSpecSchema),
+        validate=validate.Length(min=1, max=MAX_PLAYERS),
+        metadata={"description": "One per seat."},
+    )
+    seed = _int(
+        allow_none=True,
+        validate=validate.Range(min=0, max=MAX_SEED),
+        metadata={"description": "Fixes the shuffle; marks practice."},
+    )
     position = fields.Dict(
-        keys=fields.String(),
+        keys=fields.String(validate=validate.Length(max=40)),
+        validate=validate.Length(max=16),
         metadata={"description": "Start from this position (see the README); marks practice."},
     )
+
+    @pre_load
+    def _refuse_long_seat_lists(self, data: Any, **_: Any) -> Any:
+        """Count the seats before deserializing each one: a long list costs nothing."""
+        seats = data.get("seats") if isinstance(data, dict) else None
+        if isinstance(seats, list) and len(seats) > MAX_PLAYERS:
+            raise ValidationError(f"at most {MAX_PLAYERS} seats", "seats")
+        return data
 
 
 class JoinSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    seat = _int(allow_none=True, metadata={"description": "A free seat; default the first."})
+    seat = _int(
+        allow_none=True,
+        validate=validate.Range(min=0, max=MAX_SEAT),
+        metadata={"description": "A free seat; default the first."},
+    )
 
 
 class ActionSchema(Schema):
@@ -66,10 +99,18 @@ class ActionSchema(Schema):
     type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
     card = fields.String(validate=validate.OneOf(CARD_CODES))
     cell = fields.List(
-        _int(), validate=validate.Length(equal=2), metadata={"description": "[row, col]"}
+        _int(validate=validate.Range(min=0, max=9)),
+        validate=validate.Length(equal=2),
+        metadata={"description": "[row, col]"},
     )
-    pile = _int(metadata={"description": "Stacks pile 0..3 (0, 1 blue; 2, 3 red)"})
-    target = _int(metadata={"description": "The seat a Steal card takes from"})
+    pile = _int(
+        validate=validate.Range(min=0, max=3),
+        metadata={"description": "Stacks pile 0..3 (0, 1 blue; 2, 3 red)"},
+    )
+    target = _int(
+        validate=validate.Range(min=0, max=MAX_SEAT),
+        metadata={"description": "The seat a Steal card takes from"},
+    )
     color = fields.String(validate=validate.OneOf(["blue", "red"]))
     from_ = fields.String(
         data_key="from",
@@ -81,7 +122,8 @@ class ActionSchema(Schema):
 
 class ActionRequestSchema(ActionSchema):
     expected_version = _int(
-        metadata={"description": "Refuse with 412 unless the game is at this version"}
+        validate=validate.Range(min=0, max=MAX_VERSION),
+        metadata={"description": "Refuse with 412 unless the game is at this version"},
     )
 
 
@@ -94,7 +136,7 @@ class ListQuerySchema(Schema):
 
 
 class EventsQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
 
 
 # -- responses --------------------------------------------------------------------
@@ -155,6 +197,7 @@ class GameViewSchema(Schema):
     supply = fields.Dict(keys=fields.String(), values=_int())
     special_discard = fields.List(fields.String())
     set_aside_count = _int()
+    plays = _int(metadata={"description": "Stacks: plays made in this turn (at most 100)"})
     block_window = fields.Nested(BlockWindowSchema, allow_none=True)
     turns = _int()
     you = fields.Nested(YouSchema)

@@ -21,7 +21,8 @@ Bot = Callable[..., dict[str, Any]]  # (view, rng, **options) -> action
 OPTIONS: dict[str, dict[str, tuple[type, float, float]]] = {
     "random": {},
     "greedy": {},
-    "mcts": {"iterations": (int, 1, 20_000), "seconds": (float, 0.01, 10.0)},
+    # A bot thinks at most 2 s a decision, whatever a seat asks (API.md 5.2).
+    "mcts": {"iterations": (int, 1, 5_000), "seconds": (float, 0.01, 2.0)},
 }
 
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "mcts": mcts_bot}

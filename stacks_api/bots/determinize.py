@@ -79,6 +79,7 @@ def stacks_world(view: View, rng: random.Random) -> Game:
         "direction": view["direction"],
         "skips": [p["skips"] for p in view["players"]],
         "turn": view["turn"],
+        "plays": view["plays"],
     }
     game = create_game("stacks", players, rng.getrandbits(62), view["options"], position)
     game.turns = view["turns"]  # type: ignore[attr-defined]

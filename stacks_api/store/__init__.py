@@ -5,7 +5,9 @@ TTL policy (seconds since the last change; every write renews it):
 - active games: 7 days;
 - finished or cancelled games, with their events: 24 hours, so late clients can
   still read the result;
-- responses remembered under an Idempotency-Key: 24 hours.
+- responses remembered under an Idempotency-Key: 24 hours;
+- lobby index entries: as long as their game (the index is pruned by the time
+  of each game's last change, and the index itself expires when idle).
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ IDEMPOTENCY_TTL_S = 24 * 3600
 
 class StoreUnavailable(RuntimeError):
     """The backing store cannot be reached (the API answers 503)."""
+
+
+class StoreDegraded(StoreUnavailable):
+    """The store answers but refuses writes (out of memory, read-only)."""
 
 
 @dataclass
@@ -57,7 +63,7 @@ class GameStore(Protocol):
     kind: str
 
     def ping(self) -> None:
-        """Raise StoreUnavailable unless the store answers."""
+        """Raise StoreUnavailable unless the store answers, StoreDegraded unless it writes."""
 
     def create(self, record: Record, events: list[Event]) -> None:
         """Store a new game with its first events."""

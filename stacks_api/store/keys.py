@@ -20,8 +20,13 @@ class Keys:
     def events(self, game_id: str) -> str:
         return f"{self.prefix}:{{{game_id}}}:events"
 
-    def idempotency(self, game_id: str, key: str) -> str:
-        return f"{self.prefix}:{{{game_id}}}:idem:{key}"
+    def idempotency(self, game_id: str, slot: str) -> str:
+        """``slot`` is built by the service from a seat and a digest, never raw client text."""
+        return f"{self.prefix}:{{{game_id}}}:idem:{slot}"
+
+    def health(self) -> str:
+        """Written by every health check: proves the store still accepts writes."""
+        return f"{self.prefix}:health"
 
     def lobby(self, status: str, variant: str) -> str:
         return f"{self.prefix}:lobby:{status}:{variant}"

@@ -117,7 +117,7 @@ class MemoryStore:
                 record = self._read(slot)
             if record and record["status"] == status and variant in (None, record["variant"]):
                 found.append(record)
-        found.sort(key=lambda r: (r["created_at"], r["id"]), reverse=True)
+        found.sort(key=lambda r: (r.get("updated_at", r["created_at"]), r["id"]), reverse=True)
         return found[offset : offset + limit], len(found)
 
     def sweep(self) -> None:

@@ -15,11 +15,19 @@ from typing import Any, TypeVar
 
 import redis
 from redis.backoff import NoBackoff
-from redis.exceptions import RedisError, WatchError
+from redis.exceptions import RedisError, ResponseError, WatchError
 from redis.retry import Retry
 
 from ..engine import VARIANTS
-from . import IDEMPOTENCY_TTL_S, TTL_SECONDS, Change, Event, Record, StoreUnavailable
+from . import (
+    IDEMPOTENCY_TTL_S,
+    TTL_SECONDS,
+    Change,
+    Event,
+    Record,
+    StoreDegraded,
+    StoreUnavailable,
+)
 from .broadcast import Broadcaster, Subscription
 from .keys import Keys
 
@@ -54,7 +62,10 @@ class RedisStore:
 
     def ping(self) -> None:
         with _reachable():
-            self.client.ping()
+            try:
+                self.client.set(self.keys.health(), "ok", ex=60)
+            except ResponseError as err:  # OOM, READONLY: it answers but refuses writes
+                raise StoreDegraded(str(err).split(" ")[0]) from err
 
     def create(self, record: Record, events: list[Event]) -> None:
         with _reachable(), self.client.pipeline(transaction=True) as pipe:
@@ -115,16 +126,20 @@ class RedisStore:
     ) -> tuple[list[Record], int]:
         variants = tuple(VARIANTS) if variant is None else (variant,)
         lobbies = [self.keys.lobby(status, v) for v in variants]
+        expired_before = time.time() - TTL_SECONDS[status]
         with _reachable():
             ranked: list[Any] = []
             for lobby in lobbies:
+                # Entries are scored by their game's last change: older ones have
+                # expired with their game.
+                self.client.zremrangebyscore(lobby, "-inf", expired_before)
                 ranked += self.client.zrevrange(lobby, 0, offset + limit - 1, withscores=True)
             total = sum(self.client.zcard(lobby) for lobby in lobbies)
             ranked.sort(key=lambda pair: (pair[1], pair[0]), reverse=True)
             ids = [raw.decode() for raw, _ in ranked[offset : offset + limit]]
             records = [self.load(game_id) for game_id in ids]
         # The index is updated after each game's own transaction, so it may briefly
-        # lag; entries whose game expired or moved on are dropped here.
+        # lag; entries whose game was deleted or moved on are dropped here.
         found = [r for r in records if r is not None and r["status"] == status]
         stale = [g for g, r in zip(ids, records, strict=True) if r is None or r["status"] != status]
         if stale:
@@ -144,15 +159,17 @@ class RedisStore:
             pipe.publish(self.keys.channel(game_id), json.dumps(events))
 
     def _index(self, record: Record, old_status: str | None) -> None:
-        if old_status == record["status"]:
-            return
-        with _reachable():
-            if old_status is not None:
-                self.client.zrem(self.keys.lobby(old_status, record["variant"]), record["id"])
-            self.client.zadd(
-                self.keys.lobby(record["status"], record["variant"]),
-                {record["id"]: record["created_at"]},
-            )
+        """Keep the game's lobby entry scored by its last change, under its status;
+        the lobby key itself expires when no game has changed for a whole TTL."""
+        lobby = self.keys.lobby(record["status"], record["variant"])
+        ttl = TTL_SECONDS[record["status"]]
+        with _reachable(), self.client.pipeline(transaction=False) as pipe:
+            if old_status not in (None, record["status"]):
+                pipe.zrem(self.keys.lobby(old_status, record["variant"]), record["id"])
+            changed = float(record.get("updated_at") or record["created_at"])
+            pipe.zadd(lobby, {record["id"]: changed})
+            pipe.expire(lobby, ttl)
+            pipe.execute()
 
 
 class RedisFeed:

@@ -111,7 +111,7 @@ def test_two_workers_racing_on_one_game_never_apply_a_move_twice(redis_url, pref
 
 
 def test_the_memory_store_serves_another_game_while_a_bot_thinks(client, recorded_bot_calls):
-    seats = [{"bot": "mcts", "options": {"seconds": 2.0, "iterations": 20_000}}] * 2
+    seats = [{"bot": "mcts", "options": {"seconds": 2.0, "iterations": 5_000}}] * 2
     create(client, variant="sequence", players=2, seats=seats)
     while not recorded_bot_calls:
         time.sleep(0.01)  # a bot is now thinking for up to 2 s
@@ -144,7 +144,7 @@ def test_prefer_wait_returns_once_a_human_must_act(client):
 
 
 def test_prefer_wait_gives_up_after_n_seconds(client):
-    seats = [{"bot": "mcts", "options": {"seconds": 2.0, "iterations": 20_000}}] * 2
+    seats = [{"bot": "mcts", "options": {"seconds": 2.0, "iterations": 5_000}}] * 2
     game_id = create(client, variant="sequence", players=2, seats=seats)["game"]["id"]
     start = time.monotonic()
     response = client.get(f"{API}/{game_id}", headers={"Prefer": "wait=1"})

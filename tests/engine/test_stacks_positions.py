@@ -38,8 +38,15 @@ def make(pos, players=2):
         (base(chips=[{"blue": 2, "red": 3}, {"blue": 0, "red": 0}]), "seat 0 has already won"),
         (base(chips=[{"blue": 15, "red": 0}, {"blue": 6, "red": 0}]), "more than 20 blue"),
         (base(chips=[{"blue": 20, "red": 1}, {"blue": 0, "red": 19}]), "already drawn"),
-        (base(direction=0), "direction must be 1 or -1"),
+        (base(direction=0), "direction must be the whole number 1 or -1"),
+        (base(direction=1.0), "direction must be the whole number 1 or -1"),
+        (base(direction=True), "direction must be the whole number 1 or -1"),
         (base(skips=[0, -1]), "skips[1] must be a whole number"),
+        (base(skips=[0, 1000]), "skips[1] must be a whole number from 0 to 2"),
+        (base(skips=[2, 1.0]), "skips[1] must be a whole number"),
+        (base(skips=[1, 2]), "more skip markers than the 2 Skip cards"),
+        (base(plays=101), "plays must be a whole number from 0 to 100"),
+        (base(plays=3.0), "plays must be a whole number from 0 to 100"),
         (base(turn=5), "turn must be a whole number from 0 to 1"),
         (base(draw_pile=["B2"]), "every card must be placed"),
     ],
@@ -70,7 +77,7 @@ def test_position_loads_as_given_and_round_trips():
         view["draw_pile_count"] == 112 - 3 - 7 - 3 - 5 - 1
     )  # piles, hands, discards, set-aside, special
     written = g.to_dict()["position"]
-    assert {k: v for k, v in written.items() if k != "draw_pile"} == {**pos}
+    assert {k: v for k, v in written.items() if k != "draw_pile"} == {**pos, "plays": 0}
     assert_round_trip(g)
 
 

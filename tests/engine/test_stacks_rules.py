@@ -406,3 +406,24 @@ def test_the_game_is_drawn_after_a_thousand_turns():
     g = load_game(data)
     g.apply(0, {"type": "discard", "card": "R1"})
     assert g.result == {"draw": True}
+
+
+# -- the play cap (RULES.md 2.4.5) ---------------------------------------------
+
+
+def test_after_the_hundredth_play_of_a_turn_only_discard_is_legal():
+    g = game_at([["B1", "B2", "R3"], ["R1"]], plays=99)
+    assert plays_of(g, 0, "B1")
+    play(g, 0, "B1", pile=0)
+    assert g.view()["plays"] == 100
+    assert {a["type"] for a in g.legal_actions(0)} == {"discard"}
+    assert_refused(g, 0, {"type": "play", "card": "B2", "pile": 0}, "illegal_action",
+                   "at most 100 plays")  # fmt: skip
+    g.apply(0, {"type": "discard", "card": "R3"})
+    assert g.view()["plays"] == 0 and g.to_dict()["position"]["plays"] == 0
+
+
+def test_the_play_count_of_a_turn_round_trips():
+    g = game_at([["B1", "B2", "R3"], ["R1"]], plays=7)
+    play(g, 0, "B1", pile=0)
+    assert load_game(g.to_dict()).view()["plays"] == 8

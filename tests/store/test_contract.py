@@ -1,6 +1,7 @@
 """One contract for every GameStore backend, plus what only Redis can show."""
 
 import threading
+import time
 
 import pytest
 import redis
@@ -10,7 +11,10 @@ from stacks_api.store.keys import Keys
 from stacks_api.store.memory import MemoryStore
 
 
-def record(game_id="g1", status="waiting", version=1, created_at=1.0, variant="sequence"):
+NOW = time.time()  # lobby entries older than their status's TTL count as expired
+
+
+def record(game_id="g1", status="waiting", version=1, created_at=NOW, variant="sequence"):
     return {"id": game_id, "status": status, "version": version, "created_at": created_at,
             "variant": variant, "payload": [1, 2, 3]}  # fmt: skip
 
@@ -95,7 +99,7 @@ def test_concurrent_updates_are_serialized(store):
 def test_listing_follows_status_changes_newest_first(store):
     for i in range(5):
         store.create(
-            record(f"g{i}", created_at=float(i), variant="stacks" if i == 4 else "sequence"), []
+            record(f"g{i}", created_at=NOW + i, variant="stacks" if i == 4 else "sequence"), []
         )
     store.update("g2", bump("active"))
     waiting, total = store.list_games("waiting", None, 0, 10)
@@ -150,7 +154,7 @@ def test_redis_retries_a_decision_when_another_writer_wins(redis_url, prefix):
 def test_redis_failing_while_listing_is_store_unavailable(redis_url, prefix, monkeypatch):
     store = make_store(redis_url, prefix, 2.0)
     # An index entry whose game is gone, so listing cleans it up.
-    store.client.zadd(Keys(prefix).lobby("waiting", "sequence"), {"gone": 1.0})
+    store.client.zadd(Keys(prefix).lobby("waiting", "sequence"), {"gone": time.time()})
 
     def broken(*args, **kwargs):
         raise redis.ConnectionError("Redis went away")

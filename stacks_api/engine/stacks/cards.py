@@ -40,6 +40,9 @@ _FULL_DECK = Counter(
 _TWO_PLAYER_REMOVED = Counter({REVERSE: 3, BLOCK: 1, STEAL_CHIP: 2, STEAL_CARD: 1, SKIP: 1})
 
 
+MAX_PLAYS_PER_TURN = 100  # RULES.md 2.4.5: then only discard (or pass) is legal
+
+
 def deck_for(players: int) -> list[str]:
     """The sorted deck: 120 cards, or 112 with two players."""
     counts = _FULL_DECK - _TWO_PLAYER_REMOVED if players == 2 else _FULL_DECK

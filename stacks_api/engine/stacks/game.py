@@ -24,6 +24,7 @@ from .cards import (
     COLOR_OF,
     COLORS,
     HAND_SIZE,
+    MAX_PLAYS_PER_TURN,
     MAX_TURNS,
     NUMBER_OF,
     PILE_COLORS,
@@ -84,6 +85,7 @@ class StacksGame(Game):
         self.pile_play = False  # a card went onto a pile this turn
         self.stalled = 0  # consecutive turns ending with nothing to draw and no pile play
         self.turns = 0  # turns taken so far
+        self.plays = 0  # plays made in the turn under way (at most MAX_PLAYS_PER_TURN)
 
     # -- construction -------------------------------------------------------
 
@@ -122,6 +124,7 @@ class StacksGame(Game):
         self.piles, self.hands, self.discards, self.chips = p.piles, p.hands, p.discards, p.chips
         self.set_aside, self.special, self.draw = p.set_aside, p.special, p.draw
         self.direction, self.skips, self.turn = p.direction, p.skips, p.turn
+        self.plays = p.plays
 
     # -- who acts, and how --------------------------------------------------
 
@@ -141,10 +144,11 @@ class StacksGame(Game):
         hand = self.hands[seat]
         distinct = dict.fromkeys(hand)
         actions: list[Action] = []
-        for card in distinct:
-            self._card_plays(seat, "hand", card, actions)
-        if self.discards[seat]:
-            self._card_plays(seat, "discard", self.discards[seat][-1], actions)
+        if self.plays < MAX_PLAYS_PER_TURN:
+            for card in distinct:
+                self._card_plays(seat, "hand", card, actions)
+            if self.discards[seat]:
+                self._card_plays(seat, "discard", self.discards[seat][-1], actions)
         actions += [DISCARD[card] for card in distinct]
         if not hand:
             actions.append(PASS)
@@ -234,7 +238,11 @@ class StacksGame(Game):
                     "you may pass only with an empty hand; discard a card to end your turn"
                 )
             return self._end_turn(seat, [{"type": "pass", "seat": seat}])
-        return self._play_card(seat, action, now)
+        if self.plays >= MAX_PLAYS_PER_TURN:
+            raise illegal(f"a turn holds at most {MAX_PLAYS_PER_TURN} plays; discard to end it")
+        events = self._play_card(seat, action, now)
+        self.plays += 1
+        return events
 
     def _take(self, seat: int, card: str, source: str) -> None:
         """Check that ``seat`` can play ``card`` from ``source``; remove it from there."""
@@ -423,6 +431,7 @@ class StacksGame(Game):
             nxt = (nxt + self.direction) % self.players
         self.turn = nxt
         self.pile_play = False
+        self.plays = 0
         events.append({"type": "turn", "seat": nxt})
         missing = HAND_SIZE - len(self.hands[nxt])
         if missing > 0:
@@ -448,7 +457,7 @@ class StacksGame(Game):
     def _position(self) -> StacksPosition:
         return StacksPosition(
             self.piles, self.hands, self.discards, self.chips, self.set_aside, self.special,
-            self.draw, self.direction, self.skips, self.turn,
+            self.draw, self.direction, self.skips, self.turn, self.plays,
         )  # fmt: skip
 
     def view(self, seat: int | None = None) -> JSON:
@@ -481,6 +490,7 @@ class StacksGame(Game):
             "draw_pile_count": len(self.draw),
             "block_window": self.window.public() if self.window else None,
             "turns": self.turns,
+            "plays": self.plays,
             "log": self.log,
         }
         if seat is not None:

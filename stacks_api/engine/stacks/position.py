@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import JSON
+from ..base import JSON, is_int
 from ..rng import Rng
 from ..validate import (
     expect_cards,
@@ -22,9 +22,11 @@ from .cards import (
     CHIPS_PER_COLOR,
     COLORS,
     COLOURED_CARDS,
+    MAX_PLAYS_PER_TURN,
     PILE_COLORS,
     PILE_LENGTH,
     PILES,
+    SKIP,
     Setup,
     deck_for,
     fits_pile,
@@ -34,6 +36,7 @@ from .cards import (
 REQUIRED = ("piles", "hands", "turn")
 OPTIONAL = (
     "discards", "chips", "set_aside", "special_discard", "draw_pile", "direction", "skips",
+    "plays",
 )  # fmt: skip
 
 
@@ -51,6 +54,7 @@ class StacksPosition:
     direction: int
     skips: list[int]
     turn: int
+    plays: int = 0  # plays already made in the turn under way (RULES.md 2.4.5)
 
 
 def _read_piles(value: object, full_pile: int | None) -> list[list[str]]:
@@ -103,11 +107,17 @@ def read_position(
     given = obj.get("draw_pile")
     pile = None if given is None else expect_cards(given, "draw_pile", CARD_SET)
     direction = obj.get("direction", 1)
-    if direction not in (1, -1) or isinstance(direction, bool):
-        raise fail("direction must be 1 or -1")
-    skips = [expect_int(s, f"skips[{i}]", 0, 1000) for i, s in enumerate(
+    if not is_int(direction) or direction not in (1, -1):
+        raise fail("direction must be the whole number 1 or -1")
+    # A skip marker comes from a played Skip, and played action cards are never
+    # reshuffled: no game holds more markers than its deck has Skips.
+    most = deck_for(n).count(SKIP)
+    skips = [expect_int(s, f"skips[{i}]", 0, most) for i, s in enumerate(
         expect_list(obj.get("skips", [0] * n), "skips", n))]  # fmt: skip
+    if sum(skips) > most:
+        raise fail(f"more skip markers than the {most} Skip cards of the deck")
     turn = expect_int(obj["turn"], "turn", 0, n - 1)
+    plays = expect_int(obj.get("plays", 0), "plays", 0, MAX_PLAYS_PER_TURN)
     zones = [*piles, *hands, *discards, set_aside, special, pile or []]
     rest = remaining_deck(deck_for(n), zones, exact=pile is not None)
     if pile is None:
@@ -116,7 +126,7 @@ def read_position(
     else:
         draw = pile[::-1]
     return StacksPosition(piles, hands, discards, chips, set_aside, special, draw, direction,
-                          skips, turn)  # fmt: skip
+                          skips, turn, plays)  # fmt: skip
 
 
 def write_position(p: StacksPosition) -> JSON:
@@ -132,5 +142,6 @@ def write_position(p: StacksPosition) -> JSON:
         "direction": p.direction,
         "skips": list(p.skips),
         "turn": p.turn,
+        "plays": p.plays,
     }
     return out
