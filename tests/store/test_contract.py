@@ -10,7 +10,6 @@ from stacks_api.store import TTL_SECONDS, Change, StoreUnavailable, make_store
 from stacks_api.store.keys import Keys
 from stacks_api.store.memory import MemoryStore
 
-
 NOW = time.time()  # lobby entries older than their status's TTL count as expired
 
 
