@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .api import docs, games, guards, health, limits
+from .api import docs, games, guards, health, limits, positions
 from .api.problems import ProblemApi
 from .service import GameService
 from .store import GameStore, make_store
@@ -37,6 +37,7 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(games.blp)
     app.register_blueprint(docs.blp)
     app.extensions["stacks_api.api"] = api
+    positions.register(api.spec)
     guards.install(app)
     limits.install(app)
     if app.config["TRUSTED_PROXIES"]:

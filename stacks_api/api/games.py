@@ -192,11 +192,11 @@ class Actions(MethodView):
         every event from your action up to then.
         """
         token = bearer_token(required=True)  # a missing token is refused before anything else
-        expected = body.pop("expected_version", None)
+        key = idempotency_key()  # every header's form is checked before any precondition
         from_header = version_header("If-Match")
+        expected = body.pop("expected_version", None)
         if expected is not None and from_header is not None and expected != from_header:
             raise Problem(412, "stale_version", "If-Match and expected_version disagree")
-        key = idempotency_key()
         wait = _prefer_wait()
         result = service().act(
             game_id, token, body,

@@ -36,10 +36,10 @@ class SeatSpecSchema(Schema):
     )
     options = fields.Dict(
         keys=fields.String(validate=validate.Length(max=40)),
-        validate=validate.Length(max=4),
         metadata={
             "description": 'Bot options, e.g. mcts: {"iterations": 80, "seconds": 0.8} '
-            "(at most 5,000 iterations and 2 s a decision)"
+            "(at most 5,000 iterations and 2 s a decision)",
+            "allOf": [{"$ref": "#/components/schemas/BotOptions"}],
         },
     )
 
@@ -53,10 +53,10 @@ class CreateGameSchema(Schema):
     )
     options = fields.Dict(
         keys=fields.String(validate=validate.Length(max=40)),
-        validate=validate.Length(max=8),
         metadata={
             "description": "Sequence: teams, sequences_to_win. "
-            "Stacks: block_window ('all' or 'holders'), response_timeout_s."
+            "Stacks: block_window ('all' or 'holders'), response_timeout_s.",
+            "allOf": [{"$ref": "#/components/schemas/GameOptions"}],
         },
     )
     seats = fields.List(
@@ -71,8 +71,14 @@ class CreateGameSchema(Schema):
     )
     position = fields.Dict(
         keys=fields.String(validate=validate.Length(max=40)),
-        validate=validate.Length(max=16),
-        metadata={"description": "Start from this position (see the README); marks practice."},
+        metadata={
+            "description": "Start from this moment of a game (the variant's position "
+            "notation); marks practice.",
+            "oneOf": [
+                {"$ref": "#/components/schemas/SequencePosition"},
+                {"$ref": "#/components/schemas/StacksPosition"},
+            ],
+        },
     )
 
     @pre_load
