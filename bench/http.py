@@ -7,7 +7,8 @@ bot worker), then runs three phases of the same length with the same number of
 client threads, back to back:
   1. GET /api/v1/health (the baseline: routing, no store work);
   2. GET a seat's view of an active two-human Sequence game;
-  3. play: GET the mover's view, then POST one random legal action.
+  3. play, through stacks_api.client: GET the game, GET the mover's view,
+     then POST one random legal action (with an Idempotency-Key).
 Each phase's throughput is printed with its ratio to health. Actions alone
 are worked out from phases 2 and 3: a saturated server spends 1/rate seconds
 of its capacity per request, so one POST costs 1/play - 1/view. Finally it
@@ -28,18 +29,18 @@ import argparse
 import time
 
 import redis
-import requests
 from load import Game, hammer, percentile, play, run_threads
 
+from stacks_api.client import Client
 from stacks_api.testing import RedisServer, ServerProcess
 
 
-def memory_per_game(base: str, redis_url: str, games: int) -> float:
+def memory_per_game(url: str, redis_url: str, games: int) -> float:
     client = redis.Redis.from_url(redis_url)
     before = int(client.info("memory")["used_memory"])
-    session = requests.Session()
+    api = Client(url)
     for seed in range(games):
-        Game(session, base, seed)
+        Game(api, seed)
     return (int(client.info("memory")["used_memory"]) - before) / games
 
 
@@ -63,8 +64,7 @@ def main() -> None:
     server = ServerProcess(env, workers=args.workers)
     base = f"{server.url}/api/v1"
     try:
-        session = requests.Session()
-        games = [Game(session, base, seed) for seed in range(args.clients)]
+        games = [Game(Client(server.url), seed) for seed in range(args.clients)]
         health: list[float] = []
         views: list[float] = []
         out: dict[str, list] = {"action": [], "errors": []}
@@ -79,7 +79,7 @@ def main() -> None:
                 lambda: hammer(f"{base}/games/{games[n].id}", until, views, games[n].auth(0))
             )
         )
-        t_play = phase(lambda n, until: lambda: play(base, until, n, out))
+        t_play = phase(lambda n, until: lambda: play(server.url, until, n, out))
         health_rate = len(health) / t_health
         print(f"stacks-api serve: {args.workers} gevent web workers, Redis; "
               f"{args.clients} client threads, {args.seconds:.0f} s a phase")  # fmt: skip
@@ -90,7 +90,7 @@ def main() -> None:
         action_rate = 1 / (1 / play_rate - 2 / view_rate)
         print(f"{'POST action':18} {action_rate:8.1f}/s  {action_rate / health_rate:5.2f}x health"
               f"   (a play is 2 GETs and a POST; errors {len(out['errors'])})")  # fmt: skip
-        per_game = memory_per_game(base, store.url, 200)
+        per_game = memory_per_game(server.url, store.url, 200)
         print(f"{'Redis memory':18} {per_game:8.0f} bytes per active game (200 two-player games)")
     finally:
         server.stop()

@@ -10,6 +10,8 @@ from typing import Any
 
 import requests
 
+from stacks_api.client import ApiError, Client
+
 
 def percentile(values: list[float], q: float) -> float:
     """The q-quantile of ``values`` (seconds), in milliseconds."""
@@ -20,44 +22,38 @@ def percentile(values: list[float], q: float) -> float:
 class Game:
     """A two-human Sequence game and its seat tokens."""
 
-    def __init__(self, session: requests.Session, base: str, seed: int) -> None:
-        body = {"variant": "sequence", "players": 2, "seed": seed}
-        self.id = session.post(f"{base}/games", json=body).json()["game"]["id"]
-        self.tokens = [
-            session.post(f"{base}/games/{self.id}/players", json={"name": f"p{i}"}).json()["token"]
-            for i in range(2)
-        ]
+    def __init__(self, api: Client, seed: int) -> None:
+        self.id = api.create("sequence", 2, seed=seed)["id"]
+        self.tokens = [api.join(self.id, f"p{i}").token for i in range(2)]
 
     def auth(self, seat: int) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.tokens[seat]}"}
 
 
-def play(base: str, until: float, seed: int, out: dict[str, list[Any]]) -> None:
-    """Play random legal actions (GET the mover's view, POST one) until ``until``."""
-    session = requests.Session()
+def play(url: str, until: float, seed: int, out: dict[str, list[Any]]) -> None:
+    """Play random legal actions through the client (GET the game, GET the mover's view,
+    POST one action with an Idempotency-Key) until ``until``."""
+    api = Client(url)
     rng = random.Random(seed)
     game = None
     while time.perf_counter() < until:
         if game is None:
-            game = Game(session, base, rng.randrange(1 << 30))
-        spectator = session.get(f"{base}/games/{game.id}").json()
+            game = Game(api, rng.randrange(1 << 30))
+        spectator = api.view(game.id)
         if spectator["status"] != "active":
             game = None
             continue
-        auth = game.auth(spectator["to_move"][0])
-        mine = session.get(f"{base}/games/{game.id}", headers=auth).json()
+        token = game.tokens[spectator["to_move"][0]]
+        mine = api.view(game.id, token)
         start = time.perf_counter()
-        answer = session.post(
-            f"{base}/games/{game.id}/actions",
-            json=rng.choice(mine["you"]["legal_actions"]),
-            headers=auth,
-        )
-        done = time.perf_counter()
-        if answer.status_code != 200:
-            out["errors"].append(answer.status_code)
+        try:
+            answer = api.act(game.id, token, rng.choice(mine["you"]["legal_actions"]))
+        except ApiError as refused:
+            out["errors"].append(refused.status)
             continue
+        done = time.perf_counter()
         out["action"].append(done - start)
-        out.setdefault("answers", []).append((game.id, answer.json()["game"]["version"], done))
+        out.setdefault("answers", []).append((game.id, answer["game"]["version"], done))
 
 
 def hammer(url: str, until: float, out: list[float], headers: dict[str, str] | None = None) -> None:

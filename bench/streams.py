@@ -32,6 +32,7 @@ import time
 import requests
 from load import Game, hammer, percentile, play, run_threads
 
+from stacks_api.client import Client
 from stacks_api.testing import RedisServer, ServerProcess
 
 
@@ -87,13 +88,13 @@ class Streams:
         self.thread.join(timeout=10)
 
 
-def load(base: str, seconds: float, clients: int) -> tuple[float, list[float], list[float]]:
+def load(url: str, seconds: float, clients: int) -> tuple[float, list[float], list[float]]:
     """Actions per second, action latencies and health latencies under client load."""
     until = time.perf_counter() + seconds
     out: dict[str, list] = {"action": [], "errors": []}
     health: list[float] = []
-    targets = [lambda n=n: play(base, until, 1000 + n, out) for n in range(clients)]
-    elapsed = run_threads([*targets, lambda: hammer(f"{base}/health", until, health)])
+    targets = [lambda n=n: play(url, until, 1000 + n, out) for n in range(clients)]
+    elapsed = run_threads([*targets, lambda: hammer(f"{url}/api/v1/health", until, health)])
     return len(out["action"]) / elapsed, out["action"], health
 
 
@@ -111,16 +112,16 @@ def main() -> None:
     base = f"{server.url}/api/v1"
     streams = None
     try:
-        before_rate, before_actions, before_health = load(base, args.seconds, args.clients)
+        before_rate, before_actions, before_health = load(server.url, args.seconds, args.clients)
 
         session = requests.Session()
-        watched = Game(session, base, 7)
+        watched = Game(Client(server.url), 7)
         started = time.perf_counter()
         streams = Streams(server.port, watched.id, args.streams)
         streams.start(timeout=120)
         open_s = time.perf_counter() - started
 
-        during_rate, during_actions, during_health = load(base, args.seconds, args.clients)
+        during_rate, during_actions, during_health = load(server.url, args.seconds, args.clients)
 
         delays: list[float] = []
         posted: list[tuple[int, float]] = []

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .api import docs, games, guards, health, limits, positions
+from .api import cors, docs, games, guards, health, limits, positions
 from .api.problems import ProblemApi
 from .service import GameService
 from .store import GameStore, make_store
@@ -40,6 +40,7 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     positions.register(api.spec)
     guards.install(app)
     limits.install(app)
+    cors.install(app)
     if app.config["TRUSTED_PROXIES"]:
         hops = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]

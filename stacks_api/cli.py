@@ -113,66 +113,149 @@ def bot_options(text: str) -> dict[str, dict[str, Any]]:
     return options
 
 
+DESCRIPTION = """\
+The Sequence and Sequence Stacks game server: run it, run its bot workers,
+play its bots against each other, write its OpenAPI document.
+
+Run "stacks-api COMMAND --help" for what a command does and its options.
+"""
+
+SERVE_EPILOG = """\
+Without REDIS_URL the server keeps games in memory, in one web process that
+also runs the bots. With REDIS_URL it runs --workers web processes and
+--bot-workers bot workers, and stops them all on TERM or Ctrl-C.
+
+examples:
+  stacks-api serve                                  # http://127.0.0.1:8000/docs
+  REDIS_URL=redis://localhost:6379/0 stacks-api serve --workers 4
+"""
+
+TOURNAMENT_EPILOG = """\
+Each game has its own seed (--first-seed, --first-seed + 1, ...). With two
+players the bots sit in seats 0 and 1 and swap seats every game; with more,
+they take turns around the table. Draws count for neither bot. The report gives
+each bot's wins with a 95% confidence interval and how long its decisions took.
+
+bots: {bots}
+
+examples:
+  stacks-api tournament --variant stacks --bots mcts greedy --games 200
+  stacks-api tournament --options '{{"mcts": {{"iterations": 40}}}}' --bots mcts random
+  stacks-api tournament --url http://127.0.0.1:8000 --games 20   # the server's bots play
+"""
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="stacks-api", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
-    server = commands.add_parser("serve", help="run the HTTP server with gunicorn")
-    server.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
-    server.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-    server.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "2")))
+    from .bots import BOTS
+    from .engine import VARIANTS
+
+    people = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(prog="stacks-api", description=DESCRIPTION,
+                                     formatter_class=people)  # fmt: skip
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    server = commands.add_parser(
+        "serve", help="run the HTTP API", description="Run the HTTP API with gunicorn.",
+        epilog=SERVE_EPILOG, formatter_class=people,
+    )  # fmt: skip
+    server.add_argument(
+        "--host",
+        default=os.environ.get("HOST", "127.0.0.1"),
+        help="address to listen on (default: $HOST or %(default)s)",
+    )
+    server.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get("PORT", "8000")),
+        help="port to listen on (default: $PORT or %(default)s)",
+    )
+    server.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get("WEB_CONCURRENCY", "2")),
+        help="web worker processes, with Redis (default: %(default)s)",
+    )
     server.add_argument(
         "--bot-workers",
         type=int,
         default=int(os.environ.get("STACKS_BOT_WORKERS", "2")),
-        help="bot worker processes to run beside the web workers, with Redis (default: 2)",
+        help="bot worker processes beside them, with Redis (default: %(default)s)",
     )
     server.add_argument(
         "--connections",
         type=int,
         default=10_000,
-        help="open connections (event streams included) each web worker accepts",
+        help="open connections (event streams included) per web worker (default: %(default)s)",
     )
     server.add_argument(
         "--access-log",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="log each request to stdout (no bodies or tokens are logged)",
+        help="log each request to stdout; no bodies or tokens (default: on)",
     )
-    worker = commands.add_parser("worker", help="run a bot worker (needs REDIS_URL)")
-    worker.add_argument(
-        "--no-scheduler",
-        action="store_true",
-        help="do not also move jobs that come due (deadlines) onto the queue",
+    commands.add_parser(
+        "worker", help="run a bot worker (needs REDIS_URL)",
+        description="Play bot moves and close block windows from the Redis job queue, "
+        "until TERM. Run as many as the bots need, on any host.",
+    )  # fmt: skip
+    match = commands.add_parser(
+        "tournament", help="play bots against each other",
+        description="Play seeded games between two bots and report their win rates.",
+        epilog=TOURNAMENT_EPILOG.format(bots=", ".join(BOTS)), formatter_class=people,
+    )  # fmt: skip
+    match.add_argument(
+        "--variant",
+        choices=list(VARIANTS),
+        default="sequence",
+        help="the game (default: %(default)s)",
     )
-    match = commands.add_parser("tournament", help="play bots against each other")
-    match.add_argument("--variant", choices=["sequence", "stacks"], default="sequence")
-    match.add_argument("--bots", nargs=2, default=["greedy", "random"], metavar="BOT")
-    match.add_argument("--games", type=int, default=200)
-    match.add_argument("--players", type=int, default=2)
-    match.add_argument("--first-seed", type=int, default=0, help="to split a long run")
+    match.add_argument(
+        "--bots",
+        nargs=2,
+        default=["greedy", "random"],
+        metavar="BOT",
+        help="the two bots (default: greedy random)",
+    )
+    match.add_argument(
+        "--games", type=int, default=200, help="games to play (default: %(default)s)"
+    )
+    match.add_argument(
+        "--players", type=int, default=2, help="players a game (default: %(default)s)"
+    )
+    match.add_argument(
+        "--first-seed",
+        type=int,
+        default=0,
+        help="seed of the first game, to split a long run (default: %(default)s)",
+    )
     match.add_argument(
         "--options",
         type=bot_options,
         default={},
-        help='bot options as JSON, e.g. {"mcts": {"iterations": 80}}',
+        help='bot options as JSON, e.g. \'{"mcts": {"iterations": 80}}\'',
     )
-    spec = commands.add_parser("openapi", help="write the OpenAPI document")
-    spec.add_argument("--output", default="openapi.yaml", help="a path, or - for stdout")
+    match.add_argument("--url", help="play on the server at this URL, by its bots")
+    spec = commands.add_parser(
+        "openapi",
+        help="write the OpenAPI document",
+        description="Write the OpenAPI document of the API.",
+    )
+    spec.add_argument(
+        "--output", default="openapi.yaml", help="a path, or - for stdout (default: %(default)s)"
+    )
     args = parser.parse_args(argv)
     if args.command == "serve":
         serve(args)
     elif args.command == "worker":
         work(args)
     elif args.command == "tournament":
-        from .bots import BOTS
         from .tournament import run
 
         for name in args.bots:
             if name not in BOTS:
-                parser.error(f"unknown bot {name!r} (choose from {', '.join(sorted(BOTS))})")
+                parser.error(f"unknown bot {name!r} (choose from {', '.join(BOTS)})")
         report = run(
             args.variant, args.bots[0], args.bots[1], args.games, args.players,
-            args.first_seed, args.options,
+            args.first_seed, args.options, url=args.url, progress=sys.stderr.isatty(),
         )  # fmt: skip
         print(report)
     elif args.output == "-":

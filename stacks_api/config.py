@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from importlib.metadata import version
 from typing import Any, ClassVar
 
 from .api.docs import ASSETS_URL
@@ -34,8 +35,12 @@ class Config:
     # (only then: a client could otherwise claim any address).
     TRUSTED_PROXIES = int(os.environ.get("STACKS_TRUSTED_PROXIES", "0"))
 
+    # Origins whose pages may call the API ("*", or a list joined by ","). No
+    # cookies are ever used: tokens travel in the Authorization header.
+    CORS_ORIGINS = os.environ.get("STACKS_CORS_ORIGINS", "*")
+
     API_TITLE = "Sequence & Sequence Stacks game server"
-    API_VERSION = "1.0.0"
+    API_VERSION = version("stacks_api")
     OPENAPI_VERSION = "3.0.3"
     OPENAPI_URL_PREFIX = "/"
     OPENAPI_JSON_PATH = "openapi.json"

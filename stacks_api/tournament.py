@@ -1,6 +1,9 @@
 """Bot against bot: seeded games, seats swapped every other game, with win rates.
 
 stacks-api tournament --variant sequence --bots greedy random --games 200
+
+Games are played here through the engine, or, with a server's URL, by that
+server's own bots through the HTTP API (the same seeds give the same deals).
 """
 
 from __future__ import annotations
@@ -12,7 +15,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from tqdm import tqdm
+
 from . import bots
+from .client import Client
 from .engine import create_game
 
 
@@ -67,6 +73,22 @@ def play_one(
     return names[winner]
 
 
+def play_remote(
+    api: Client, variant: str, names: list[str], seed: int, options: dict[str, dict[str, Any]]
+) -> str | None:
+    """Play one game on a server, by its bots; returns the winning bot's name."""
+    seats = [{"bot": name, "options": options.get(name, {})} for name in names]
+    game = api.create(variant, len(names), seats=seats, seed=seed)
+    view = game
+    while view["status"] == "active" or view["status"] == "waiting":
+        view = api.view(game["id"], wait=10)
+    result = view["result"]
+    if not result or "draw" in result:
+        return None
+    winner: int = result["winner_seat"] if "winner_seat" in result else result["winner_team"]
+    return names[winner]
+
+
 def run(
     variant: str,
     first: str,
@@ -75,30 +97,53 @@ def run(
     players: int = 2,
     first_seed: int = 0,
     options: dict[str, dict[str, Any]] | None = None,
+    url: str | None = None,
+    progress: bool = False,
 ) -> str:
-    """Play ``games`` games (seeds from ``first_seed``) and return the report."""
+    """Play ``games`` games (seeds from ``first_seed``) and return the report.
+
+    With ``url``, the server there plays them; ``progress`` shows a bar with the
+    running score.
+    """
+    options = options or {}
     standings = {name: Standing(name) for name in (first, second)}
     draws = 0
+    api = None if url is None else Client(url, retries=5)
+    bar = tqdm(total=games, disable=not progress, unit="game", leave=False)
     for n in range(first_seed, first_seed + games):
         # Seats alternate between the two bots, and the whole line-up swaps every game.
         names = [first if (s + n) % 2 == 0 else second for s in range(players)]
-        winner = play_one(variant, names, n, standings, options)
+        if api is None:
+            winner = play_one(variant, names, n, standings, options)
+        else:
+            winner = play_remote(api, variant, names, n, options)
         if winner is None:
             draws += 1
         else:
             standings[winner].wins += 1
+        bar.update()
+        bar.set_postfix_str(
+            f"{first} {standings[first].wins} - {standings[second].wins} {second}, draws {draws}"
+        )
+    bar.close()
+    where = "here" if url is None else f"by the server at {url}"
     lines = [
         f"{variant}, {players} players, {games} games (seeds {first_seed}-"
-        f"{first_seed + games - 1}), seats swapped every game, options {options or {}}"
+        f"{first_seed + games - 1}) played {where}, seats swapped every game, options {options}"
     ]
     for standing in standings.values():
         low, high = wilson(standing.wins, games)
-        ms = [t * 1000 for t in sorted(standing.times)] or [0.0]
-        lines.append(
+        line = (
             f"  {standing.name:8} wins {standing.wins:4d} ({standing.wins / games:6.1%}, "
-            f"95% CI {low:.1%}-{high:.1%})   decision median {statistics.median(ms):7.2f} ms,"
-            f" mean {statistics.mean(ms):7.2f} ms, p99 {ms[int(0.99 * len(ms))]:7.2f} ms,"
-            f" max {ms[-1]:7.2f} ms"
+            f"95% CI {low:.1%}-{high:.1%})"
         )
+        if standing.times:  # decisions are timed only when they are made here
+            ms = [t * 1000 for t in sorted(standing.times)]
+            line += (
+                f"   decision median {statistics.median(ms):7.2f} ms,"
+                f" mean {statistics.mean(ms):7.2f} ms, p99 {ms[int(0.99 * len(ms))]:7.2f} ms,"
+                f" max {ms[-1]:7.2f} ms"
+            )
+        lines.append(line)
     lines.append(f"  draws    {draws:4d}")
     return "\n".join(lines)

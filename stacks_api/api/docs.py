@@ -1,9 +1,11 @@
-"""Swagger UI assets, served from the installed swagger-ui-bundle package (no CDN)."""
+"""Swagger UI assets, served from the installed swagger-ui-bundle package (no CDN), and
+redirects to the explorer from where people look first."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, send_from_directory
+from flask import Blueprint, Response, redirect, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 ASSETS_URL = "/docs/assets/"
 
@@ -13,3 +15,9 @@ blp = Blueprint("docs_assets", __name__)
 @blp.route(f"{ASSETS_URL}<path:filename>")
 def asset(filename: str) -> Response:
     return send_from_directory(swagger_ui_path, filename, max_age=86400)
+
+
+@blp.route("/")
+@blp.route("/docs/")
+def explorer() -> WerkzeugResponse:
+    return redirect("/docs", code=302)

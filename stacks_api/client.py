@@ -1,0 +1,206 @@
+"""A Python client for the HTTP API.
+
+>>> api = Client("http://127.0.0.1:8000")
+>>> game = api.create("sequence", players=2, seats=[{}, {"bot": "greedy"}])
+>>> me = api.join(game["id"], "Ada")
+>>> view = api.view(game["id"], me.token, wait=10)
+>>> result = api.act(game["id"], me.token, view["you"]["legal_actions"][0], wait=10)
+
+Actions carry an ``Idempotency-Key`` of their own, so the client retries them
+safely after a lost connection or a 503: the server acts once and answers the
+retry with the first outcome. ``follow`` iterates over a game's event stream
+and reconnects with ``Last-Event-ID``, so no event is lost or repeated.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import requests
+
+JSON = dict[str, Any]
+RETRYABLE = (requests.ConnectionError, requests.Timeout)
+
+
+class ApiError(Exception):
+    """A refusal: the problem details the server answered with."""
+
+    def __init__(self, problem: JSON) -> None:
+        super().__init__(f"{problem.get('status')} {problem.get('code')}: {problem.get('detail')}")
+        self.problem = problem
+        self.status: int = problem.get("status", 0)
+        self.code: str = problem.get("code", "")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat taken with ``join``: keep the token, the server shows it only once."""
+
+    seat: int
+    team: int | None
+    token: str
+
+
+class Client:
+    """The API at ``base_url`` (scheme, host and port)."""
+
+    def __init__(self, base_url: str, timeout: float = 15.0, retries: int = 3) -> None:
+        self.base = base_url.rstrip("/") + "/api/v1"
+        self.timeout, self.retries = timeout, retries
+        self.session = requests.Session()
+
+    # -- games ------------------------------------------------------------------
+
+    def health(self) -> JSON:
+        return self._call("GET", "/health")
+
+    def create(self, variant: str, players: int, **body: Any) -> JSON:
+        """A new game (``seats``, ``options``, ``seed``, ``position`` as the API takes
+        them); its view, with ``host_token`` added."""
+        created = self._call(
+            "POST", "/games", json={"variant": variant, "players": players, **body}
+        )
+        return {**created["game"], "host_token": created["host_token"]}
+
+    def games(self, status: str = "waiting", variant: str | None = None, page: int = 1) -> JSON:
+        params = {"status": status, "page": page, **({"variant": variant} if variant else {})}
+        return self._call("GET", "/games", params=params)
+
+    def join(self, game_id: str, name: str, seat: int | None = None) -> Seat:
+        body: JSON = {"name": name, **({} if seat is None else {"seat": seat})}
+        joined = self._call("POST", f"/games/{game_id}/players", json=body)
+        return Seat(joined["seat"], joined["team"], joined["token"])
+
+    def view(self, game_id: str, token: str | None = None, wait: int | None = None) -> JSON:
+        """The game as ``token``'s seat sees it; with ``wait``, once a human must act."""
+        return self._call("GET", f"/games/{game_id}", token=token, wait=wait)
+
+    def act(
+        self,
+        game_id: str,
+        token: str,
+        action: JSON,
+        expected_version: int | None = None,
+        wait: int | None = None,
+    ) -> JSON:
+        """Apply one action; ``{"game", "events"}``. Retried safely on connection errors."""
+        headers = {"Idempotency-Key": uuid.uuid4().hex}
+        if expected_version is not None:
+            headers["If-Match"] = f'"{expected_version}"'
+        return self._call(
+            "POST", f"/games/{game_id}/actions", json=action, token=token, wait=wait,
+            headers=headers, retry=True,
+        )  # fmt: skip
+
+    def cancel(self, game_id: str, host_token: str) -> JSON:
+        return self._call("DELETE", f"/games/{game_id}", token=host_token)
+
+    def events(self, game_id: str, after: int = 0) -> list[JSON]:
+        events: list[JSON] = self._call("GET", f"/games/{game_id}/events", params={"after": after})[
+            "events"
+        ]
+        return events
+
+    def follow(self, game_id: str, after: int = 0) -> Iterator[JSON]:
+        """Every event after version ``after`` as it happens, until the game ends.
+
+        Reconnects after a dropped connection (or the server's stream time limit)
+        from the last whole version received.
+        """
+        last = after
+        while True:
+            try:
+                for version, event in self._stream(game_id, last):
+                    if version is not None:
+                        last = version
+                    yield event
+                    if event["type"] in ("game_over", "cancelled"):
+                        return
+            except RETRYABLE:
+                time.sleep(0.5)
+                continue
+            if self.view(game_id)["status"] in ("finished", "cancelled"):
+                return  # the stream ended with the game, and we have every event
+
+    # -- plumbing ----------------------------------------------------------------
+
+    def _stream(self, game_id: str, after: int) -> Iterator[tuple[int | None, JSON]]:
+        """(version, event) per event; the version only on a version's last event.
+
+        A version's events are held back until its last one (the one with an
+        ``id``) arrives, so a dropped connection never splits a version: the
+        resume sends it again, whole.
+        """
+        headers = {"Accept": "text/event-stream", "Last-Event-ID": str(after)}
+        url = f"{self.base}/games/{game_id}/events"
+        with self.session.get(url, headers=headers, stream=True, timeout=(self.timeout, 60)) as r:
+            if r.status_code != 200:
+                raise ApiError(_problem(r))
+            data: list[str] = []
+            version: int | None = None
+            held: list[JSON] = []
+            for raw in r.iter_lines():
+                line = raw.decode()
+                if line.startswith("data: "):
+                    data.append(line[6:])
+                elif line.startswith("id: "):
+                    version = int(line[4:])
+                elif line == "" and data:
+                    held.append(json.loads("\n".join(data)))
+                    if version is not None:
+                        for event in held[:-1]:
+                            yield None, event
+                        yield version, held[-1]
+                        held = []
+                    data, version = [], None
+
+    def _call(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | None = None,
+        wait: int | None = None,
+        headers: dict[str, str] | None = None,
+        retry: bool = False,
+        **kwargs: Any,
+    ) -> JSON:
+        headers = dict(headers or {})
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        if wait is not None:
+            headers["Prefer"] = f"wait={wait}"
+        timeout = self.timeout + (wait or 0)
+        for attempt in range(self.retries + 1):
+            try:
+                response = self.session.request(
+                    method, self.base + path, headers=headers, timeout=timeout, **kwargs
+                )
+            except RETRYABLE:
+                if not retry or attempt == self.retries:
+                    raise
+                time.sleep(0.2 * 2**attempt)
+                continue
+            # 503: retry what is safe to retry; 429: nothing was done, so always.
+            again = response.status_code == 429 or (response.status_code == 503 and retry)
+            if again and attempt < self.retries:
+                time.sleep(float(response.headers.get("Retry-After", "1")))
+                continue
+            if response.status_code >= 400:
+                raise ApiError(_problem(response))
+            body: JSON = response.json()
+            return body
+        raise AssertionError("unreachable")
+
+
+def _problem(response: requests.Response) -> JSON:
+    try:
+        problem: JSON = response.json()
+        return problem
+    except ValueError:
+        return {"status": response.status_code, "code": "unknown", "detail": response.text[:200]}

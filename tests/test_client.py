@@ -1,0 +1,111 @@
+"""stacks_api.client against a live ``stacks-api serve``, on both stores."""
+
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from stacks_api.client import ApiError, Client
+from stacks_api.testing import ServerProcess
+from stacks_api.tournament import run
+
+
+@pytest.fixture(scope="module", params=["memory", "redis"])
+def server(request):
+    env = {"REDIS_URL": "", "STACKS_SSE_MAX_S": "1"}  # streams end every second: resumes
+    if request.param == "redis":
+        env |= {"REDIS_URL": request.getfixturevalue("redis_url"), "STACKS_STORE_PREFIX": "client"}
+    process = ServerProcess(env)
+    yield process
+    process.stop()
+
+
+def test_a_game_against_a_bot_from_create_to_the_end(server):
+    api = Client(server.url)
+    assert api.health()["status"] == "ok"
+    game = api.create("stacks", 2, seats=[{}, {"bot": "greedy"}], seed=4)
+    me = api.join(game["id"], "Ada")
+    assert me.seat == 0 and me.token
+    for _ in range(400):
+        view = api.view(game["id"], me.token, wait=10)
+        if view["status"] != "active":
+            break
+        result = api.act(game["id"], me.token, view["you"]["legal_actions"][-1], wait=10)
+        assert result["events"][0]["seat"] == 0
+    assert view["status"] == "finished"
+    assert api.events(game["id"])[-1]["type"] == "game_over"
+
+
+def test_refusals_are_api_errors_with_the_problem(server):
+    api = Client(server.url)
+    with pytest.raises(ApiError) as refused:
+        api.view("no-such-game")
+    assert refused.value.status == 404 and refused.value.code == "not_found"
+
+
+def test_follow_resumes_after_each_stream_ends_with_nothing_lost_or_doubled(server):
+    api = Client(server.url)
+    game = api.create("sequence", 2, seed=2)
+    tokens = [api.join(game["id"], name).token for name in "AB"]
+    streams, seen = [], []
+    opened = api._stream
+
+    def counting(game_id, after):
+        streams.append(after)
+        return opened(game_id, after)
+
+    api._stream = counting
+    listener = threading.Thread(target=lambda: seen.extend(api.follow(game["id"])))
+    listener.start()
+    for _ in range(6):  # slower than the streams' one-second life
+        state = api.view(game["id"])
+        mover = state["to_move"][0]
+        legal = api.view(game["id"], tokens[mover])["you"]["legal_actions"]
+        api.act(game["id"], tokens[mover], legal[0])
+        time.sleep(0.4)
+    api.cancel(game["id"], game["host_token"])
+    listener.join(timeout=10)
+    assert len(streams) >= 2 and streams == sorted(streams), "it reconnected from where it was"
+    assert seen == api.events(game["id"]) and seen[-1]["type"] == "cancelled"
+
+
+def test_a_retried_action_acts_once(server, monkeypatch):
+    api = Client(server.url)
+    game = api.create("sequence", 2, seats=[{}, {"bot": "greedy"}], seed=6)
+    me = api.join(game["id"], "Ada")
+    view = api.view(game["id"], me.token, wait=10)
+    real = api.session.request
+    lost = []
+
+    def lose_the_first_answer(method, url, **kwargs):
+        response = real(method, url, **kwargs)
+        if method == "POST" and not lost:
+            lost.append(kwargs["headers"]["Idempotency-Key"])
+            raise requests.ConnectionError("the answer was lost")
+        return response
+
+    monkeypatch.setattr(api.session, "request", lose_the_first_answer)
+    result = api.act(game["id"], me.token, view["you"]["legal_actions"][0])
+    assert lost and result["game"]["version"] == view["version"] + 1
+    mine = [e for e in api.events(game["id"], view["version"]) if e.get("seat") == 0]
+    assert len([e for e in mine if e["type"] in ("play", "exchange")]) == 1
+
+
+def test_the_example_script_plays_a_game_to_its_end(server):
+    script = Path(__file__).parent.parent / "examples" / "play_vs_bot.py"
+    done = subprocess.run([sys.executable, str(script), server.url], capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("result: {")
+
+
+def test_a_tournament_over_http_is_played_by_the_servers_bots(server):
+    report = run("stacks", "greedy", "random", 4, url=server.url)
+    assert "played by the server" in report
+    wins = [int(line.split()[2]) for line in report.splitlines()[1:3]]
+    draws = int(report.splitlines()[3].split()[1])
+    assert sum(wins) + draws == 4
