@@ -52,7 +52,13 @@ class Config:
             "description": (
                 "Play Sequence and Sequence Stacks over HTTP. Create a game, take seats "
                 "(each gives a token: use it with the Authorize button as a Bearer token), "
-                "then post actions. Errors are RFC 9457 problem details with a stable `code`."
+                "then post one of `you.legal_actions`. Errors are RFC 9457 problem details "
+                "with a stable `code`.\n\n"
+                "The whole contract (views, actions, positions, events, errors, headers, "
+                "limits) is written out in `docs/api.md`, and the rules of both games in "
+                "`docs/rules.md`, in the server's repository. The explorer cannot fill an "
+                "action body from your view's `legal_actions` by itself: copy one of them "
+                "into the body."
             )
         },
         "components": {

@@ -1,0 +1,86 @@
+"""The documentation says what the code does: event types and error codes match in
+both directions, and no link leaves the repository."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from stacks_api import service, serving
+from stacks_api.api import problems
+
+ROOT = Path(__file__).parent.parent
+PACKAGE = ROOT / "stacks_api"
+API_DOC = (ROOT / "docs" / "api.md").read_text()
+
+
+def section(text: str, heading: str) -> str:
+    """The body of a ``## heading`` section, up to the next ``## ``."""
+    start = text.index(f"\n## {heading}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
+
+
+def documented(heading: str, pattern: str) -> set[str]:
+    return set(re.findall(pattern, section(API_DOC, heading), flags=re.MULTILINE))
+
+
+def literal_calls(name: str, position: int) -> set[str]:
+    """String constants passed as argument ``position`` to calls of ``name`` in the package."""
+    found = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", getattr(node.func, "attr", None)) == name
+                and len(node.args) > position
+                and isinstance(node.args[position], ast.Constant)
+                and isinstance(node.args[position].value, str)
+            ):
+                found.add(node.args[position].value)
+    return found
+
+
+def event_types_in_code() -> set[str]:
+    """Every ``{"type": ...}`` literal of the engine and the service (the engine's
+    prebuilt actions use types that are event types too)."""
+    found = set()
+    for path in [PACKAGE / "service.py", *PACKAGE.glob("engine/**/*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Dict):
+                for key, value in zip(node.keys, node.values, strict=True):
+                    if (
+                        isinstance(key, ast.Constant)
+                        and key.value == "type"
+                        and isinstance(value, ast.Constant)
+                    ):
+                        found.add(value.value)
+    return found
+
+
+def error_codes_in_code() -> set[str]:
+    codes = literal_calls("Problem", 1) | {"validation_error", "internal_error"}
+    codes |= set(problems._CODES.values()) | set(serving.CODES.values())
+    codes |= {code for _, code in service._ENGINE_CODES.values()}
+    return codes
+
+
+def test_every_documented_event_type_is_produced_and_every_produced_one_documented():
+    docs = documented("Events", r"^\| `(\w+)` \|")
+    assert docs == event_types_in_code()
+
+
+def test_every_documented_error_code_is_produced_and_every_produced_one_documented():
+    docs = documented("Errors", r"^\| \d{3} \| `(\w+)` \|")
+    assert docs == error_codes_in_code()
+
+
+def test_no_link_leaves_the_repository():
+    for path in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]:
+        text = path.read_text()
+        assert "../shared" not in text, path
+        for target in re.findall(r"\]\(([^)]+)\)", text):
+            assert not re.match(r"[a-z]+:", target), f"{path.name} links outside: {target}"
+            if not target.startswith("#"):
+                assert (path.parent / target.split("#")[0]).exists(), f"{path.name}: {target}"
