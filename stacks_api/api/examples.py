@@ -1,8 +1,15 @@
-"""Request examples shown in the API explorer: one per action type."""
+"""Examples shown in the API explorer: requests of every kind, and responses taken
+from real (seeded) games played through the engine when the app starts."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
+
+from ..engine import create_game
+
+GAME_ID = "5f0c2a7e9b1d4c3a"
+TOKEN = "q4Xo1c0Hn8Vd2bK5tWm7Zr9Ye3Lp6Sg0Fa4Ju8Ni2Q"
 
 
 def _example(summary: str, value: dict[str, Any]) -> dict[str, Any]:
@@ -11,8 +18,16 @@ def _example(summary: str, value: dict[str, Any]) -> dict[str, Any]:
 
 CREATE = {
     "sequence_vs_bot": _example(
-        "Sequence, you against a bot",
-        {"variant": "sequence", "players": 2, "seats": [{}, {"bot": "random"}]},
+        "Sequence, you against the greedy bot",
+        {"variant": "sequence", "players": 2, "seats": [{}, {"bot": "greedy"}]},
+    ),
+    "stacks_vs_bots": _example(
+        "Sequence Stacks, you against two bots (the search bot thinking up to 1 s)",
+        {
+            "variant": "stacks",
+            "players": 3,
+            "seats": [{}, {"bot": "greedy"}, {"bot": "mcts", "options": {"seconds": 1}}],
+        },
     ),
     "stacks_three": _example(
         "Sequence Stacks for three, Block asked only of holders",
@@ -63,4 +78,77 @@ ACTIONS = {
         "Any action, refused with 412 unless the game is at version 12",
         {"type": "discard", "card": "B4", "expected_version": 12},
     ),
+}
+
+
+def _dress(view: dict[str, Any], status: str, version: int, joined: bool = True) -> dict[str, Any]:
+    """An engine view with the server's own fields, as the API sends it: two people
+    at the first two seats (once joined), greedy bots after them."""
+    view.update(id=GAME_ID, status=status, version=version, practice=False)
+    for player in view["players"]:
+        human = player["seat"] < 2
+        name = (["Ada", "Grace"][player["seat"]] if joined else None) if human else "greedy bot"
+        player.update(name=name, bot=None if human else "greedy")
+    if status != "active":
+        view["to_move"] = []
+    return view
+
+
+def _played(variant: str, players: int, seed: int, moves: int) -> dict[str, Any]:
+    """Views and events of a seeded game after ``moves`` random legal moves."""
+    game = create_game(variant, players=players, seed=seed)
+    created = _dress(game.view(None), "waiting", 1, joined=False)
+    rng = random.Random(seed)
+    version = 2 + min(players, 2)  # created, each person's join, started
+    events: list[dict[str, Any]] = []
+    actor = 0
+    for _ in range(moves):
+        actor = game.to_move[0]
+        version += 1
+        applied = game.apply(actor, rng.choice(game.legal_actions(actor)), now=0.0)
+        events += [{"version": version, **e} for e in applied]
+    return {
+        "created": created,
+        "view": _dress(game.view(game.to_move[0]), "active", version),
+        "acted": _dress(game.view(actor), "active", version),
+        "events": events,
+    }
+
+
+SEQUENCE = _played("sequence", 2, seed=8, moves=6)
+STACKS = _played("stacks", 3, seed=2, moves=10)
+
+VIEWS = {
+    "sequence": _example("Sequence, two players, as the seat to move sees it", SEQUENCE["view"]),
+    "stacks": _example(
+        "Sequence Stacks, three players, as the seat to move sees it", STACKS["view"]
+    ),
+}
+ACTION_RESULT = {
+    "game": SEQUENCE["acted"],
+    "events": [e for e in SEQUENCE["events"] if e["version"] == SEQUENCE["acted"]["version"]],
+}
+EVENTS = {"events": SEQUENCE["events"]}
+CREATED = {"game": SEQUENCE["created"], "host_token": TOKEN}
+JOINED = {"seat": 0, "team": 0, "token": TOKEN}
+LISTING = {
+    "games": [
+        {
+            "id": GAME_ID,
+            "variant": "stacks",
+            "status": "waiting",
+            "players": 3,
+            "version": 2,
+            "practice": False,
+            "created_at": 1796083200.0,
+            "seats": [
+                {"seat": 0, "name": "Ada", "bot": None, "free": False},
+                {"seat": 1, "name": None, "bot": None, "free": True},
+                {"seat": 2, "name": "greedy bot", "bot": "greedy", "free": False},
+            ],
+        }
+    ],
+    "page": 1,
+    "page_size": 20,
+    "total": 1,
 }

@@ -109,7 +109,7 @@ def _applied(wait: int | None) -> dict[str, str]:
 @blp.route("")
 class Games(MethodView):
     @blp.arguments(ListQuerySchema, location="query")
-    @blp.response(200, GameListSchema)
+    @blp.response(200, GameListSchema, example=examples.LISTING)
     @problems(422, 503)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """List games (default: those waiting for players), newest first"""
@@ -124,7 +124,7 @@ class Games(MethodView):
         }
 
     @blp.arguments(CreateGameSchema, examples=examples.CREATE)
-    @blp.response(201, CreatedSchema)
+    @blp.response(201, CreatedSchema, example=examples.CREATED)
     @problems(400, 422, 503)
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a game
@@ -140,7 +140,7 @@ class Games(MethodView):
 
 @blp.route("/<game_id>")
 class Game(MethodView):
-    @blp.response(200, GameViewSchema)
+    @blp.response(200, GameViewSchema, examples=examples.VIEWS)
     @blp.doc(security=[{}, *BEARER], parameters=[IF_NONE_MATCH, PREFER])
     @problems(304, 401, 404, 503)
     def get(self, game_id: str) -> Any:
@@ -170,7 +170,7 @@ class Game(MethodView):
 @blp.route("/<game_id>/players")
 class Players(MethodView):
     @blp.arguments(JoinSchema, example={"name": "Ada"})
-    @blp.response(201, JoinedSchema)
+    @blp.response(201, JoinedSchema, example=examples.JOINED)
     @problems(400, 404, 409, 422, 503)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Take a free human seat; keep the token, it is shown only once"""
@@ -180,7 +180,7 @@ class Players(MethodView):
 @blp.route("/<game_id>/actions")
 class Actions(MethodView):
     @blp.arguments(ActionRequestSchema, examples=examples.ACTIONS)
-    @blp.response(200, ActionResultSchema)
+    @blp.response(200, ActionResultSchema, example=examples.ACTION_RESULT)
     @blp.doc(security=BEARER, parameters=[IF_MATCH, IDEMPOTENCY_KEY, PREFER])
     @problems(400, 401, 404, 409, 412, 422, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
@@ -228,7 +228,7 @@ SSE_DOC = {
 @blp.route("/<game_id>/events")
 class Events(MethodView):
     @blp.arguments(EventsQuerySchema, location="query")
-    @blp.response(200, EventsSchema)
+    @blp.response(200, EventsSchema, example=examples.EVENTS)
     @blp.doc(parameters=[LAST_EVENT_ID], **SSE_DOC)
     @problems(404, 422, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:

@@ -186,6 +186,10 @@ class GameViewSchema(Schema):
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     to_move = fields.List(_int(), required=True)
     result = fields.Dict(required=True, keys=fields.String(), allow_none=True)
+    you = fields.Nested(
+        YouSchema,
+        metadata={"description": "With a seat token: your hand and every action you may take"},
+    )
     turn = _int(required=True)
     dealer = _int(allow_none=True)
     log = fields.List(fields.Dict(keys=fields.String()))
@@ -206,7 +210,6 @@ class GameViewSchema(Schema):
     plays = _int(metadata={"description": "Stacks: plays made in this turn (at most 100)"})
     block_window = fields.Nested(BlockWindowSchema, allow_none=True)
     turns = _int()
-    you = fields.Nested(YouSchema)
 
 
 class CreatedSchema(Schema):
