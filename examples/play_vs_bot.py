@@ -1,7 +1,7 @@
 """Play Sequence Stacks against two greedy bots with stacks_api.client.
 
-    stacks-api serve &      # then:
-    python examples/play_vs_bot.py [http://127.0.0.1:8000]
+stacks-api serve &      # then:
+python examples/play_vs_bot.py [http://127.0.0.1:8000]
 """
 
 import random

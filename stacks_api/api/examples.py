@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from ..engine import create_game
+from .schemas import GameViewSchema
 
 GAME_ID = "5f0c2a7e9b1d4c3a"
 TOKEN = "q4Xo1c0Hn8Vd2bK5tWm7Zr9Ye3Lp6Sg0Fa4Ju8Ni2Q"
@@ -91,7 +92,8 @@ def _dress(view: dict[str, Any], status: str, version: int, joined: bool = True)
         player.update(name=name, bot=None if human else "greedy")
     if status != "active":
         view["to_move"] = []
-    return view
+    order = list(GameViewSchema._declared_fields)  # the order the API sends them in
+    return dict(sorted(view.items(), key=lambda item: order.index(item[0])))
 
 
 def _played(variant: str, players: int, seed: int, moves: int) -> dict[str, Any]:

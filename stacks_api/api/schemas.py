@@ -181,15 +181,15 @@ class GameViewSchema(Schema):
     variant = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     version = _int(required=True)
+    you = fields.Nested(
+        YouSchema,
+        metadata={"description": "With a seat token: your hand and every action you may take"},
+    )
     practice = fields.Boolean(required=True)
     options = fields.Dict(required=True, keys=fields.String())
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     to_move = fields.List(_int(), required=True)
     result = fields.Dict(required=True, keys=fields.String(), allow_none=True)
-    you = fields.Nested(
-        YouSchema,
-        metadata={"description": "With a seat token: your hand and every action you may take"},
-    )
     turn = _int(required=True)
     dealer = _int(allow_none=True)
     log = fields.List(fields.Dict(keys=fields.String()))
