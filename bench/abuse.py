@@ -37,9 +37,7 @@ import time
 
 import redis
 import requests
-from load import percentile
-
-from stacks_api.testing import RedisServer, ServerProcess
+from load import percentile, served_on_redis
 
 JSON = {"Content-Type": "application/json"}
 
@@ -155,14 +153,10 @@ def main() -> None:
     parser.add_argument("--slow-sockets", type=int, default=200)
     args = parser.parse_args()
 
-    store = RedisServer()
-    store.start()
-    env = {"REDIS_URL": store.url, "STACKS_RATE_LIMITS": "on", "STACKS_TRUSTED_PROXIES": "1",
-           "STACKS_READ_TIMEOUT_S": "10"}  # fmt: skip
-    server = ServerProcess(env, workers=2)
-    base = f"{server.url}/api/v1"
-    memory = redis.Redis.from_url(store.url)
-    try:
+    env = {"STACKS_RATE_LIMITS": "on", "STACKS_TRUSTED_PROXIES": "1", "STACKS_READ_TIMEOUT_S": "10"}
+    with served_on_redis(env) as (server, redis_url):
+        base = f"{server.url}/api/v1"
+        memory = redis.Redis.from_url(redis_url)
         created = requests.post(
             f"{base}/games",
             json={"variant": "sequence", "players": 2},
@@ -205,9 +199,6 @@ def main() -> None:
             )
         server_errors = sum(c for (_, outcome), c in seen.items() if outcome == 500)
         print(f"500 answers: {server_errors}")
-    finally:
-        server.stop()
-        store.cleanup()
 
 
 if __name__ == "__main__":

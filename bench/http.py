@@ -29,10 +29,9 @@ import argparse
 import time
 
 import redis
-from load import Game, hammer, percentile, play, run_threads
+from load import Game, hammer, percentile, play, run_threads, served_on_redis
 
 from stacks_api.client import Client
-from stacks_api.testing import RedisServer, ServerProcess
 
 
 def memory_per_game(url: str, redis_url: str, games: int) -> float:
@@ -58,12 +57,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
 
-    store = RedisServer()
-    store.start()
-    env = {"REDIS_URL": store.url, "STACKS_RATE_LIMITS": "off"}
-    server = ServerProcess(env, workers=args.workers)
-    base = f"{server.url}/api/v1"
-    try:
+    with served_on_redis({}, args.workers) as (server, redis_url):
+        base = f"{server.url}/api/v1"
         games = [Game(Client(server.url), seed) for seed in range(args.clients)]
         health: list[float] = []
         views: list[float] = []
@@ -90,11 +85,8 @@ def main() -> None:
         action_rate = 1 / (1 / play_rate - 2 / view_rate)
         print(f"{'POST action':18} {action_rate:8.1f}/s  {action_rate / health_rate:5.2f}x health"
               f"   (a play is 2 GETs and a POST; errors {len(out['errors'])})")  # fmt: skip
-        per_game = memory_per_game(server.url, store.url, 200)
+        per_game = memory_per_game(server.url, redis_url, 200)
         print(f"{'Redis memory':18} {per_game:8.0f} bytes per active game (200 two-player games)")
-    finally:
-        server.stop()
-        store.cleanup()
 
 
 if __name__ == "__main__":

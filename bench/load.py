@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import requests
 
 from stacks_api.client import ApiError, Client
+from stacks_api.testing import RedisServer, ServerProcess
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -74,3 +76,16 @@ def run_threads(targets: list[Callable[[], None]]) -> float:
     for thread in threads:
         thread.join()
     return time.perf_counter() - started
+
+
+@contextmanager
+def served_on_redis(env: dict[str, str], workers: int = 2) -> Iterator[tuple[ServerProcess, str]]:
+    """``stacks-api serve`` on a redis-server of its own; yields the server and the Redis URL."""
+    store = RedisServer()
+    store.start()
+    server = ServerProcess({"REDIS_URL": store.url, "STACKS_RATE_LIMITS": "off", **env}, workers)
+    try:
+        yield server, store.url
+    finally:
+        server.stop()
+        store.cleanup()

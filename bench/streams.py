@@ -30,10 +30,9 @@ import threading
 import time
 
 import requests
-from load import Game, hammer, percentile, play, run_threads
+from load import Game, hammer, percentile, play, run_threads, served_on_redis
 
 from stacks_api.client import Client
-from stacks_api.testing import RedisServer, ServerProcess
 
 
 class Streams:
@@ -98,6 +97,35 @@ def load(url: str, seconds: float, clients: int) -> tuple[float, list[float], li
     return len(out["action"]) / elapsed, out["action"], health
 
 
+def delivery(
+    base: str, watched: Game, streams: Streams
+) -> tuple[list[float], list[tuple[int, float]], int]:
+    """Post 20 actions on the streamed game; how long each took to reach every stream."""
+    session = requests.Session()
+    posted: list[tuple[int, float]] = []
+    for _ in range(20):
+        state = session.get(f"{base}/games/{watched.id}").json()
+        if state["status"] != "active":
+            break
+        auth = watched.auth(state["to_move"][0])
+        mine = session.get(f"{base}/games/{watched.id}", headers=auth).json()
+        answer = session.post(
+            f"{base}/games/{watched.id}/actions", json=mine["you"]["legal_actions"][0],
+            headers=auth,
+        )  # fmt: skip
+        posted.append((answer.json()["game"]["version"], time.perf_counter()))
+        time.sleep(0.25)
+    time.sleep(2)
+    delays, missing = [], 0
+    for version, done in posted:
+        for arrivals in streams.arrivals:
+            if version in arrivals:
+                delays.append(arrivals[version] - done)
+            else:
+                missing += 1
+    return delays, posted, missing
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--streams", type=int, default=1000)
@@ -105,46 +133,22 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4)
     args = parser.parse_args()
 
-    store = RedisServer()
-    store.start()
-    env = {"REDIS_URL": store.url, "STACKS_RATE_LIMITS": "off"}
-    server = ServerProcess(env, workers=2)
-    base = f"{server.url}/api/v1"
-    streams = None
-    try:
+    with served_on_redis({}) as (server, _):
+        base = f"{server.url}/api/v1"
         before_rate, before_actions, before_health = load(server.url, args.seconds, args.clients)
 
-        session = requests.Session()
         watched = Game(Client(server.url), 7)
         started = time.perf_counter()
         streams = Streams(server.port, watched.id, args.streams)
         streams.start(timeout=120)
         open_s = time.perf_counter() - started
-
-        during_rate, during_actions, during_health = load(server.url, args.seconds, args.clients)
-
-        delays: list[float] = []
-        posted: list[tuple[int, float]] = []
-        for _ in range(20):
-            state = session.get(f"{base}/games/{watched.id}").json()
-            if state["status"] != "active":
-                break
-            auth = watched.auth(state["to_move"][0])
-            mine = session.get(f"{base}/games/{watched.id}", headers=auth).json()
-            answer = session.post(
-                f"{base}/games/{watched.id}/actions", json=mine["you"]["legal_actions"][0],
-                headers=auth,
-            )  # fmt: skip
-            posted.append((answer.json()["game"]["version"], time.perf_counter()))
-            time.sleep(0.25)
-        time.sleep(2)
-        missing = 0
-        for version, done in posted:
-            for arrivals in streams.arrivals:
-                if version in arrivals:
-                    delays.append(arrivals[version] - done)
-                else:
-                    missing += 1
+        try:
+            during_rate, during_actions, during_health = load(
+                server.url, args.seconds, args.clients
+            )
+            delays, posted, missing = delivery(base, watched, streams)
+        finally:
+            streams.stop()
 
         print(
             f"stacks-api serve: 2 gevent web workers, 1 bot worker, Redis; "
@@ -168,11 +172,6 @@ def main() -> None:
         print(f"event delivery     {len(posted)} actions x {streams.opened} streams: "
               f"p50 {percentile(delays, 0.5):6.1f} ms, p99 {percentile(delays, 0.99):6.1f} ms, "
               f"max {percentile(delays, 1.0):6.1f} ms, missing {missing}")  # fmt: skip
-    finally:
-        if streams is not None:
-            streams.stop()
-        server.stop()
-        store.cleanup()
 
 
 if __name__ == "__main__":
