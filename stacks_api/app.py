@@ -9,6 +9,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .api import cors, docs, games, guards, health, limits, positions
+from . import web
 from .api.problems import ProblemApi
 from .service import GameService
 from .store import GameStore, make_store
@@ -36,6 +37,7 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(health.blp)
     api.register_blueprint(games.blp)
     app.register_blueprint(docs.blp)
+    app.register_blueprint(web.blp)
     app.extensions["stacks_api.api"] = api
     positions.register(api.spec)
     guards.install(app)

@@ -74,8 +74,10 @@ class RedisServer:
 class ServerProcess:
     """``stacks-api serve`` on a free port: gevent web workers and, on Redis, bot workers."""
 
-    def __init__(self, env: dict[str, str], workers: int = 1, bot_workers: int = 1) -> None:
-        self.port = free_port()
+    def __init__(
+        self, env: dict[str, str], workers: int = 1, bot_workers: int = 1, port: int | None = None
+    ) -> None:
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "stacks_api.cli", "serve", "--port", str(self.port),

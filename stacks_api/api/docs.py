@@ -1,5 +1,5 @@
 """Swagger UI assets, served from the installed swagger-ui-bundle package (no CDN), and
-redirects to the explorer from where people look first."""
+a redirect from ``/docs/`` to the explorer."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ def asset(filename: str) -> Response:
     return send_from_directory(swagger_ui_path, filename, max_age=86400)
 
 
-@blp.route("/")
 @blp.route("/docs/")
 def explorer() -> WerkzeugResponse:
     return redirect("/docs", code=302)

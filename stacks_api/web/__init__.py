@@ -1,0 +1,38 @@
+"""The browser client at /play: static files from this package, no build step.
+
+Plain ES modules and one stylesheet, so the client needs no CDN, no bundler and
+no framework to keep up to date; it talks to the server only through the public
+HTTP API and the event stream, like any other frontend.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from flask import Blueprint, Response, current_app, redirect, send_from_directory
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+STATIC = resources.files(__package__).joinpath("static")
+LAYOUT = resources.files("stacks_api.engine.sequence").joinpath("board-layout.json")
+
+blp = Blueprint("play", __name__)
+
+
+@blp.route("/")
+def home() -> WerkzeugResponse:
+    return redirect("/play", code=302)
+
+
+@blp.route("/play")
+def page() -> Response:
+    return send_from_directory(str(STATIC), "index.html", max_age=0)
+
+
+@blp.route("/play/board-layout.json")
+def layout() -> Response:
+    return current_app.response_class(LAYOUT.read_text("utf-8"), mimetype="application/json")
+
+
+@blp.route("/play/<path:name>")
+def asset(name: str) -> Response:
+    return send_from_directory(str(STATIC), name, max_age=0)
