@@ -8,8 +8,8 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .api import cors, docs, games, guards, health, limits, positions
 from . import web
+from .api import cors, docs, games, guards, health, limits, positions
 from .api.problems import ProblemApi
 from .service import GameService
 from .store import GameStore, make_store

@@ -111,7 +111,7 @@ STACKS_POSITION = {
         ["STEAL_CHIP", "BLOCK", "R5", "B3", "R4"],
         ["B5", "R3", "B2", "R1", "B1"],
         ["R2", "R2", "B1", "B2", "R3"],
-    ],  # fmt: skip
+    ],
     "discards": [["R2"], [], []],
     "chips": [{"blue": 0, "red": 0}, {"blue": 0, "red": 0}, {"blue": 1, "red": 0}],
     "turn": 0,
