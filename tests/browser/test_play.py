@@ -211,8 +211,8 @@ def test_the_page_catches_up_after_the_server_restarts(open_page, browser):
                 timeout=15_000,
             )
             page.wait_for_selector("#banner", state="hidden")
-            shown = [int(v) for v in page.eval_on_selector_all(
-                "[data-event-version]", "items => items.map(i => i.dataset.eventVersion)")]  # fmt: skip
+            versions = "items => items.map(i => Number(i.dataset.eventVersion))"
+            shown = page.eval_on_selector_all("[data-event-version]", versions)
             expected = [e["version"] for e in api.events(game["id"], opened_at)]
             assert sorted(shown) == expected, "every event once, none missing"
         finally:
