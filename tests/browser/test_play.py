@@ -227,3 +227,19 @@ def test_the_page_catches_up_after_the_server_restarts(open_page, browser):
 def test_the_client_is_small():
     size = sum(path.stat().st_size for path in STATIC.iterdir())
     assert size < 150_000, f"{size} bytes"
+
+
+def test_the_lobby_creates_a_stacks_game_against_bots_and_opens_it(server, open_page):
+    page = open_page(f"{server.url}/")  # / leads to the client
+    page.select_option("#variant", "stacks")
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "input")
+    page.select_option("#block-window", "holders")
+    page.click("button[type=submit]")
+    page.wait_for_selector("[data-pile='3']")
+    assert "token=" in page.url and page.inner_text("[data-status]") == "active"
+    game_id = page.url.split("game=")[1].split("&")[0]
+    view = Client(server.url).view(game_id)
+    assert [p["bot"] for p in view["players"]] == [None, "greedy", "greedy"]
+    assert view["options"]["block_window"] == "holders"
+    assert not open_page.problems, open_page.problems

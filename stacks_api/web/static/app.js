@@ -72,6 +72,9 @@ function createForm() {
   const teams = h("select", { id: "teams" }, h("option", { value: "" }, "default"),
     h("option", { value: "2" }, "2 teams"), h("option", { value: "3" }, "3 teams"));
   const name = h("input", { id: "name", value: "Player", maxlength: 40 });
+  const blockWindow = h("select", { id: "block-window" },
+    h("option", { value: "all" }, "ask every opponent"), h("option", { value: "holders" }, "ask only Block holders"));
+  const timeout = h("input", { id: "timeout", type: "number", min: 0, placeholder: "none" });
   const drawSeats = () => {
     const count = Math.max(2, Math.min(12, Number(players.value) || 2));
     seatsBox.replaceChildren(...Array.from({ length: count }, (_, seat) => {
@@ -88,6 +91,10 @@ function createForm() {
     const seats = [...seatsBox.querySelectorAll("select")].map((s) => (s.value ? { bot: s.value } : {}));
     const body = { variant: variant.value, players: seats.length, seats };
     if (teams.value && variant.value === "sequence") body.options = { teams: Number(teams.value) };
+    if (variant.value === "stacks") {
+      body.options = { block_window: blockWindow.value };
+      if (Number(timeout.value) > 0) body.options.response_timeout_s = Number(timeout.value);
+    }
     try {
       const created = await call("POST", "/games", { body });
       const id = created.game.id;
@@ -104,6 +111,8 @@ function createForm() {
     h("label", { for: "variant" }, "Game ", variant),
     h("label", { for: "players" }, "Players ", players),
     h("label", { for: "teams" }, "Teams (Sequence, 6 or 12 players) ", teams),
+    h("label", { for: "block-window" }, "Block window (Stacks) ", blockWindow),
+    h("label", { for: "timeout" }, "Seconds to answer it (Stacks) ", timeout),
     h("label", { for: "name" }, "Your name ", name),
     h("fieldset", {}, h("legend", {}, "Who plays each seat"), seatsBox),
     h("button", { type: "submit", class: "primary" }, "Create and play"));
