@@ -1,21 +1,34 @@
 """Random games through the engine façade: games and actions per second, one core.
 
     python bench/engine.py [--seconds 5] [--variant sequence|stacks|all] [--players 2]
+    python bench/engine.py --against 3684132     # this tree's engine against another revision's
 
 Each step is what any client does: ``legal_actions`` for the seat to move, then
 ``apply`` of a uniformly random choice (fixed seeds, so runs are comparable).
+With ``--against REV`` the other revision is checked out in a temporary git
+worktree and both engines run in alternating subprocesses, three rounds each,
+in the same run; the figure to read is the ratio of their median rates.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
-from stacks_api.engine import VARIANTS, create_game
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(variant: str, players: int, seconds: float) -> tuple[int, int, float]:
+    from stacks_api.engine import create_game
+
     chooser = random.Random(2026)
     games = actions = 0
     start = time.perf_counter()
@@ -29,13 +42,57 @@ def run(variant: str, players: int, seconds: float) -> tuple[int, int, float]:
     return games, actions, time.perf_counter() - start
 
 
+def rate_in(source: Path, variant: str, players: int, seconds: float) -> float:
+    """Games per second of the engine under ``source``, in a fresh interpreter."""
+    code = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2]);"
+        "from engine import run; g, a, t = run(sys.argv[3], int(sys.argv[4]), float(sys.argv[5]));"
+        "print(json.dumps(g / t))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(source)}
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(source), str(ROOT / "bench"), variant, str(players),
+         str(seconds)],
+        env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    rate: float = json.loads(done.stdout)
+    return rate
+
+
+def against(revision: str, variants: list[str], players: int, seconds: float) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        other = Path(folder) / "other"
+        git = ["git", "-C", str(ROOT), "worktree"]
+        subprocess.run([*git, "add", "--detach", str(other), revision], check=True,
+                       capture_output=True)  # fmt: skip
+        try:
+            for variant in variants:
+                mine, theirs = [], []
+                for _ in range(3):
+                    mine.append(rate_in(ROOT, variant, players, seconds))
+                    theirs.append(rate_in(other, variant, players, seconds))
+                a, b = statistics.median(mine), statistics.median(theirs)
+                rounds = " ".join(f"{x:.0f}" for x in mine), " ".join(f"{x:.0f}" for x in theirs)
+                print(
+                    f"{variant:9} {players} players: this tree {a:7.0f} games/s, {revision} "
+                    f"{b:7.0f} games/s: {a / b:.2f}x   (rounds: {rounds[0]} vs {rounds[1]})"
+                )
+        finally:
+            subprocess.run([*git, "remove", "--force", str(other)], check=True,
+                           capture_output=True)  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--variant", choices=[*VARIANTS, "all"], default="all")
+    parser.add_argument("--variant", choices=["sequence", "stacks", "all"], default="all")
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--against", metavar="REV", help="compare with this git revision")
     args = parser.parse_args()
-    variants = list(VARIANTS) if args.variant == "all" else [args.variant]
+    variants = ["sequence", "stacks"] if args.variant == "all" else [args.variant]
+    if args.against:
+        against(args.against, variants, args.players, args.seconds)
+        return
     for variant in variants:
         games, actions, elapsed = run(variant, args.players, args.seconds)
         print(
