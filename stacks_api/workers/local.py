@@ -35,7 +35,7 @@ class LocalWorkers:
         self._order = itertools.count()
         self._advance: Callable[[str], None] | None = None
         self._threads: list[threading.Thread] = []
-        self._stopping = False
+        self._started = self._stopping = False
 
     def start(self, advance: Callable[[str], None]) -> None:
         """Serve the queue with ``advance(game_id)`` (threads start with the first job)."""
@@ -65,8 +65,9 @@ class LocalWorkers:
             self._timers_changed.notify()
 
     def _start_threads(self) -> None:
-        if self._threads or self._stopping:
+        if self._started or self._stopping:
             return
+        self._started = True
         for n in range(self._count):
             self._threads.append(
                 threading.Thread(target=self._work, name=f"stacks-bots-{n}", daemon=True)
