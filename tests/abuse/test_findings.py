@@ -227,10 +227,11 @@ def test_9_lobby_entries_expire_with_their_games(store_url, prefix, monkeypatch)
     monkeypatch.setitem(store_module.TTL_SECONDS, "waiting", 1)
     app = create_app(TestConfig, REDIS_URL=store_url, STORE_PREFIX=prefix)
     client = app.test_client()
-    create(client, variant="sequence", players=2)
-    assert client.get(API).json["total"] == 1
+    for _ in range(3):
+        create(client, variant="sequence", players=2)
+    assert client.get(f"{API}?page_size=1").json["total"] == 3
     time.sleep(2.1)
-    listing = client.get(API).json
+    listing = client.get(f"{API}?page_size=1").json  # entries past the page expire too
     assert listing["total"] == 0 and listing["games"] == []
 
 
