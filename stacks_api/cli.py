@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -64,11 +63,13 @@ def serve(args: argparse.Namespace) -> None:
 
 def supervise(children: list[subprocess.Popen[bytes]]) -> int:
     """Wait until TERM or INT, or until a child exits; then stop every child."""
-    stop = threading.Event()
+    # A plain flag: a signal handler that took a lock could deadlock with the main
+    # thread holding it (a threading.Event did, once in a while).
+    stopping: list[int] = []
     for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stop.set())
-    while not stop.is_set() and all(child.poll() is None for child in children):
-        stop.wait(0.2)
+        signal.signal(signum, lambda number, _: stopping.append(number))
+    while not stopping and all(child.poll() is None for child in children):
+        time.sleep(0.2)
     for child in children:
         if child.poll() is None:
             child.terminate()
@@ -79,7 +80,7 @@ def supervise(children: list[subprocess.Popen[bytes]]) -> int:
         except subprocess.TimeoutExpired:
             child.kill()
             child.wait()
-    return 0 if stop.is_set() else 1
+    return 0 if stopping else 1
 
 
 def work(args: argparse.Namespace) -> None:
