@@ -99,6 +99,8 @@ def test_a_whole_sequence_game_against_a_bot_by_clicks(server, open_page, viewpo
         play_sequence_turn(page)
     assert page.inner_text("[data-status]") == "finished"
     assert page.locator(".gameover").count() == 1
+    page.wait_for_timeout(1500)  # the stream has ended with the game: no reconnecting banner
+    assert page.locator("#banner").is_hidden()
     assert page.locator("[data-chip]").count() > 8
     page.screenshot(path=str(SHOTS / f"sequence-{name}-over.png"), full_page=True)
     assert not open_page.problems, open_page.problems

@@ -159,11 +159,11 @@ class GameScreen {
   }
 
   listen() {
-    if (!this.view) return;
+    if (!this.view || this.over()) return; // a game that has ended sends nothing more
     this.source = follow(this.id, this.view.version, {
       onEvent: (event) => this.heard(event),
       onOpen: () => { banner.hidden = true; this.refreshSoon(); },
-      onLost: () => { if (!this.closed) banner.hidden = false; },
+      onLost: () => { if (!this.closed && !this.over()) banner.hidden = false; },
     });
   }
 
@@ -174,12 +174,19 @@ class GameScreen {
     banner.hidden = true;
   }
 
+  over() {
+    return ["finished", "cancelled"].includes(this.view.status);
+  }
+
   heard(event) {
     if (this.log.length && event.version < this.log.at(-1).version) return;
     this.log.push(event);
-    const list = main.querySelector(".log ul");
-    if (list) list.prepend(logLine(event, this.view));
+    if (event.type === "game_over" || event.type === "cancelled") {
+      this.source.close(); // the server ends the stream: nothing to reconnect to
+      banner.hidden = true;
+    }
     if (event.version > this.view.version) this.refreshSoon();
+    else this.render(); // our own move's events: the log and the last-move mark
   }
 
   refreshSoon() {
