@@ -11,6 +11,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import web
 from .api import cors, docs, games, guards, health, limits, positions
 from .api.problems import ProblemApi
+from .engine import VARIANTS
 from .service import GameService
 from .store import GameStore, make_store
 from .store.redis import RedisStore
@@ -51,7 +52,9 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
 
 def build_service(config: Mapping[str, Any]) -> GameService:
     """The store, the job queue and the service over them, as ``config`` says."""
-    store = make_store(config["REDIS_URL"], config["STORE_PREFIX"], config["STORE_TIMEOUT_S"])
+    store = make_store(
+        config["REDIS_URL"], config["STORE_PREFIX"], config["STORE_TIMEOUT_S"], tuple(VARIANTS)
+    )
     jobs = _jobs(config, store)
     service = GameService(store, jobs, bot_budget_s=config["BOT_BUDGET_S"])
     if isinstance(jobs, LocalWorkers):

@@ -6,8 +6,6 @@ import os
 from importlib.metadata import version
 from typing import Any, ClassVar
 
-from .api.docs import ASSETS_URL
-
 
 class Config:
     """Production defaults; every setting can be overridden by the environment."""
@@ -45,7 +43,7 @@ class Config:
     OPENAPI_URL_PREFIX = "/"
     OPENAPI_JSON_PATH = "openapi.json"
     OPENAPI_SWAGGER_UI_PATH = "/docs"
-    OPENAPI_SWAGGER_UI_URL = ASSETS_URL
+    OPENAPI_SWAGGER_UI_URL = ASSETS_URL = "/docs/assets/"  # served by api/docs.py
     OPENAPI_SWAGGER_UI_CONFIG: ClassVar[dict[str, Any]] = {"persistAuthorization": True}
     API_SPEC_OPTIONS: ClassVar[dict[str, Any]] = {
         "info": {

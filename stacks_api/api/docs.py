@@ -7,7 +7,9 @@ from flask import Blueprint, Response, redirect, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-ASSETS_URL = "/docs/assets/"
+from ..config import Config
+
+ASSETS_URL = Config.ASSETS_URL
 
 blp = Blueprint("docs_assets", __name__)
 

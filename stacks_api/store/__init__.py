@@ -94,12 +94,17 @@ class GameStore(Protocol):
         """A page of games with that status (newest first) and how many there are."""
 
 
-def make_store(redis_url: str | None, prefix: str, timeout_s: float) -> GameStore:
-    """The Redis store when a URL is configured, else the embedded in-memory one."""
+def make_store(
+    redis_url: str | None, prefix: str, timeout_s: float, variants: tuple[str, ...]
+) -> GameStore:
+    """The Redis store when a URL is configured, else the embedded in-memory one.
+
+    ``variants`` names the games the lobby indexes (one index per status and variant).
+    """
     if redis_url:
         from .redis import RedisStore
 
-        return RedisStore(redis_url, prefix, timeout_s)
+        return RedisStore(redis_url, variants, prefix, timeout_s)
     from .memory import MemoryStore
 
     return MemoryStore()

@@ -18,7 +18,6 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisError, ResponseError, WatchError
 from redis.retry import Retry
 
-from ..engine import VARIANTS
 from . import (
     IDEMPOTENCY_TTL_S,
     TTL_SECONDS,
@@ -48,8 +47,11 @@ class RedisStore:
 
     kind = "redis"
 
-    def __init__(self, url: str, prefix: str = "stacks", timeout_s: float = 2.0) -> None:
+    def __init__(
+        self, url: str, variants: tuple[str, ...], prefix: str = "stacks", timeout_s: float = 2.0
+    ) -> None:
         self.keys = Keys(prefix)
+        self.variants = variants
         # Short timeouts and a single quick retry: a dead Redis answers 503 in seconds.
         self.client: redis.Redis = redis.Redis.from_url(
             url,
@@ -124,7 +126,7 @@ class RedisStore:
     def list_games(
         self, status: str, variant: str | None, offset: int, limit: int
     ) -> tuple[list[Record], int]:
-        variants = tuple(VARIANTS) if variant is None else (variant,)
+        variants = self.variants if variant is None else (variant,)
         lobbies = [self.keys.lobby(status, v) for v in variants]
         expired_before = time.time() - TTL_SECONDS[status]
         with _reachable():

@@ -1,5 +1,6 @@
 """The committed OpenAPI document is the app's, and the app keeps to it."""
 
+import zlib
 from pathlib import Path
 
 import schemathesis
@@ -60,7 +61,8 @@ def test_docs_are_served_from_the_installed_package():
 # derandomize: CI runs the same examples every time, so a failure always reproduces.
 @settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_the_app_keeps_to_its_openapi_document(case):
-    if "game_id" in case.path_parameters and hash(repr(case.body)) % 2 == 0:
+    # crc32, not hash(): hash() of text changes with every process, crc32 never.
+    if "game_id" in case.path_parameters and zlib.crc32(repr(case.body).encode()) % 2 == 0:
         case.path_parameters["game_id"] = GAME_ID
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {TOKEN}"}
     case.call_and_validate(checks=CHECKS)

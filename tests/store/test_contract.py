@@ -10,6 +10,7 @@ from stacks_api.store import TTL_SECONDS, Change, StoreUnavailable, make_store
 from stacks_api.store.keys import Keys
 from stacks_api.store.memory import MemoryStore
 
+VARIANTS = ("sequence", "stacks")
 NOW = time.time()  # lobby entries older than their status's TTL count as expired
 
 
@@ -20,7 +21,7 @@ def record(game_id="g1", status="waiting", version=1, created_at=NOW, variant="s
 
 @pytest.fixture
 def store(store_url, prefix):
-    return make_store(store_url, prefix, 2.0)
+    return make_store(store_url, prefix, 2.0, VARIANTS)
 
 
 def bump(new_status=None, events=1):
@@ -120,7 +121,7 @@ def test_memory_store_expires_by_the_ttl_policy():
 
 
 def test_redis_keys_share_one_hash_tag_and_carry_the_ttl(redis_url, prefix):
-    store = make_store(redis_url, prefix, 2.0)
+    store = make_store(redis_url, prefix, 2.0, VARIANTS)
     store.create(record(), [{"version": 1}])
     client = redis.Redis.from_url(redis_url)
     keys = Keys(prefix)
@@ -133,8 +134,8 @@ def test_redis_keys_share_one_hash_tag_and_carry_the_ttl(redis_url, prefix):
 
 
 def test_redis_retries_a_decision_when_another_writer_wins(redis_url, prefix):
-    store = make_store(redis_url, prefix, 2.0)
-    other = make_store(redis_url, prefix, 2.0)
+    store = make_store(redis_url, prefix, 2.0, VARIANTS)
+    other = make_store(redis_url, prefix, 2.0, VARIANTS)
     store.create(record(), [])
     calls = []
 
@@ -151,7 +152,7 @@ def test_redis_retries_a_decision_when_another_writer_wins(redis_url, prefix):
 
 
 def test_redis_failing_while_listing_is_store_unavailable(redis_url, prefix, monkeypatch):
-    store = make_store(redis_url, prefix, 2.0)
+    store = make_store(redis_url, prefix, 2.0, VARIANTS)
     # An index entry whose game is gone, so listing cleans it up.
     store.client.zadd(Keys(prefix).lobby("waiting", "sequence"), {"gone": time.time()})
 
