@@ -30,7 +30,7 @@ from typing import Any
 from . import bots
 from .engine import Game, IllegalAction, SetupError, create_game, load_game
 from .problems import Problem, validation_error
-from .store import Change, GameStore, Record
+from .store import Change, EventFeed, GameStore, Record, StoreDegraded, StoreUnavailable
 from .tokens import matches, new_token, token_hash
 from .workers import Jobs, offload
 
@@ -333,6 +333,27 @@ class GameService:
     def events(self, game_id: str, after: int) -> list[JSON]:
         self._load(game_id)
         return self.store.events_after(game_id, after)
+
+    def follow(self, game_id: str, after: int) -> tuple[EventFeed, bool]:
+        """A feed of the game's events after version ``after`` as they are written, and
+        whether the game has already ended (then nothing more will come)."""
+        feed = self.store.feed(game_id, after)  # subscribe before reading the state
+        record = self.store.load(game_id)
+        return feed, record is None or record["status"] in ("finished", "cancelled")
+
+    def health(self) -> str:
+        """The store's kind, once it has taken a write; a 503 problem otherwise."""
+        try:
+            self.store.ping()
+        except StoreDegraded:
+            raise Problem(
+                503, "degraded", f"the {self.store.kind} store answers but refuses writes"
+            ) from None
+        except StoreUnavailable:
+            raise Problem(
+                503, "store_unavailable", f"the {self.store.kind} store cannot be reached"
+            ) from None
+        return self.store.kind
 
     # -- background work -----------------------------------------------------
 

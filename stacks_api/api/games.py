@@ -246,8 +246,9 @@ class Events(MethodView):
         ):
             return {"events": events}
         config = current_app.config
+        games = service()
         stream = event_stream(
-            service().store, game_id, after, config["SSE_KEEPALIVE_S"], config["SSE_MAX_S"],
+            lambda: games.follow(game_id, after), config["SSE_KEEPALIVE_S"], config["SSE_MAX_S"],
             client_gone=disconnect_probe(request.environ),
         )  # fmt: skip
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..store import Event, GameStore, StoreUnavailable
+from ..store import Event, EventFeed, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -69,14 +69,12 @@ def disconnect_probe(environ: dict[str, Any]) -> Callable[[], bool]:
 
 
 def event_stream(
-    store: GameStore,
-    game_id: str,
-    after: int,
+    follow: Callable[[], tuple[EventFeed, bool]],
     keepalive_s: float,
     max_s: float,
     client_gone: Callable[[], bool] = lambda: False,
 ) -> Iterator[str]:
-    """Events after version ``after`` until the game ends, the client hangs up, or
+    """The events of ``follow()``'s feed until the game ends, the client hangs up, or
     ``max_s`` passes.
 
     A comment line every ``keepalive_s`` keeps proxies from closing an idle
@@ -85,11 +83,9 @@ def event_stream(
     the client reconnects and resumes.
     """
     try:
-        feed = store.feed(game_id, after)
-        record = store.load(game_id)
+        feed, ended = follow()  # subscribes only once the response starts
     except (StoreUnavailable, KeyError):
         return  # the client's reconnection will get a clear answer
-    ended = record is None or record["status"] in ("finished", "cancelled")
     _count(+1)
     try:
         yield "retry: 1000\n\n"
