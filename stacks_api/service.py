@@ -29,7 +29,7 @@ from typing import Any
 
 from . import bots
 from .engine import Game, IllegalAction, SetupError, create_game, load_game
-from .problems import Problem, validation_error
+from .problems import Refusal, validation_error
 from .store import Change, EventFeed, GameStore, Record, StoreDegraded, StoreUnavailable
 from .tokens import matches, new_token, token_hash
 from .workers import Jobs, offload
@@ -44,16 +44,17 @@ MAX_CONFLICTS = 5
 # worker died, the store failed): the next request that reads it queues it again.
 STALLED_AFTER_S = 15.0
 
+# The engine's refusal codes, in the server's vocabulary.
 _ENGINE_CODES = {
-    "bad_action": (422, "validation_error"),
-    "not_your_turn": (409, "not_your_turn"),
-    "illegal_action": (409, "illegal_action"),
-    "game_over": (409, "game_not_active"),
+    "bad_action": "validation_error",
+    "not_your_turn": "not_your_turn",
+    "illegal_action": "illegal_action",
+    "game_over": "game_not_active",
 }
 
 
-def _not_found(game_id: str) -> Problem:
-    return Problem(404, "not_found", f"no game with id {game_id!r}")
+def _not_found(game_id: str) -> Refusal:
+    return Refusal("not_found", f"no game with id {game_id!r}")
 
 
 def _idempotency_slot(seat: int, key: str) -> str:
@@ -167,14 +168,14 @@ class GameService:
         def decide(record: Record) -> tuple[Change, JSON]:
             free = self._free_seats(record)
             if record["status"] in ("finished", "cancelled"):
-                raise Problem(409, "game_not_active", f"the game is {record['status']}")
+                raise Refusal("game_not_active", f"the game is {record['status']}")
             if seat is not None and not 0 <= seat < record["players"]:
                 raise validation_error("seat", f"seat must be from 0 to {record['players'] - 1}")
             if not free:
-                raise Problem(409, "game_full", "every seat of this game is taken")
+                raise Refusal("game_full", "every seat of this game is taken")
             chosen = free[0] if seat is None else seat
             if chosen not in free:
-                raise Problem(409, "seat_taken", f"seat {chosen} is already taken")
+                raise Refusal("seat_taken", f"seat {chosen} is already taken")
             record["seats"][chosen].update(name=name, token=token_hash(token))
             events: list[JSON] = []
             self._bump(record, [{"type": "joined", "seat": chosen, "name": name}], events)
@@ -194,9 +195,9 @@ class GameService:
     def cancel(self, game_id: str, host_token: str | None) -> JSON:
         def decide(record: Record) -> tuple[Change, JSON]:
             if host_token is None or not matches(host_token, record["host"]):
-                raise Problem(401, "unauthorized", "only the host token may cancel this game")
+                raise Refusal("unauthorized", "only the host token may cancel this game")
             if record["status"] in ("finished", "cancelled"):
-                raise Problem(409, "game_not_active", f"the game is already {record['status']}")
+                raise Refusal("game_not_active", f"the game is already {record['status']}")
             record["status"] = "cancelled"
             events: list[JSON] = []
             self._bump(record, [{"type": "cancelled"}], events)
@@ -258,31 +259,32 @@ class GameService:
             # Authentication comes first: a refused token stores nothing.
             seat = self._seat_of(record, token)
             if seat is None:
-                raise Problem(401, "unauthorized", "send this seat's token as 'Bearer <token>'")
+                raise Refusal("unauthorized", "send this seat's token as 'Bearer <token>'")
             slot = None if idempotency_key is None else _idempotency_slot(seat, idempotency_key)
             if slot is not None:
                 prior = self.store.recall(game_id, slot)
                 if prior is not None:
                     if prior["fingerprint"] != fingerprint:
-                        raise Problem(
-                            422,
+                        raise Refusal(
                             "idempotency_key_reused",
                             "this Idempotency-Key was already used for a different request",
                         )
                     return Change(None), prior["outcome"]
             try:
                 change, outcome = self._apply_action(record, seat, action, expected_version)
-            except Problem as refusal:
+            except Refusal as refusal:
                 if slot is None:
                     raise
-                change, outcome = Change(None), {"problem": refusal.to_dict()}
+                change, outcome = Change(None), {"refusal": refusal.to_dict()}
             if slot is not None:
                 change.remember = (slot, {"fingerprint": fingerprint, "outcome": outcome})
             return change, outcome
 
         outcome = self._update(game_id, decide)
-        if "problem" in outcome:
-            raise Problem.from_dict(outcome["problem"])
+        if "refusal" in outcome:
+            raise Refusal.from_dict(outcome["refusal"])
+        if "problem" in outcome:  # remembered by an earlier release (kept for 24 h)
+            raise Refusal.from_dict(outcome["problem"])
         response: JSON = outcome["response"]
         if wait_s > 0:
             response = self._waited(game_id, response, wait_s)
@@ -307,10 +309,9 @@ class GameService:
         self, record: Record, seat: int, action: JSON, expected_version: int | None
     ) -> tuple[Change, JSON]:
         if record["status"] != "active":
-            raise Problem(409, "game_not_active", f"the game is {record['status']}")
+            raise Refusal("game_not_active", f"the game is {record['status']}")
         if expected_version is not None and expected_version != record["version"]:
-            raise Problem(
-                412,
+            raise Refusal(
                 "stale_version",
                 f"the game is at version {record['version']}, not {expected_version}",
             )
@@ -323,8 +324,7 @@ class GameService:
         try:
             applied = game.apply(seat, action, now=now)
         except IllegalAction as err:
-            status, code = _ENGINE_CODES[err.code]
-            raise Problem(status, code, err.message) from None
+            raise Refusal(_ENGINE_CODES[err.code], err.message) from None
         self._bump(record, applied, events)
         self._settle(record, game)
         response = {"game": self._render(record, game, seat), "events": events}
@@ -346,12 +346,12 @@ class GameService:
         try:
             self.store.ping()
         except StoreDegraded:
-            raise Problem(
-                503, "degraded", f"the {self.store.kind} store answers but refuses writes"
+            raise Refusal(
+                "degraded", f"the {self.store.kind} store answers but refuses writes"
             ) from None
         except StoreUnavailable:
-            raise Problem(
-                503, "store_unavailable", f"the {self.store.kind} store cannot be reached"
+            raise Refusal(
+                "store_unavailable", f"the {self.store.kind} store cannot be reached"
             ) from None
         return self.store.kind
 
@@ -476,7 +476,7 @@ class GameService:
         for i, seat in enumerate(record["seats"]):
             if matches(token, seat["token"]):
                 return i
-        raise Problem(401, "unauthorized", "this token belongs to no seat of this game")
+        raise Refusal("unauthorized", "this token belongs to no seat of this game")
 
     @staticmethod
     def _bump(record: Record, new: list[JSON], events: list[JSON]) -> None:

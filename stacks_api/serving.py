@@ -18,29 +18,16 @@ from gunicorn import util
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 
+from .api import codes
+
 READ_TIMEOUT_S = float(os.environ.get("STACKS_READ_TIMEOUT_S", "30"))
-CODES = {
-    400: "bad_request",
-    403: "forbidden",
-    414: "uri_too_long",
-    417: "expectation_failed",
-    431: "headers_too_large",
-    501: "not_implemented",
-}
 
 
 def write_problem(sock: socket.socket, status: int, reason: str, message: str) -> None:
     """gunicorn's error page, as RFC 9457 problem details."""
-    code = CODES.get(status, "internal_error")
-    body = json.dumps(
-        {
-            "type": f"urn:stacks-api:problem:{code}",
-            "title": reason,
-            "status": status,
-            "detail": message or reason,
-            "code": code,
-        }
-    ).encode()
+    problem = codes.body(codes.for_status(status), message or reason)
+    problem["status"] = status  # the status gunicorn sends, whatever the table says
+    body = json.dumps(problem).encode()
     head = (
         f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
         f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n"

@@ -7,8 +7,8 @@ import ast
 import re
 from pathlib import Path
 
-from stacks_api import service, serving
-from stacks_api.api import problems
+from stacks_api import service
+from stacks_api.api import codes
 
 ROOT = Path(__file__).parent.parent
 PACKAGE = ROOT / "stacks_api"
@@ -59,11 +59,10 @@ def event_types_in_code() -> set[str]:
     return found
 
 
-def error_codes_in_code() -> set[str]:
-    codes = literal_calls("Problem", 1) | {"validation_error", "internal_error"}
-    codes |= set(problems._CODES.values()) | set(serving.CODES.values())
-    codes |= {code for _, code in service._ENGINE_CODES.values()}
-    return codes
+def refusal_codes_raised() -> set[str]:
+    """Every code the package raises a Refusal with, or maps a status or engine code to."""
+    raised = literal_calls("Refusal", 0) | {"validation_error"}
+    return raised | set(codes.BY_STATUS.values()) | set(service._ENGINE_CODES.values())
 
 
 def test_every_documented_event_type_is_produced_and_every_produced_one_documented():
@@ -71,9 +70,12 @@ def test_every_documented_event_type_is_produced_and_every_produced_one_document
     assert docs == event_types_in_code()
 
 
-def test_every_documented_error_code_is_produced_and_every_produced_one_documented():
-    docs = documented("Errors", r"^\| \d{3} \| `(\w+)` \|")
-    assert docs == error_codes_in_code()
+def test_the_documented_errors_are_the_table_and_every_raised_code_is_in_it():
+    rows = re.findall(r"^\| (\d{3}) \| `(\w+)` \|", section(API_DOC, "Errors"), re.MULTILINE)
+    assert {code: int(status) for status, code in rows} == {
+        code: status for code, (status, _) in codes.CODES.items()
+    }
+    assert refusal_codes_raised() <= set(codes.CODES)
 
 
 def test_no_link_leaves_the_repository():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import request
 
-from ..problems import Problem
+from ..problems import Refusal
 
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 
@@ -14,9 +14,9 @@ def bearer_token(required: bool = False) -> str | None:
     header = request.headers.get("Authorization")
     if header is None:
         if required:
-            raise Problem(401, "unauthorized", "send your token as 'Authorization: Bearer <token>'")
+            raise Refusal("unauthorized", "send your token as 'Authorization: Bearer <token>'")
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Problem(401, "unauthorized", "the Authorization header must be 'Bearer <token>'")
+        raise Refusal("unauthorized", "the Authorization header must be 'Bearer <token>'")
     return token.strip()

@@ -10,7 +10,7 @@ from flask import Response, current_app, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..problems import Problem
+from ..problems import Refusal
 from ..service import GameService
 from . import examples
 from .auth import BEARER, bearer_token
@@ -196,7 +196,7 @@ class Actions(MethodView):
         from_header = version_header("If-Match")
         expected = body.pop("expected_version", None)
         if expected is not None and from_header is not None and expected != from_header:
-            raise Problem(412, "stale_version", "If-Match and expected_version disagree")
+            raise Refusal("stale_version", "If-Match and expected_version disagree")
         wait = _prefer_wait()
         result = service().act(
             game_id, token, body,

@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask, request
 from werkzeug.exceptions import ClientDisconnected
 
-from ..problems import Problem
+from ..problems import Refusal
 
 MAX_DEPTH = 16  # a position, the deepest real body, nests 4 deep
 VERSION_HEADER = re.compile(r'(?:W/)?(?:"([0-9]{1,18})"|([0-9]{1,18}))')
@@ -34,15 +34,15 @@ def check_json_body() -> None:
     try:
         raw = request.get_data(cache=True)
     except (OSError, ClientDisconnected):
-        raise Problem(408, "request_timeout", "the request body did not arrive in time") from None
+        raise Refusal("request_timeout", "the request body did not arrive in time") from None
     if not raw:
         return
     try:
         body = json.loads(raw)
     except (ValueError, RecursionError):  # ValueError: bad JSON, or an int of 4,300+ digits
-        raise Problem(400, "bad_request", "the request body is not valid JSON") from None
+        raise Refusal("bad_request", "the request body is not valid JSON") from None
     if _depth(body) > MAX_DEPTH:
-        raise Problem(400, "bad_request", f"the request body nests deeper than {MAX_DEPTH}")
+        raise Refusal("bad_request", f"the request body nests deeper than {MAX_DEPTH}")
 
 
 def _depth(value: Any) -> int:
@@ -64,7 +64,7 @@ def version_header(name: str) -> int | None:
         return None
     match = VERSION_HEADER.fullmatch(value)
     if match is None:
-        raise Problem(400, "bad_request", f'{name} must be a version such as "12"')
+        raise Refusal("bad_request", f'{name} must be a version such as "12"')
     return int(match.group(1) or match.group(2))
 
 
@@ -72,7 +72,7 @@ def idempotency_key() -> str | None:
     """The Idempotency-Key header: 1 to 64 of A-Z a-z 0-9 _ . - ; else 400."""
     value = request.headers.get("Idempotency-Key")
     if value is not None and IDEMPOTENCY_KEY.fullmatch(value) is None:
-        raise Problem(
-            400, "bad_request", "Idempotency-Key must be 1 to 64 characters of A-Z a-z 0-9 _ . -"
+        raise Refusal(
+            "bad_request", "Idempotency-Key must be 1 to 64 characters of A-Z a-z 0-9 _ . -"
         )
     return value

@@ -1,4 +1,5 @@
-"""One place that turns every failure into RFC 9457 problem details."""
+"""One place that turns every failure into RFC 9457 problem details (statuses and titles
+from the one table in ``codes``)."""
 
 from __future__ import annotations
 
@@ -11,28 +12,20 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
-from ..problems import Problem
+from ..problems import Refusal
 from ..store import StoreUnavailable
+from . import codes
 from .schemas import ProblemSchema
 
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger(__name__)
 
-_CODES = {
-    400: "bad_request",
-    401: "unauthorized",
-    404: "not_found",
-    405: "method_not_allowed",
-    412: "stale_version",
-    413: "payload_too_large",
-    415: "unsupported_media_type",
-    422: "validation_error",
-    429: "rate_limited",
-}
 
-
-def problem_response(problem: Problem, headers: dict[str, str] | None = None) -> Response:
-    response = Response(json.dumps(problem.to_dict()), problem.status, mimetype=PROBLEM_JSON)
+def problem_response(refusal: Refusal, headers: dict[str, str] | None = None) -> Response:
+    """The refusal as problem details, with its code's status."""
+    problem = codes.body(refusal.code, refusal.detail, refusal.errors)
+    status, _ = codes.CODES[refusal.code]
+    response = Response(json.dumps(problem), status, mimetype=PROBLEM_JSON)
     response.headers.update(headers or {})
     return response
 
@@ -56,7 +49,7 @@ class ProblemApi(Api):  # type: ignore[misc]
 
     def init_app(self, app: Flask, *args: Any, **kwargs: Any) -> None:
         super().init_app(app, *args, **kwargs)
-        app.register_error_handler(Problem, problem_response)
+        app.register_error_handler(Refusal, problem_response)
         app.register_error_handler(StoreUnavailable, self._store_unavailable)
         app.register_error_handler(Exception, self._unexpected)
 
@@ -82,20 +75,19 @@ class ProblemApi(Api):  # type: ignore[misc]
             detail = "the request does not match the schema: " + ", ".join(sorted(errors))
         else:
             detail = error.description or http.HTTPStatus(status).phrase
-        code = _CODES.get(status, http.HTTPStatus(status).name.lower())
         headers = dict(error.get_response().headers) if status == 405 else {}
         allowed = {"Allow": headers["Allow"]} if "Allow" in headers else None
-        return problem_response(Problem(status, code, detail, errors), allowed)
+        return problem_response(Refusal(codes.for_status(status), detail, errors), allowed)
 
     @staticmethod
     def _store_unavailable(error: StoreUnavailable) -> Response:
         log.warning("store unavailable: %s", error)
-        problem = Problem(503, "store_unavailable", "the game store cannot be reached; retry soon")
-        return problem_response(problem, {"Retry-After": "2"})
+        refusal = Refusal("store_unavailable", "the game store cannot be reached; retry soon")
+        return problem_response(refusal, {"Retry-After": "2"})
 
     @staticmethod
     def _unexpected(error: Exception) -> Response:
         # HTTPExceptions never get here: their own, more specific handler wins.
         # Logged without request data: bodies can carry tokens or hands.
         log.exception("unexpected error: %s", type(error).__name__)
-        return problem_response(Problem(500, "internal_error", "an unexpected error occurred"))
+        return problem_response(Refusal("internal_error", "an unexpected error occurred"))

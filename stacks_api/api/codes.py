@@ -1,0 +1,61 @@
+"""Every refusal code the server answers with, its HTTP status and its title: one table.
+
+Kept free of heavy imports: gunicorn's worker (``stacks_api.serving``) uses it too.
+"""
+
+from __future__ import annotations
+
+CODES: dict[str, tuple[int, str]] = {
+    "bad_request": (400, "Bad request"),
+    "unauthorized": (401, "Unauthorized"),
+    "forbidden": (403, "Forbidden"),
+    "not_found": (404, "Not found"),
+    "method_not_allowed": (405, "Method not allowed"),
+    "request_timeout": (408, "Request timeout"),
+    "not_your_turn": (409, "Not your turn"),
+    "illegal_action": (409, "Illegal action"),
+    "game_not_active": (409, "Game not active"),
+    "seat_taken": (409, "Seat taken"),
+    "game_full": (409, "Game full"),
+    "stale_version": (412, "Stale version"),
+    "payload_too_large": (413, "Content too large"),
+    "uri_too_long": (414, "URI too long"),
+    "unsupported_media_type": (415, "Unsupported media type"),
+    "expectation_failed": (417, "Expectation failed"),
+    "validation_error": (422, "Validation error"),
+    "idempotency_key_reused": (422, "Idempotency key reused"),
+    "rate_limited": (429, "Too many requests"),
+    "headers_too_large": (431, "Request header fields too large"),
+    "internal_error": (500, "Internal server error"),
+    "not_implemented": (501, "Not implemented"),
+    "store_unavailable": (503, "Store unavailable"),
+    "degraded": (503, "Store degraded"),
+}
+
+# The code for an HTTP status that something other than a refusal produced (werkzeug,
+# Flask-Limiter, gunicorn). Any other status answers as bad_request or internal_error.
+BY_STATUS: dict[int, str] = {
+    status: code
+    for code, (status, _) in CODES.items()
+    if code not in ("not_your_turn", "illegal_action", "game_not_active", "seat_taken",
+                    "game_full", "idempotency_key_reused", "degraded")
+}  # fmt: skip
+
+
+def for_status(status: int) -> str:
+    return BY_STATUS.get(status, "internal_error" if status >= 500 else "bad_request")
+
+
+def body(code: str, detail: str, errors: dict[str, object] | None = None) -> dict[str, object]:
+    """RFC 9457 problem details for a code."""
+    status, title = CODES[code]
+    problem: dict[str, object] = {
+        "type": f"urn:stacks-api:problem:{code}",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    if errors is not None:
+        problem["errors"] = errors
+    return problem
