@@ -106,7 +106,7 @@ def bot_options(text: str) -> dict[str, dict[str, Any]]:
     if not isinstance(options, dict):
         raise argparse.ArgumentTypeError('expected {"bot": {"option": value}}')
     for name, chosen in options.items():
-        if name not in bots.BOTS or not isinstance(chosen, dict):
+        if name not in bots.NAMES or not isinstance(chosen, dict):
             raise argparse.ArgumentTypeError(f"{name!r}: expected a bot name and an object")
         problem = bots.check_options(name, chosen)
         if problem:
@@ -137,17 +137,17 @@ players the bots sit in seats 0 and 1 and swap seats every game; with more,
 they take turns around the table. Draws count for neither bot. The report gives
 each bot's wins with a 95% confidence interval and how long its decisions took.
 
-bots: {bots}
+bots: {bots} (mcts is the earlier name of pimc, still accepted)
 
 examples:
-  stacks-api tournament --variant stacks --bots mcts greedy --games 200
-  stacks-api tournament --options '{{"mcts": {{"iterations": 40}}}}' --bots mcts random
+  stacks-api tournament --variant stacks --bots pimc greedy --games 200
+  stacks-api tournament --options '{{"pimc": {{"iterations": 40}}}}' --bots pimc random
   stacks-api tournament --url http://127.0.0.1:8000 --games 20   # the server's bots play
 """
 
 
 def main(argv: list[str] | None = None) -> None:
-    from .bots import BOTS
+    from .bots import BOTS, NAMES
     from .engine import VARIANTS
 
     people = argparse.RawDescriptionHelpFormatter
@@ -232,7 +232,7 @@ def main(argv: list[str] | None = None) -> None:
         "--options",
         type=bot_options,
         default={},
-        help='bot options as JSON, e.g. \'{"mcts": {"iterations": 80}}\'',
+        help='bot options as JSON, e.g. \'{"pimc": {"iterations": 80}}\'',
     )
     match.add_argument("--url", help="play on the server at this URL, by its bots")
     spec = commands.add_parser(
@@ -249,10 +249,10 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "worker":
         work(args)
     elif args.command == "tournament":
-        from .tournament import run
+        from .bots.tournament import run
 
         for name in args.bots:
-            if name not in BOTS:
+            if name not in NAMES:
                 parser.error(f"unknown bot {name!r} (choose from {', '.join(BOTS)})")
         report = run(
             args.variant, args.bots[0], args.bots[1], args.games, args.players,

@@ -117,7 +117,7 @@ class GameService:
                 if seat.get("options"):
                     raise validation_error("seats", "options are for bot seats")
                 continue
-            if seat["bot"] not in bots.BOTS:
+            if seat["bot"] not in bots.NAMES:
                 names = ", ".join(bots.BOTS)
                 raise validation_error("seats", f"unknown bot {seat['bot']!r}; choose from {names}")
             problem = bots.check_options(seat["bot"], seat.get("options") or {})

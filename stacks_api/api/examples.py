@@ -27,7 +27,7 @@ CREATE = {
         {
             "variant": "stacks",
             "players": 3,
-            "seats": [{}, {"bot": "greedy"}, {"bot": "mcts", "options": {"seconds": 1}}],
+            "seats": [{}, {"bot": "greedy"}, {"bot": "pimc", "options": {"seconds": 1}}],
         },
     ),
     "stacks_three": _example(

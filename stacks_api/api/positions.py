@@ -106,10 +106,10 @@ class GameOptionsSchema(Strict):
 
 
 class BotOptionsSchema(Strict):
-    iterations = _int(1, 5_000, metadata={"description": "mcts: sampled worlds a decision"})
+    iterations = _int(1, 5_000, metadata={"description": "pimc: sampled worlds a decision"})
     seconds = fields.Float(
         validate=validate.Range(min=0.01, max=2.0),
-        metadata={"description": "mcts: most thinking time a decision"},
+        metadata={"description": "pimc: most thinking time a decision"},
     )
 
 

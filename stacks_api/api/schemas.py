@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, pre_load, validate
 
-from ..bots import BOTS
+from ..bots import NAMES as BOT_NAMES
 from ..engine import VARIANTS
 from ..engine.sequence.board import CARD_SET as SEQUENCE_CARDS
 from ..engine.stacks.cards import CARD_SET as STACKS_CARDS
@@ -31,13 +31,13 @@ def _int(**kwargs: object) -> fields.Integer:
 class SeatSpecSchema(Schema):
     bot = fields.String(
         allow_none=True,
-        validate=validate.OneOf(list(BOTS)),
+        validate=validate.OneOf(BOT_NAMES),
         metadata={"description": "A bot plays this seat; leave out for a human seat."},
     )
     options = fields.Dict(
         keys=fields.String(validate=validate.Length(max=40)),
         metadata={
-            "description": 'Bot options, e.g. mcts: {"iterations": 80, "seconds": 0.8} '
+            "description": 'Bot options, e.g. pimc: {"iterations": 80, "seconds": 0.8} '
             "(at most 5,000 iterations and 2 s a decision)",
             "allOf": [{"$ref": "#/components/schemas/BotOptions"}],
         },

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .greedy import greedy_bot
-from .mcts import mcts_bot
+from .pimc import pimc_bot
 from .simple import random_bot
 
 Bot = Callable[..., dict[str, Any]]  # (view, rng, **options) -> action
@@ -22,22 +22,29 @@ OPTIONS: dict[str, dict[str, tuple[type, float, float]]] = {
     "random": {},
     "greedy": {},
     # A bot thinks at most 2 s a decision, whatever a seat asks (API.md 5.2).
-    "mcts": {"iterations": (int, 1, 5_000), "seconds": (float, 0.01, 2.0)},
+    "pimc": {"iterations": (int, 1, 5_000), "seconds": (float, 0.01, 2.0)},
 }
 
-BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "mcts": mcts_bot}
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "pimc": pimc_bot}
+# Earlier names, still accepted everywhere a bot is named (and kept as given in views).
+ALIASES = {"mcts": "pimc"}
+NAMES = [*BOTS, *ALIASES]
+
+
+def canonical(name: str) -> str:
+    return ALIASES.get(name, name)
 
 
 def choose(
     name: str, view: dict[str, Any], rng: random.Random, options: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The action bot ``name`` takes from ``view``."""
-    return BOTS[name](view, rng, **(options or {}))
+    """The action bot ``name`` (or an alias) takes from ``view``."""
+    return BOTS[canonical(name)](view, rng, **(options or {}))
 
 
 def check_options(name: str, options: dict[str, Any]) -> str | None:
     """Why ``options`` do not suit bot ``name``, or None when they do."""
-    allowed = OPTIONS[name]
+    allowed = OPTIONS[canonical(name)]
     for key, value in options.items():
         if key not in allowed:
             return f"the {name} bot takes no option {key!r}"

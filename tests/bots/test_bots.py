@@ -6,13 +6,13 @@ from collections import Counter
 import pytest
 
 from stacks_api import bots, cli
-from stacks_api.bots import mcts, sequence_greedy, stacks_greedy
+from stacks_api.bots import pimc, sequence_greedy, stacks_greedy
 from stacks_api.bots.determinize import sample_world
-from stacks_api.bots.mcts import STACKS_SEARCH_BELOW
+from stacks_api.bots.pimc import STACKS_SEARCH_BELOW
+from stacks_api.bots.tournament import Standing, play_one
 from stacks_api.engine import create_game
 from stacks_api.engine.sequence.setup import DECK
 from stacks_api.engine.stacks.cards import COLOURED_CARDS, deck_for
-from stacks_api.tournament import Standing, play_one
 
 from ..engine.helpers import deck_without
 
@@ -88,7 +88,7 @@ def test_stacks_mcts_searches_late_unless_it_completes(to_draw, pile, searches, 
         searched.append(view)
         return view["you"]["legal_actions"][0]
 
-    monkeypatch.setattr(mcts, "search", search)
+    monkeypatch.setattr(pimc, "search", search)
     hand = ["B5", "B2", "R4", "SKIP", "BW"]
     rest = deck_without(deck_for(2), *hand, *pile)
     heap = [c for c in rest if c in COLOURED_CARDS][:50]
@@ -158,7 +158,7 @@ def test_the_search_bot_feeds_its_low_cards_where_greedy_hoards_them():
     # Piles of up to two cards: a 1 starts an empty pile, a 2 goes on the 1; the 3
     # would leave three cards, two short of a chip for the next player.
     assert moves[("B1", 0)] > moves[("B2", 1)] > 0 > moves[("R3", 2)]
-    assert mcts.policy(view, random.Random(0))["card"] == "B1"
+    assert pimc.policy(view, random.Random(0))["card"] == "B1"
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ const main = document.getElementById("main");
 const banner = document.getElementById("banner");
 const message = document.getElementById("message");
 const statusBox = document.querySelector("[data-status]");
-const BOTS = ["random", "greedy", "mcts"];
+const BOTS = ["random", "greedy", "pimc"];
 const RENDERERS = { sequence: renderSequence, stacks: renderStacks };
 let current = null; // the game on screen
 

@@ -17,9 +17,9 @@ from typing import Any
 
 from tqdm import tqdm
 
-from . import bots
-from .client import Client
-from .engine import create_game
+from .. import bots
+from ..client import Client
+from ..engine import create_game
 
 
 @dataclass

@@ -1,4 +1,6 @@
-"""Monte Carlo search over sampled worlds, from one seat's view (determinization).
+"""Perfect-information Monte Carlo (PIMC): flat sampling over determinized worlds,
+from one seat's view. There is no search tree: the bot was first called ``mcts``,
+a name still accepted.
 
 Each iteration deals the hidden cards at random, consistently with the view
 (``determinize``), and plays every candidate action in that same world, each
@@ -151,7 +153,7 @@ def search(view: View, rng: random.Random, iterations: int, seconds: float) -> A
     return default
 
 
-def mcts_bot(view: View, rng: random.Random, **options: Any) -> Action:
+def pimc_bot(view: View, rng: random.Random, **options: Any) -> Action:
     """Search from this view; ``iterations`` (sampled worlds) and ``seconds`` bound it."""
     legal = view["you"]["legal_actions"]
     if len(legal) == 1:
