@@ -331,8 +331,12 @@ class GameService:
         return Change(record, events), {"response": response}
 
     def events(self, game_id: str, after: int) -> list[JSON]:
-        self._load(game_id)
+        self.require(game_id)
         return self.store.events_after(game_id, after)
+
+    def require(self, game_id: str) -> None:
+        """Refuse with not_found unless the game exists."""
+        self._load(game_id)
 
     def follow(self, game_id: str, after: int) -> tuple[EventFeed, bool]:
         """A feed of the game's events after version ``after`` as they are written, and

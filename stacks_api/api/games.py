@@ -28,7 +28,7 @@ from .schemas import (
     JoinSchema,
     ListQuerySchema,
 )
-from .stream import disconnect_probe, event_stream
+from .stream import disconnect_probe, event_stream, wants_stream
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their seats")
 
@@ -240,13 +240,11 @@ class Events(MethodView):
         """
         resume = version_header("Last-Event-ID")
         after = query["after"] if resume is None else resume
-        events = service().events(game_id, after)  # also 404 for an unknown game
-        if request.accept_mimetypes.best_match(["application/json", "text/event-stream"]) != (
-            "text/event-stream"
-        ):
-            return {"events": events}
-        config = current_app.config
         games = service()
+        if not wants_stream():
+            return {"events": games.events(game_id, after)}
+        games.require(game_id)  # a 404 now, before the stream begins
+        config = current_app.config
         stream = event_stream(
             lambda: games.follow(game_id, after), config["SSE_KEEPALIVE_S"], config["SSE_MAX_S"],
             client_gone=disconnect_probe(request.environ),

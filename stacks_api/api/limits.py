@@ -13,9 +13,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response
 from flask_limiter import HeaderNames, Limiter
 from flask_limiter.util import get_remote_address
+
+from .stream import wants_stream
 
 # (endpoint, method) -> the config key of its limit.
 LIMITED = {
@@ -30,12 +32,6 @@ HEADERS = {
     HeaderNames.RESET: "RateLimit-Reset",
     HeaderNames.RETRY_AFTER: "Retry-After",
 }
-
-
-def wants_stream() -> bool:
-    return request.accept_mimetypes.best_match(["application/json", "text/event-stream"]) == (
-        "text/event-stream"
-    )
 
 
 def install(app: Flask) -> None:

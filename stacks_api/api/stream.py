@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from flask import request
+
 from ..store import Event, EventFeed, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -45,6 +47,12 @@ def format_events(events: list[Event]) -> str:
             lines.append(f"id: {event['version']}\n")
         lines.append("\n")
     return "".join(lines)
+
+
+def wants_stream() -> bool:
+    """Whether the request asks for the event stream rather than JSON."""
+    choice = request.accept_mimetypes.best_match(["application/json", "text/event-stream"])
+    return choice == "text/event-stream"
 
 
 def disconnect_probe(environ: dict[str, Any]) -> Callable[[], bool]:

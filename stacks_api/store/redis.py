@@ -154,11 +154,12 @@ class RedisStore:
         ttl = TTL_SECONDS[record["status"]]
         game_id = record["id"]
         pipe.set(self.keys.state(game_id), json.dumps(record), ex=ttl)
-        if events:
-            pipe.rpush(self.keys.events(game_id), *(json.dumps(e) for e in events))
+        encoded = [json.dumps(e) for e in events]
+        if encoded:
+            pipe.rpush(self.keys.events(game_id), *encoded)
         pipe.expire(self.keys.events(game_id), ttl)
-        if events:  # the events themselves, so a listener need not read them back
-            pipe.publish(self.keys.channel(game_id), json.dumps(events))
+        if encoded:  # the events themselves, so a listener need not read them back
+            pipe.publish(self.keys.channel(game_id), f"[{','.join(encoded)}]")
 
     def _index(self, record: Record, old_status: str | None) -> None:
         """Keep the game's lobby entry scored by its last change, under its status;
