@@ -378,7 +378,9 @@ class GameService:
             if step is None:
                 return  # a human must act; a deadline, if any, is already scheduled
             try:
-                self._update(game_id, functools.partial(self._commit_step, step=step))
+                # This loop goes on with the game: its commits queue no job for it.
+                decide = functools.partial(self._commit_step, step=step)
+                self._update(game_id, decide, wake_bots=False)
             except _Stale:
                 conflicts += 1
         record = self.store.load(game_id)
@@ -423,11 +425,11 @@ class GameService:
         if bot_stalled or (deadline is not None and now - deadline > STALLED_AFTER_S):
             self.jobs.wake(record["id"], record["version"])
 
-    def _schedule(self, record: Record) -> None:
+    def _schedule(self, record: Record, wake_bots: bool = True) -> None:
         """Hand the game to the background workers if it needs them."""
         if record["status"] != "active":
             return
-        if self._bots_to_move(record):
+        if wake_bots and self._bots_to_move(record):
             self.jobs.wake(record["id"], record["version"])
         if record.get("deadline") is not None:
             self.jobs.wake_at(record["id"], record["version"], record["deadline"])
@@ -440,8 +442,14 @@ class GameService:
             raise _not_found(game_id)
         return record
 
-    def _update(self, game_id: str, decide: Callable[[Record], tuple[Change, JSON]]) -> JSON:
-        """A compare-and-set through the store, then whatever background work it calls for."""
+    def _update(
+        self,
+        game_id: str,
+        decide: Callable[[Record], tuple[Change, JSON]],
+        wake_bots: bool = True,
+    ) -> JSON:
+        """A compare-and-set through the store, then whatever background work it calls
+        for (``wake_bots=False``: deadlines only, the caller goes on with the bots)."""
         written: list[Record] = []
 
         def deciding(record: Record) -> tuple[Change, JSON]:
@@ -456,7 +464,7 @@ class GameService:
         except KeyError:
             raise _not_found(game_id) from None
         if written:
-            self._schedule(written[0])
+            self._schedule(written[0], wake_bots)
         return result
 
     @staticmethod
