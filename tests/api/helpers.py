@@ -45,6 +45,24 @@ def human_vs_bots(client: Any, variant: str, players: int, bot: str = "random", 
     return game["id"], token
 
 
+# Seat 0 completes pile 0 with its B5; seats 1 and 2 are then asked to block.
+COMPLETING_POSITION = {
+    "piles": [["B1", "B2", "B3", "B4"], [], [], []],
+    "hands": [["B5", "R1"], ["R2"], ["R3"]],
+    "turn": 0,
+}
+COMPLETE = {"type": "play", "card": "B5", "pile": 0}
+
+
+def open_block_window(client: Any, timeout_s: float) -> tuple[str, list[str], Any]:
+    """Three people at Stacks, seat 0 having just completed a pile whose block window
+    times out after ``timeout_s``; (game id, seat tokens, the completing action's response)."""
+    body = {"position": COMPLETING_POSITION, "options": {"response_timeout_s": timeout_s}}
+    game = create(client, variant="stacks", players=3, **body)["game"]
+    tokens = [join(client, game["id"], f"P{i}")["token"] for i in range(3)]
+    return game["id"], tokens, act(client, game["id"], tokens[0], COMPLETE)
+
+
 def problem(response: Any, status: int, code: str) -> dict[str, Any]:
     assert response.status_code == status, response.json
     assert response.content_type == "application/problem+json"

@@ -13,7 +13,7 @@ from stacks_api.engine import load_game
 from stacks_api.testing import parse_sse
 
 from ..engine.helpers import cards_in_play
-from .helpers import API, act, bearer, create, join, view
+from .helpers import API, act, bearer, create, join, open_block_window, view
 
 SSE = {"Accept": "text/event-stream"}
 
@@ -71,15 +71,10 @@ def test_bot_moves_arrive_over_a_stream_with_no_client_request(client):
 
 
 def test_a_block_window_closes_on_time_with_no_request(client):
-    position = {"piles": [["B1", "B2", "B3", "B4"], [], [], []],
-                "hands": [["B5", "R1"], ["R2"], ["R3"]], "turn": 0}  # fmt: skip
-    game = create(client, variant="stacks", players=3, position=position,
-                  options={"response_timeout_s": 1})["game"]  # fmt: skip
-    tokens = [join(client, game["id"], f"P{i}")["token"] for i in range(3)]
-    response = act(client, game["id"], tokens[0], {"type": "play", "card": "B5", "pile": 0})
+    game_id, _, response = open_block_window(client, timeout_s=1)
     opened = time.monotonic()
     version = response.json["game"]["version"]
-    for event in stream_events(client, game["id"], after=version):
+    for event in stream_events(client, game_id, after=version):
         if event["type"] == "window_expired":
             break
     waited = time.monotonic() - opened

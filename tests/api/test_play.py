@@ -4,7 +4,17 @@ import random
 
 from stacks_api.service import GameService
 
-from .helpers import API, act, bearer, create, human_vs_bots, join, problem, view
+from .helpers import (
+    API,
+    act,
+    bearer,
+    create,
+    human_vs_bots,
+    join,
+    open_block_window,
+    problem,
+    view,
+)
 
 
 def two_humans(client, variant="sequence", **body):
@@ -141,21 +151,16 @@ def test_an_expired_block_window_is_closed_by_the_worker_not_by_a_view(app, clie
     clock = [1000.0]
     service: GameService = app.extensions["stacks_api.games"]
     service.clock = lambda: clock[0]
-    position = {"piles": [["B1", "B2", "B3", "B4"], [], [], []],
-                "hands": [["B5", "R1"], ["R2"], ["R3"]], "turn": 0}  # fmt: skip
-    game = create(client, variant="stacks", players=3, position=position,
-                  options={"response_timeout_s": 30})["game"]  # fmt: skip
-    tokens = [join(client, game["id"], f"P{i}")["token"] for i in range(3)]
-    response = act(client, game["id"], tokens[0], {"type": "play", "card": "B5", "pile": 0})
+    game_id, tokens, response = open_block_window(client, timeout_s=30)
     window = response.json["game"]["block_window"]
     assert window == {"completer": 0, "pile": 0, "waiting": [1, 2], "deadline": 1030.0}
     clock[0] = 1031.0
-    assert view(client, game["id"])["block_window"]["waiting"] == [1, 2], "a GET computes nothing"
-    service.advance(game["id"])  # what the deadline's job does
-    after = view(client, game["id"], tokens[0])
+    assert view(client, game_id)["block_window"]["waiting"] == [1, 2], "a GET computes nothing"
+    service.advance(game_id)  # what the deadline's job does
+    after = view(client, game_id, tokens[0])
     assert after["block_window"] is None and after["chips"][0] == {"blue": 1, "red": 0}
     assert after["to_move"] == [0]
-    types = [e["type"] for e in client.get(f"{API}/{game['id']}/events").json["events"]]
+    types = [e["type"] for e in client.get(f"{API}/{game_id}/events").json["events"]]
     assert types[-2:] == ["window_expired", "chip"]
 
 

@@ -9,6 +9,8 @@ import requests
 
 from stacks_api.testing import ServerProcess
 
+from .helpers import COMPLETE, COMPLETING_POSITION
+
 SSE = {"Accept": "text/event-stream"}
 
 
@@ -90,9 +92,7 @@ def test_bot_workers_answer_and_prefer_wait_shows_the_reply(redis_server):
 
 
 def test_a_block_window_deadline_closes_through_the_job_scheduler(redis_server):
-    position = {"piles": [["B1", "B2", "B3", "B4"], [], [], []],
-                "hands": [["B5", "R1"], ["R2"], ["R3"]], "turn": 0}  # fmt: skip
-    game_id = new_game(redis_server, variant="stacks", players=3, position=position,
+    game_id = new_game(redis_server, variant="stacks", players=3, position=COMPLETING_POSITION,
                        options={"response_timeout_s": 1})["game"]["id"]  # fmt: skip
     base = f"{redis_server.url}/api/v1/games/{game_id}"
     tokens = [
@@ -100,8 +100,8 @@ def test_a_block_window_deadline_closes_through_the_job_scheduler(redis_server):
         for i in range(3)
     ]
     auth = {"Authorization": f"Bearer {tokens[0]}"}
-    play = {"type": "play", "card": "B5", "pile": 0}
-    assert requests.post(f"{base}/actions", json=play, headers=auth, timeout=5).status_code == 200
+    completing = requests.post(f"{base}/actions", json=COMPLETE, headers=auth, timeout=5)
+    assert completing.status_code == 200
     opened = time.monotonic()
     while requests.get(base, timeout=5).json()["block_window"] is not None:
         assert time.monotonic() - opened < 2.0, "the deadline passed and nothing closed it"
