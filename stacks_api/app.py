@@ -8,10 +8,9 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import web
-from .api import cors, docs, games, guards, health, limits, positions
+from . import variants, web
+from .api import cors, docs, games, guards, health, limits, openapi
 from .api.problems import ProblemApi
-from .engine import VARIANTS
 from .service import GameService
 from .store import GameStore, make_store
 from .store.redis import RedisStore
@@ -34,13 +33,13 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     app.config.update(overrides)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented key order
     app.extensions["stacks_api.games"] = build_service(app.config)
-    api = ProblemApi(app)
+    api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": openapi.VariantsPlugin()})
     api.register_blueprint(health.blp)
     api.register_blueprint(games.blp)
     app.register_blueprint(docs.blp)
     app.register_blueprint(web.blp)
     app.extensions["stacks_api.api"] = api
-    positions.register(api.spec)
+    openapi.register(api.spec)
     guards.install(app)
     limits.install(app)
     cors.install(app)
@@ -53,7 +52,10 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
 def build_service(config: Mapping[str, Any]) -> GameService:
     """The store, the job queue and the service over them, as ``config`` says."""
     store = make_store(
-        config["REDIS_URL"], config["STORE_PREFIX"], config["STORE_TIMEOUT_S"], tuple(VARIANTS)
+        config["REDIS_URL"],
+        config["STORE_PREFIX"],
+        config["STORE_TIMEOUT_S"],
+        tuple(variants.names()),
     )
     jobs = _jobs(config, store)
     service = GameService(store, jobs, bot_budget_s=config["BOT_BUDGET_S"])

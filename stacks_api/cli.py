@@ -147,8 +147,8 @@ examples:
 
 
 def main(argv: list[str] | None = None) -> None:
+    from . import variants
     from .bots import BOTS, NAMES
-    from .engine import VARIANTS
 
     people = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(prog="stacks-api", description=DESCRIPTION,
@@ -205,8 +205,8 @@ def main(argv: list[str] | None = None) -> None:
     )  # fmt: skip
     match.add_argument(
         "--variant",
-        choices=list(VARIANTS),
-        default="sequence",
+        choices=variants.names(),
+        default=variants.names()[0],
         help="the game (default: %(default)s)",
     )
     match.add_argument(

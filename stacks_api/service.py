@@ -179,14 +179,13 @@ class GameService:
             record["seats"][chosen].update(name=name, token=token_hash(token))
             events: list[JSON] = []
             self._bump(record, [{"type": "joined", "seat": chosen, "name": name}], events)
+            game = load_game(record["game"])
             if len(free) == 1:
-                game = load_game(record["game"])
                 self._start(record, game, events)
                 self._settle(record, game)
-            team = record["game"]["options"]["teams"] if record["variant"] == "sequence" else None
             return Change(record, events), {
                 "seat": chosen,
-                "team": None if team is None else chosen % team,
+                "team": game.team_of(chosen),
                 "token": token,
             }
 

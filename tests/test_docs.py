@@ -7,7 +7,9 @@ import ast
 import re
 from pathlib import Path
 
-from stacks_api import service
+import pytest
+
+from stacks_api import service, variants
 from stacks_api.api import codes
 
 ROOT = Path(__file__).parent.parent
@@ -42,11 +44,19 @@ def literal_calls(name: str, position: int) -> set[str]:
     return found
 
 
-def event_types_in_code() -> set[str]:
-    """Every ``{"type": ...}`` literal of the engine and the service (the engine's
-    prebuilt actions use types that are event types too)."""
+RULES_MODULES = {"bot.py", "schemas.py", "__init__.py"}  # the rest of a variant package
+
+
+def rules_modules(variant: str) -> list[Path]:
+    return [p for p in (PACKAGE / "variants" / variant).glob("*.py") if p.name not in RULES_MODULES]
+
+
+def event_types_in_code(*paths: Path) -> set[str]:
+    """Every ``{"type": ...}`` literal of ``paths`` (default: the engine, every variant's
+    rules and the service; prebuilt actions use types that are event types too)."""
     found = set()
-    for path in [PACKAGE / "service.py", *PACKAGE.glob("engine/**/*.py")]:
+    rules = [p for name in variants.names() for p in rules_modules(name)]
+    for path in paths or [PACKAGE / "service.py", *PACKAGE.glob("engine/*.py"), *rules]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Dict):
                 for key, value in zip(node.keys, node.values, strict=True):
@@ -68,6 +78,12 @@ def refusal_codes_raised() -> set[str]:
 def test_every_documented_event_type_is_produced_and_every_produced_one_documented():
     docs = documented("Events", r"^\| `(\w+)` \|")
     assert docs == event_types_in_code()
+
+
+@pytest.mark.parametrize("name", variants.names())
+def test_each_variant_documents_the_events_its_rules_produce(name):
+    variant = variants.get(name)
+    assert set(variant.events) == event_types_in_code(*rules_modules(name))
 
 
 def test_the_documented_errors_are_the_table_and_every_raised_code_is_in_it():

@@ -3,11 +3,12 @@ from real (seeded) games played through the engine when the app starts."""
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
+from .. import variants
 from ..engine import create_game
-from .schemas import GameViewSchema
 
 GAME_ID = "5f0c2a7e9b1d4c3a"
 TOKEN = "q4Xo1c0Hn8Vd2bK5tWm7Zr9Ye3Lp6Sg0Fa4Ju8Ni2Q"
@@ -17,69 +18,13 @@ def _example(summary: str, value: dict[str, Any]) -> dict[str, Any]:
     return {"summary": summary, "value": value}
 
 
-CREATE = {
-    "sequence_vs_bot": _example(
-        "Sequence, you against the greedy bot",
-        {"variant": "sequence", "players": 2, "seats": [{}, {"bot": "greedy"}]},
-    ),
-    "stacks_vs_bots": _example(
-        "Sequence Stacks, you against two bots (the search bot thinking up to 1 s)",
-        {
-            "variant": "stacks",
-            "players": 3,
-            "seats": [{}, {"bot": "greedy"}, {"bot": "pimc", "options": {"seconds": 1}}],
-        },
-    ),
-    "stacks_three": _example(
-        "Sequence Stacks for three, Block asked only of holders",
-        {"variant": "stacks", "players": 3, "options": {"block_window": "holders"}},
-    ),
-    "sequence_teams": _example(
-        "Sequence, six players in three teams",
-        {"variant": "sequence", "players": 6, "options": {"teams": 3}},
-    ),
-}
-
-ACTIONS = {
-    "sequence_play": _example(
-        "Sequence: place a chip (or a two-eyed jack anywhere open)",
-        {"type": "play", "card": "7H", "cell": [4, 8]},
-    ),
-    "sequence_remove": _example(
-        "Sequence: a one-eyed jack removes an opposing chip",
-        {"type": "play", "card": "JS", "cell": [2, 3]},
-    ),
-    "sequence_exchange": _example(
-        "Sequence: trade a dead card", {"type": "exchange", "card": "2S"}
-    ),
-    "stacks_pile": _example(
-        "Stacks: a card onto pile 0", {"type": "play", "card": "B1", "pile": 0}
-    ),
-    "stacks_from_discard": _example(
-        "Stacks: the top of your own discard pile onto pile 2",
-        {"type": "play", "card": "R3", "pile": 2, "from": "discard"},
-    ),
-    "stacks_skip": _example("Stacks: Skip", {"type": "play", "card": "SKIP"}),
-    "stacks_reverse": _example("Stacks: Reverse", {"type": "play", "card": "REVERSE"}),
-    "stacks_steal_card": _example(
-        "Stacks: Steal a Card from seat 2", {"type": "play", "card": "STEAL_CARD", "target": 2}
-    ),
-    "stacks_steal_chip": _example(
-        "Stacks: Steal a red chip from seat 1",
-        {"type": "play", "card": "STEAL_CHIP", "target": 1, "color": "red"},
-    ),
-    "stacks_block": _example(
-        "Stacks: Block, inside a block window", {"type": "play", "card": "BLOCK"}
-    ),
-    "stacks_discard": _example(
-        "Stacks: discard to end the turn", {"type": "discard", "card": "R2"}
-    ),
-    "pass": _example("Pass (see the rules for when)", {"type": "pass"}),
-    "with_version": _example(
-        "Any action, refused with 412 unless the game is at version 12",
-        {"type": "discard", "card": "B4", "expected_version": 12},
-    ),
-}
+def _merged(part: str) -> dict[str, Any]:
+    """Every registered variant's request examples of one kind, prefixed by its name."""
+    return {
+        f"{v.name}_{name}": _example(body.get("summary", name), body["value"])
+        for v in variants.registered().values()
+        for name, body in getattr(v.examples, part).items()
+    }
 
 
 def _dress(view: dict[str, Any], status: str, version: int, joined: bool = True) -> dict[str, Any]:
@@ -92,52 +37,63 @@ def _dress(view: dict[str, Any], status: str, version: int, joined: bool = True)
         player.update(name=name, bot=None if human else "greedy")
     if status != "active":
         view["to_move"] = []
-    order = list(GameViewSchema._declared_fields)  # the order the API sends them in
-    return dict(sorted(view.items(), key=lambda item: order.index(item[0])))
+    variant = variants.get(view["variant"])
+    assert variant is not None
+    dumped: dict[str, Any] = variant.schemas.view().dump(view)  # in the order the API sends
+    return dumped
 
 
-def _played(variant: str, players: int, seed: int, moves: int) -> dict[str, Any]:
-    """Views and events of a seeded game after ``moves`` random legal moves."""
-    game = create_game(variant, players=players, seed=seed)
+@functools.cache
+def played(variant: variants.Variant) -> dict[str, Any]:
+    """Views and events of the variant's example game: seeded, after random moves."""
+    shown = variant.examples
+    game = create_game(variant.name, players=shown.players, seed=shown.seed)
     created = _dress(game.view(None), "waiting", 1, joined=False)
-    rng = random.Random(seed)
-    version = 2 + min(players, 2)  # created, each person's join, started
+    rng = random.Random(shown.seed)
+    version = 2 + min(shown.players, 2)  # created, each person's join, started
     events: list[dict[str, Any]] = []
     actor = 0
-    for _ in range(moves):
+    for _ in range(shown.moves):
         actor = game.to_move[0]
         version += 1
         applied = game.apply(actor, rng.choice(game.legal_actions(actor)), now=0.0)
         events += [{"version": version, **e} for e in applied]
+    mover = game.to_move[0]
     return {
         "created": created,
-        "view": _dress(game.view(game.to_move[0]), "active", version),
+        "view": _dress(game.view(mover), "active", version),
+        "legal": game.legal_actions(mover),
         "acted": _dress(game.view(actor), "active", version),
         "events": events,
     }
 
 
-SEQUENCE = _played("sequence", 2, seed=8, moves=6)
-STACKS = _played("stacks", 3, seed=2, moves=10)
-
-VIEWS = {
-    "sequence": _example("Sequence, two players, as the seat to move sees it", SEQUENCE["view"]),
-    "stacks": _example(
-        "Sequence Stacks, three players, as the seat to move sees it", STACKS["view"]
+_FIRST = next(iter(variants.registered().values()))
+CREATE = _merged("create")
+ACTIONS = {
+    **_merged("actions"),
+    "with_version": _example(
+        "Any action, refused with 412 unless the game is at version 12",
+        {"type": "pass", "expected_version": 12},
     ),
 }
-ACTION_RESULT = {
-    "game": SEQUENCE["acted"],
-    "events": [e for e in SEQUENCE["events"] if e["version"] == SEQUENCE["acted"]["version"]],
+VIEWS = {
+    v.name: _example(f"{v.title}, as the seat to move sees it", played(v)["view"])
+    for v in variants.registered().values()
 }
-EVENTS = {"events": SEQUENCE["events"]}
-CREATED = {"game": SEQUENCE["created"], "host_token": TOKEN}
+_SHOWN = played(_FIRST)
+ACTION_RESULT = {
+    "game": _SHOWN["acted"],
+    "events": [e for e in _SHOWN["events"] if e["version"] == _SHOWN["acted"]["version"]],
+}
+EVENTS = {"events": _SHOWN["events"]}
+CREATED = {"game": _SHOWN["created"], "host_token": TOKEN}
 JOINED = {"seat": 0, "team": 0, "token": TOKEN}
 LISTING = {
     "games": [
         {
             "id": GAME_ID,
-            "variant": "stacks",
+            "variant": _FIRST.name,
             "status": "waiting",
             "players": 3,
             "version": 2,

@@ -1,28 +1,116 @@
-"""Marshmallow schemas for every request body and response of the HTTP API."""
+"""Marshmallow schemas for every request body and response of the HTTP API.
+
+What depends on the game (views, actions, positions, options) is each variant's
+own (``Variant.schemas``, built on the parts here); the schemas here that carry
+such a value hand it to the variant's schema and are documented as a ``oneOf``
+over the registered variants (see ``openapi``).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, pre_load, validate
+from marshmallow import (
+    EXCLUDE,
+    INCLUDE,
+    RAISE,
+    Schema,
+    ValidationError,
+    fields,
+    pre_load,
+    validate,
+    validates_schema,
+)
 
+from .. import variants
 from ..bots import NAMES as BOT_NAMES
-from ..engine import VARIANTS
-from ..engine.sequence.board import CARD_SET as SEQUENCE_CARDS
-from ..engine.stacks.cards import CARD_SET as STACKS_CARDS
 
-CARD_CODES = sorted(SEQUENCE_CARDS | STACKS_CARDS)
 MAX_SEED = 2**63 - 1
 MAX_VERSION = 10**18 - 1  # 18 digits, as in the version headers
 MAX_PLAYERS = 12
 MAX_SEAT = MAX_PLAYERS - 1
-ACTION_TYPES = ["play", "exchange", "discard", "pass"]
 STATUSES = ["waiting", "active", "finished", "cancelled"]
 
 
-def _int(**kwargs: object) -> fields.Integer:
+def whole(**kwargs: Any) -> fields.Integer:
     """An integer that refuses strings and floats."""
-    return fields.Integer(strict=True, **kwargs)  # type: ignore[arg-type]
+    return fields.Integer(strict=True, **kwargs)
+
+
+def ranged(low: int, high: int, **kwargs: Any) -> fields.Integer:
+    return whole(validate=validate.Range(min=low, max=high), **kwargs)
+
+
+def card_list(codes: frozenset[str], **kwargs: Any) -> fields.List[Any]:
+    return fields.List(fields.String(validate=validate.OneOf(sorted(codes))), **kwargs)
+
+
+def per_seat_cards(codes: frozenset[str], description: str, **kwargs: Any) -> fields.List[Any]:
+    """A list of cards for each seat (of 2 to 12)."""
+    return fields.List(
+        card_list(codes),
+        validate=validate.Length(min=2, max=MAX_PLAYERS),
+        metadata={"description": description},
+        **kwargs,
+    )
+
+
+def ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+class Strict(Schema):
+    class Meta:
+        unknown = RAISE  # documented as additionalProperties: false
+
+
+class Registered(validate.OneOf):
+    """One of a set read when checked, not when declared: the variant registry can
+    grow after this module is imported (and the OpenAPI document reads it too)."""
+
+    def __init__(self, choices: Callable[[], Iterable[str]]) -> None:
+        # OneOf.__init__ would read the choices now: set its other attributes instead.
+        self._choices = choices
+        self.labels, self.labels_text, self.error = [], "", self.default_message
+
+    @property
+    def choices(self) -> list[str]:
+        return sorted(self._choices())
+
+    @choices.setter
+    def choices(self, _: object) -> None:
+        pass
+
+    @property
+    def choices_text(self) -> str:
+        return ", ".join(self.choices)
+
+    @choices_text.setter
+    def choices_text(self, _: object) -> None:
+        pass
+
+
+def variant_names() -> list[str]:
+    return variants.names()
+
+
+def action_types() -> set[str]:
+    return {kind for v in variants.registered().values() for kind in v.schemas.actions}
+
+
+def card_codes() -> set[str]:
+    return {card for v in variants.registered().values() for card in v.schemas.cards}
+
+
+def per_variant(part: str, description: str, **kwargs: Any) -> fields.Dict:
+    """A JSON object whose shape is the variant's ``part`` (``Position``, ``Options``):
+    documented as one of the registered variants' schemas."""
+    metadata = {"description": description, "variant_part": part}
+    return fields.Dict(
+        keys=fields.String(validate=validate.Length(max=40)), metadata=metadata, **kwargs
+    )
 
 
 # -- requests ---------------------------------------------------------------------
@@ -45,41 +133,27 @@ class SeatSpecSchema(Schema):
 
 
 class CreateGameSchema(Schema):
-    variant = fields.String(required=True, validate=validate.OneOf(list(VARIANTS)))
-    players = _int(
+    variant = fields.String(required=True, validate=Registered(variant_names))
+    players = whole(
         required=True,
         validate=validate.Range(min=2, max=MAX_PLAYERS),
-        metadata={"description": "Sequence: 2, 3, 4, 6, 8, 9, 10 or 12. Stacks: 2 to 6."},
+        metadata={"description": "How many seats; each variant allows its own counts."},
     )
-    options = fields.Dict(
-        keys=fields.String(validate=validate.Length(max=40)),
-        metadata={
-            "description": "Sequence: teams, sequences_to_win. "
-            "Stacks: block_window ('all' or 'holders'), response_timeout_s.",
-            "allOf": [{"$ref": "#/components/schemas/GameOptions"}],
-        },
-    )
+    options = per_variant("Options", "The variant's options (each refuses any other).")
     seats = fields.List(
         fields.Nested(SeatSpecSchema),
         validate=validate.Length(min=1, max=MAX_PLAYERS),
         metadata={"description": "One per seat."},
     )
-    seed = _int(
+    seed = whole(
         allow_none=True,
         validate=validate.Range(min=0, max=MAX_SEED),
         metadata={"description": "Fixes the shuffle; marks practice."},
     )
-    position = fields.Dict(
-        keys=fields.String(validate=validate.Length(max=40)),
-        metadata={
-            "description": "Start from this moment of a game (the variant's position "
-            "notation); marks practice.",
-            "oneOf": [
-                {"$ref": "#/components/schemas/SequencePosition"},
-                {"$ref": "#/components/schemas/StacksPosition"},
-            ],
-        },
-    )
+    position = per_variant(
+        "Position", "Start from this moment of a game (the variant's position notation); "
+        "marks practice."
+    )  # fmt: skip
 
     @pre_load
     def _refuse_long_seat_lists(self, data: Any, **_: Any) -> Any:
@@ -92,50 +166,87 @@ class CreateGameSchema(Schema):
 
 class JoinSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    seat = _int(
+    seat = whole(
         allow_none=True,
         validate=validate.Range(min=0, max=MAX_SEAT),
         metadata={"description": "A free seat; default the first."},
     )
 
 
-class ActionSchema(Schema):
-    """One action (API.md section 2); the same shape in requests and legal_actions."""
+class ActionShape(Schema):
+    """An action's fields, for the OpenAPI document and for checking one field at a
+    time; the engine refuses any field an action does not have. Documented open, so
+    that a request may add ``expected_version``."""
 
-    type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
-    card = fields.String(validate=validate.OneOf(CARD_CODES))
-    cell = fields.List(
-        _int(validate=validate.Range(min=0, max=9)),
-        validate=validate.Length(equal=2),
-        metadata={"description": "[row, col]"},
-    )
-    pile = _int(
-        validate=validate.Range(min=0, max=3),
-        metadata={"description": "Stacks pile 0..3 (0, 1 blue; 2, 3 red)"},
-    )
-    target = _int(
-        validate=validate.Range(min=0, max=MAX_SEAT),
-        metadata={"description": "The seat a Steal card takes from"},
-    )
-    color = fields.String(validate=validate.OneOf(["blue", "red"]))
-    from_ = fields.String(
-        data_key="from",
-        attribute="from",
-        validate=validate.OneOf(["hand", "discard"]),
-        metadata={"description": "Stacks: play the top of your own discard pile"},
-    )
+    class Meta:
+        unknown = EXCLUDE
 
 
-class ActionRequestSchema(ActionSchema):
-    expected_version = _int(
+class PassSchema(ActionShape):
+    """Pass: legal only where a variant's rules say so."""
+
+    type = fields.String(required=True, validate=validate.Equal("pass"))
+
+
+@cache
+def _action_fields(names: tuple[str, ...]) -> dict[str, list[fields.Field[Any]]]:
+    """Every field the actions of the variants ``names`` have, by name."""
+    found: dict[str, list[fields.Field[Any]]] = {}
+    for variant in map(variants.registered().__getitem__, names):
+        for schema in variant.schemas.actions.values():
+            for name, field in schema().fields.items():
+                found.setdefault(field.data_key or name, []).append(field)
+    return found
+
+
+class ActionRequestSchema(Schema):
+    """One action, in the shape of some variant's actions (the game's variant checks it
+    exactly), and an optional version precondition."""
+
+    type = fields.String(required=True, validate=Registered(action_types))
+    expected_version = whole(
         validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "Refuse with 412 unless the game is at this version"},
     )
 
+    class Meta:
+        unknown = INCLUDE
+
+    @validates_schema
+    def _each_field_fits_some_variant(self, data: dict[str, Any], **_: Any) -> None:
+        known = _action_fields(tuple(variants.names()))
+        for name, value in data.items():
+            if name in ("type", "expected_version"):
+                continue
+            shapes = known.get(name)
+            if shapes is None:
+                raise ValidationError(f"no action has a field {name!r}", name[:40])
+            problems = []
+            for field in shapes:
+                try:
+                    field.deserialize(value)
+                    break
+                except ValidationError as error:
+                    problems.append(error.messages)
+            else:
+                raise ValidationError(problems[0], name)
+
+    @classmethod
+    def openapi(cls) -> dict[str, Any]:
+        return {
+            "allOf": [
+                ref("Action"),
+                {"type": "object", "properties": {"expected_version": {
+                    "type": "integer", "minimum": 0, "maximum": MAX_VERSION,
+                    "description": "Refuse with 412 unless the game is at this version",
+                }}},
+            ]
+        }  # fmt: skip
+
 
 class ListQuerySchema(Schema):
     status = fields.String(load_default="waiting", validate=validate.OneOf(STATUSES))
-    variant = fields.String(validate=validate.OneOf(list(VARIANTS)))
+    variant = fields.String(validate=Registered(variant_names))
     # Query strings are text, so these integers are parsed, not strict.
     page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=10_000))
     page_size = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
@@ -148,68 +259,84 @@ class EventsQuerySchema(Schema):
 # -- responses --------------------------------------------------------------------
 
 
-class PlayerSchema(Schema):
-    seat = _int(required=True)
-    name = fields.String(required=True, allow_none=True)
-    bot = fields.String(required=True, allow_none=True)
-    team = _int(metadata={"description": "Sequence only"})
-    color = fields.String(metadata={"description": "Sequence only: the team's chip colour"})
-    hand_size = _int(required=True)
-    discard_top = fields.String(required=True, allow_none=True)
-    chips = fields.Dict(keys=fields.String(), values=_int(), metadata={"description": "Stacks"})
-    skips = _int(metadata={"description": "Stacks: skip markers on this seat"})
+def player_fields(**own: fields.Field[Any]) -> dict[str, fields.Field[Any]]:
+    """A player's fields in a view: the common ones, then the variant's ``own``."""
+    return {
+        "seat": whole(required=True),
+        "name": fields.String(required=True, allow_none=True),
+        "bot": fields.String(required=True, allow_none=True),
+        **own,
+        "hand_size": whole(required=True),
+        "discard_top": fields.String(required=True, allow_none=True),
+    }
 
 
-class YouSchema(Schema):
-    seat = _int(required=True)
-    team = _int(metadata={"description": "Sequence only"})
-    hand = fields.List(fields.String(), required=True)
-    legal_actions = fields.List(fields.Nested(ActionSchema), required=True)
+def you_fields(action: str, **own: fields.Field[Any]) -> dict[str, fields.Field[Any]]:
+    """The seat's own part of a view; ``action`` names the variant's action schema."""
+    return {
+        "seat": whole(required=True),
+        **own,
+        "hand": fields.List(fields.String(), required=True),
+        "legal_actions": fields.List(
+            fields.Dict(keys=fields.String(), metadata={"allOf": [ref(action)]}), required=True
+        ),
+    }
 
 
-class BlockWindowSchema(Schema):
-    completer = _int(required=True)
-    pile = _int(required=True)
-    waiting = fields.List(_int(), required=True)
-    deadline = fields.Float(
-        required=True, allow_none=True, metadata={"description": "Unix time, or null"}
-    )
+def view_fields(
+    you: type[Schema], player: type[Schema], **own: fields.Field[Any]
+) -> dict[str, Any]:
+    """A game view's fields: what every variant shows, then the variant's ``own``."""
+    return {
+        "id": fields.String(required=True),
+        "variant": fields.String(required=True),
+        "status": fields.String(required=True, validate=validate.OneOf(STATUSES)),
+        "version": whole(required=True),
+        "you": fields.Nested(
+            you,
+            metadata={"description": "With a seat token: your hand and every action you may take"},
+        ),
+        "practice": fields.Boolean(required=True),
+        "options": fields.Dict(required=True, keys=fields.String()),
+        "players": fields.List(fields.Nested(player), required=True),
+        "to_move": fields.List(whole(), required=True),
+        "result": fields.Dict(required=True, keys=fields.String(), allow_none=True),
+        "turn": whole(required=True),
+        "dealer": whole(allow_none=True),
+        "log": fields.List(fields.Dict(keys=fields.String())),
+        "discards": fields.List(fields.List(fields.String()), required=True),
+        "draw_pile_count": whole(required=True),
+        **own,
+    }
 
 
 class GameViewSchema(Schema):
-    id = fields.String(required=True)
-    variant = fields.String(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
-    version = _int(required=True)
-    you = fields.Nested(
-        YouSchema,
-        metadata={"description": "With a seat token: your hand and every action you may take"},
-    )
-    practice = fields.Boolean(required=True)
-    options = fields.Dict(required=True, keys=fields.String())
-    players = fields.List(fields.Nested(PlayerSchema), required=True)
-    to_move = fields.List(_int(), required=True)
-    result = fields.Dict(required=True, keys=fields.String(), allow_none=True)
-    turn = _int(required=True)
-    dealer = _int(allow_none=True)
-    log = fields.List(fields.Dict(keys=fields.String()))
-    discards = fields.List(fields.List(fields.String()), required=True)
-    draw_pile_count = _int(required=True)
-    # Sequence
-    board = fields.List(fields.String(), metadata={"description": "Sequence: 10 rows"})
-    sequences = fields.List(fields.List(fields.List(_int())))
-    exchanged = fields.Boolean()
-    passes = _int()
-    # Stacks
-    direction = _int()
-    piles = fields.List(fields.List(fields.String()))
-    chips = fields.List(fields.Dict(keys=fields.String(), values=_int()))
-    supply = fields.Dict(keys=fields.String(), values=_int())
-    special_discard = fields.List(fields.String())
-    set_aside_count = _int()
-    plays = _int(metadata={"description": "Stacks: plays made in this turn (at most 100)"})
-    block_window = fields.Nested(BlockWindowSchema, allow_none=True)
-    turns = _int()
+    """A game as one seat (or a spectator) sees it: dumped by its variant's schema."""
+
+    def dump(self, obj: Any, *, many: bool | None = None) -> Any:
+        if many:
+            return [self.dump(one) for one in obj]
+        if not isinstance(obj, dict):  # no view (a 304's empty body)
+            return super().dump(obj)
+        return _view_schema(obj["variant"]).dump(obj)
+
+    @classmethod
+    def openapi(cls) -> dict[str, Any]:
+        registered = variants.registered().values()
+        return {
+            "oneOf": [ref(f"{v.schema_prefix}View") for v in registered],
+            "discriminator": {
+                "propertyName": "variant",
+                "mapping": {v.name: ref(f"{v.schema_prefix}View")["$ref"] for v in registered},
+            },
+        }
+
+
+@cache
+def _view_schema(name: str) -> Schema:
+    variant = variants.get(name)
+    assert variant is not None, "a stored game always has a registered variant"
+    return variant.schemas.view()
 
 
 class CreatedSchema(Schema):
@@ -220,8 +347,8 @@ class CreatedSchema(Schema):
 
 
 class JoinedSchema(Schema):
-    seat = _int(required=True)
-    team = _int(required=True, allow_none=True)
+    seat = whole(required=True)
+    team = whole(required=True, allow_none=True)
     token = fields.String(
         required=True, metadata={"description": "Acts for this seat: Bearer <token>"}
     )
@@ -237,7 +364,7 @@ class EventsSchema(Schema):
 
 
 class SeatSummarySchema(Schema):
-    seat = _int()
+    seat = whole()
     name = fields.String(allow_none=True)
     bot = fields.String(allow_none=True)
     free = fields.Boolean()
@@ -247,8 +374,8 @@ class GameSummarySchema(Schema):
     id = fields.String(required=True)
     variant = fields.String(required=True)
     status = fields.String(required=True)
-    players = _int(required=True)
-    version = _int(required=True)
+    players = whole(required=True)
+    version = whole(required=True)
     practice = fields.Boolean(required=True)
     created_at = fields.Float(required=True)
     seats = fields.List(fields.Nested(SeatSummarySchema), required=True)
@@ -256,9 +383,9 @@ class GameSummarySchema(Schema):
 
 class GameListSchema(Schema):
     games = fields.List(fields.Nested(GameSummarySchema), required=True)
-    page = _int(required=True)
-    page_size = _int(required=True)
-    total = _int(required=True)
+    page = whole(required=True)
+    page_size = whole(required=True)
+    total = whole(required=True)
 
 
 class HealthSchema(Schema):
@@ -270,12 +397,23 @@ class HealthSchema(Schema):
     )
 
 
+class BotOptionsSchema(Strict):
+    iterations = whole(
+        validate=validate.Range(min=1, max=5_000),
+        metadata={"description": "pimc: sampled worlds a decision"},
+    )
+    seconds = fields.Float(
+        validate=validate.Range(min=0.01, max=2.0),
+        metadata={"description": "pimc: most thinking time a decision"},
+    )
+
+
 class ProblemSchema(Schema):
     """RFC 9457 problem details, with a stable ``code``."""
 
     type = fields.String(required=True)
     title = fields.String(required=True)
-    status = _int(required=True)
+    status = whole(required=True)
     detail = fields.String(required=True)
     code = fields.String(required=True)
     errors = fields.Dict(keys=fields.String())

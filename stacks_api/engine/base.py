@@ -1,10 +1,10 @@
-"""What both variants share: the façade, the order of refusals, the result."""
+"""What every variant shares: the façade, the order of refusals, the result."""
 
 from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeGuard
 
 from .errors import IllegalAction, bad_action
 from .rng import Rng
@@ -15,7 +15,7 @@ JSON = dict[str, Any]
 
 
 class Game(ABC):
-    """One game of either variant, driven only through this façade (API.md section 1)."""
+    """One game of any variant, driven only through this façade."""
 
     variant: ClassVar[str]
     # The action keys each type may carry; anything else is malformed.
@@ -40,6 +40,11 @@ class Game(ABC):
         else:
             game._load(cls._read(position, game.setup, game.rng))
         return game
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, data: JSON) -> Self:
+        """Rebuild a game from ``to_dict`` output."""
 
     @classmethod
     @abstractmethod
@@ -79,6 +84,10 @@ class Game(ABC):
     @abstractmethod
     def view(self, seat: int | None = None) -> JSON:
         """What ``seat`` may see (``None``: a spectator)."""
+
+    def team_of(self, seat: int) -> int | None:
+        """The team ``seat`` plays for, in a variant of teams (else None)."""
+        return None
 
     def copy(self) -> Self:
         """An independent copy of the whole state, for searches that try moves on it."""
@@ -130,6 +139,6 @@ class Game(ABC):
                 raise bad_action(f"unknown field {key!r} in a {kind} action")
 
 
-def is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     """True for a real int (JSON booleans are not numbers here)."""
     return type(value) is int

@@ -37,7 +37,7 @@ def expect_list(value: object, name: str, length: int | None = None) -> list[Any
 
 
 def expect_int(value: object, name: str, low: int, high: int) -> int:
-    if not is_int(value) or not low <= value <= high:  # type: ignore[operator]
+    if not is_int(value) or not low <= value <= high:
         raise fail(f"{name} must be a whole number from {low} to {high}")
     assert isinstance(value, int)
     return value

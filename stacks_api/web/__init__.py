@@ -13,7 +13,7 @@ from flask import Blueprint, Response, current_app, redirect, send_from_director
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 STATIC = resources.files(__package__).joinpath("static")
-LAYOUT = resources.files("stacks_api.engine.sequence").joinpath("board-layout.json")
+LAYOUT = resources.files("stacks_api.variants.sequence").joinpath("board-layout.json")
 
 blp = Blueprint("play", __name__)
 

@@ -11,8 +11,8 @@ from typing import Any
 from stacks_api.app import create_app
 from stacks_api.config import TestConfig
 from stacks_api.engine import load_game
-from stacks_api.engine.sequence.setup import DECK
-from stacks_api.engine.stacks.cards import deck_for
+from stacks_api.variants.sequence.setup import DECK
+from stacks_api.variants.stacks.cards import deck_for
 
 from ..engine.helpers import cards_in_play
 from .helpers import act, create, join, view

@@ -6,13 +6,15 @@ from collections import Counter
 import pytest
 
 from stacks_api import bots, cli
-from stacks_api.bots import pimc, sequence_greedy, stacks_greedy
+from stacks_api.bots import pimc
 from stacks_api.bots.determinize import sample_world
-from stacks_api.bots.pimc import STACKS_SEARCH_BELOW
 from stacks_api.bots.tournament import Standing, play_one
 from stacks_api.engine import create_game
-from stacks_api.engine.sequence.setup import DECK
-from stacks_api.engine.stacks.cards import COLOURED_CARDS, deck_for
+from stacks_api.variants.sequence import bot as sequence_greedy
+from stacks_api.variants.sequence.setup import DECK
+from stacks_api.variants.stacks import bot as stacks_greedy
+from stacks_api.variants.stacks.bot import SEARCH_BELOW as STACKS_SEARCH_BELOW
+from stacks_api.variants.stacks.cards import COLOURED_CARDS, deck_for
 
 from ..engine.helpers import deck_without
 
@@ -205,7 +207,7 @@ def test_a_sequence_playout_moves_as_greedy_would_on_the_views():
         game.apply(seat, bots.choose("greedy", game.view(seat), random.Random(moves)))
         twin.move(random.Random(moves))
         # The board kept up to date move after move is the board built afresh.
-        fresh = sequence_greedy.Board.of_game(twin.game)
+        fresh = sequence_greedy.Board.of_view(twin.game.view(None))
         assert (twin.board.cells, twin.board.holders) == (fresh.cells, fresh.holders)
         assert twin.board.reused == fresh.reused
         moves, sequences = moves + 1, len(game.sequences)

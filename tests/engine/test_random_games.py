@@ -11,9 +11,9 @@ from collections import Counter
 import pytest
 
 from stacks_api.engine import IllegalAction, create_game, load_game
-from stacks_api.engine.sequence.board import ALL_CARDS
-from stacks_api.engine.sequence.setup import DECK
-from stacks_api.engine.stacks.cards import CARD_SET, deck_for
+from stacks_api.variants.sequence.board import ALL_CARDS
+from stacks_api.variants.sequence.setup import DECK
+from stacks_api.variants.stacks.cards import CARD_SET, deck_for
 
 from .helpers import assert_round_trip, cards_in_play
 

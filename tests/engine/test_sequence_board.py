@@ -1,6 +1,6 @@
 from collections import Counter
 
-from stacks_api.engine.sequence.board import (
+from stacks_api.variants.sequence.board import (
     CARD_CELLS,
     CORNERS,
     JACKS,

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from stacks_api.engine import IllegalAction, SetupError, create_game, load_game
-from stacks_api.engine.sequence.setup import DECK
+from stacks_api.variants.sequence.setup import DECK
 
 from .helpers import assert_round_trip, board, deck_without, line, row_cells
 

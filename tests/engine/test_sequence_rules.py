@@ -3,7 +3,7 @@
 import pytest
 
 from stacks_api.engine import SetupError, create_game
-from stacks_api.engine.sequence.setup import DECK
+from stacks_api.variants.sequence.setup import DECK
 
 from .helpers import (
     assert_refused,

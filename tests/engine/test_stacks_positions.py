@@ -5,7 +5,7 @@ import json
 import pytest
 
 from stacks_api.engine import IllegalAction, SetupError, create_game
-from stacks_api.engine.stacks.cards import deck_for
+from stacks_api.variants.stacks.cards import deck_for
 
 from .helpers import assert_round_trip, deck_without
 

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 from stacks_api.engine import SetupError, create_game, load_game
-from stacks_api.engine.stacks.cards import deck_for
+from stacks_api.variants.stacks.cards import deck_for
 
 from .helpers import assert_refused, assert_round_trip, cards_in_play, deck_without
 

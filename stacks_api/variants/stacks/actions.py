@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..base import Action
+from ...engine.base import Action
 from .cards import (
     ACTION_CARDS,
     BLOCK,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..base import JSON, Action, Event, Game, is_int
-from ..errors import bad_action, illegal
-from ..rng import Rng
+from ...engine.base import JSON, Action, Event, Game, is_int
+from ...engine.errors import bad_action, illegal
+from ...engine.rng import Rng
 from .actions import (
     DISCARD,
     ON_PILE,
@@ -124,7 +124,7 @@ class StacksGame(Game):
         self.piles, self.hands, self.discards, self.chips = p.piles, p.hands, p.discards, p.chips
         self.set_aside, self.special, self.draw = p.set_aside, p.special, p.draw
         self.direction, self.skips, self.turn = p.direction, p.skips, p.turn
-        self.plays = p.plays
+        self.plays, self.turns = p.plays, p.turns
 
     # -- who acts, and how --------------------------------------------------
 

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from ...bots.evaluate import sigmoid
+from ...engine import Game
+from ...variants import JSON
+from .cards import COLOURED_CARDS, LETTER, PILE_COLORS, deck_for
 
 View = dict[str, Any]
 Action = dict[str, Any]
 
-PILE_COLOR = ("B", "B", "R", "R")
-COLOR_NAME = {"B": "blue", "R": "red"}
 # What a card is worth keeping (the cheapest one is discarded).
 KEEP = {"STEAL_CHIP": 95, "BLOCK": 90, "W": 80, "5": 70, "SKIP": 40, "STEAL_CARD": 30,
         "4": 20, "3": 15, "2": 10, "1": 5, "REVERSE": 1}  # fmt: skip
@@ -97,7 +100,7 @@ def completes(view: View, action: Action) -> bool:
     if "pile" not in action:
         return False
     pile = action["pile"]
-    return len(view["piles"][pile]) == 4 and view["supply"][COLOR_NAME[PILE_COLOR[pile]]] > 0
+    return len(view["piles"][pile]) == 4 and view["supply"][PILE_COLORS[pile]] > 0
 
 
 def score(view: View, action: Action, style: Style = HOARDING) -> float:
@@ -115,10 +118,11 @@ def score(view: View, action: Action, style: Style = HOARDING) -> float:
     from_discard = 1 if action.get("from") == "discard" else 0
     if "pile" in action:
         pile = view["piles"][action["pile"]]
-        color = PILE_COLOR[action["pile"]]
+        color_name = PILE_COLORS[action["pile"]]
+        color = LETTER[color_name]
         if completes(view, action):
-            return 1000 + need(chips, COLOR_NAME[color]) + from_discard
-        if not view["supply"][COLOR_NAME[color]]:
+            return 1000 + need(chips, color_name) + from_discard
+        if not view["supply"][color_name]:
             # No chip left to win: completing only recycles cards (and could go on forever).
             return -1000
         hand, stack = Counter(you["hand"]), list(view["discards"][seat])
@@ -151,3 +155,108 @@ def choose(view: View, rng: random.Random, style: Style = HOARDING) -> Action:
     scored = [(score(view, a, style), rng.random(), i) for i, a in enumerate(legal)]
     action: Action = legal[max(scored)[2]]
     return action
+
+
+# -- what the search bot (pimc) knows of Stacks -----------------------------------
+
+# Stacks is searched once fewer cards than this are left in the draw pile: between
+# greedy players, three chips in four are won from then on. Before, a playout to the
+# end is long and says little, and the policy's choice stands. (The set-aside heap, which
+# refills the draw pile, does not count: with it, the search never ran at all in 42 of
+# 200 games between greedy players.)
+SEARCH_BELOW = 40
+
+
+def policy(view: View, rng: random.Random) -> Action:
+    """The search's move: the greedy heuristic in its feeding style (stronger than
+    greedy's own)."""
+    return choose(view, rng, FEEDING)
+
+
+def rank(view: View) -> Callable[[Action], float]:
+    return lambda action: score(view, action, FEEDING)
+
+
+def worth_searching(view: View) -> bool:
+    """Only near the end of the draw pile, and never when a pile can be completed: the
+    policy completes it, and no searched move beats a chip."""
+    return view["draw_pile_count"] < SEARCH_BELOW and not any(
+        completes(view, a) for a in view["you"]["legal_actions"]
+    )
+
+
+def sample_position(view: View, rng: random.Random) -> JSON:
+    """The view's position, the cards it cannot see (other hands, the draw pile, the
+    set-aside heap) dealt at random in the sizes it shows."""
+    seen = (
+        list(view["you"]["hand"])
+        + [c for pile in view["piles"] for c in pile]
+        + [c for pile in view["discards"] for c in pile]
+        + list(view["special_discard"])
+    )
+    left = Counter(deck_for(len(view["players"])))
+    left.subtract(seen)
+    pool = sorted(left.elements())
+    rng.shuffle(pool)
+    # The set-aside heap holds completed piles: coloured cards only.
+    coloured = [c for c in pool if c in COLOURED_CARDS][: view["set_aside_count"]]
+    for card in coloured:
+        pool.remove(card)
+    me = view["you"]["seat"]
+    hands = [
+        list(view["you"]["hand"])
+        if p["seat"] == me
+        else [pool.pop() for _ in range(p["hand_size"])]
+        for p in view["players"]
+    ]
+    return {
+        "piles": view["piles"],
+        "hands": hands,
+        "discards": view["discards"],
+        "chips": view["chips"],
+        "set_aside": coloured,
+        "special_discard": view["special_discard"],
+        "draw_pile": pool,
+        "direction": view["direction"],
+        "skips": [p["skips"] for p in view["players"]],
+        "turn": view["turn"],
+        "plays": view["plays"],
+        "turns": view["turns"],
+    }
+
+
+class ViewPlayout:
+    """Moves of ``policy`` chosen from each seat's view of a sampled game."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def fork(self) -> ViewPlayout:
+        return ViewPlayout(self.game.copy())
+
+    def play(self, seat: int, action: Action) -> None:
+        self.game.apply(seat, action)
+
+    def move(self, rng: random.Random) -> None:
+        seat = self.game.to_move[0]
+        self.play(seat, policy(self.game.view(seat), rng))
+
+    def estimate(self) -> list[float]:
+        return estimate(self.game.view(None)["chips"])
+
+
+def _steps_to_win(chips: dict[str, int]) -> int:
+    short = max(0, 2 - chips["blue"]) + max(0, 2 - chips["red"])
+    return max(short, 5 - chips["blue"] - chips["red"])
+
+
+def estimate(chips: list[dict[str, int]]) -> list[float]:
+    """Per seat: how many chips it lacks compared with its closest rival, then how
+    many chips it holds (the next steal or colour swap can turn those into steps)."""
+    steps = [_steps_to_win(c) for c in chips]
+    held = [c["blue"] + c["red"] for c in chips]
+    scores = []
+    for seat, mine in enumerate(steps):
+        rival = min(range(len(steps)), key=lambda i: (steps[i], -held[i]) if i != seat else (99, 0))
+        scores.append(sigmoid(steps[rival] - mine + 0.2 * (held[seat] - held[rival])))
+    return scores

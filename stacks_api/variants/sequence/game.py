@@ -6,9 +6,9 @@ import copy
 from itertools import compress
 from typing import ClassVar
 
-from ..base import JSON, Action, Event, Game, is_int
-from ..errors import bad_action, illegal
-from ..rng import Rng
+from ...engine.base import JSON, Action, Event, Game, is_int
+from ...engine.errors import bad_action, illegal
+from ...engine.rng import Rng
 from .board import (
     CARD_CELLS,
     CARD_SET,
@@ -69,6 +69,7 @@ class SequenceGame(Game):
         "exchange": frozenset({"type", "card"}),
         "pass": frozenset({"type"}),
     }
+    setup: Setup
 
     @classmethod
     def _resolve(cls, players: object, options: JSON | None) -> Setup:
@@ -131,6 +132,7 @@ class SequenceGame(Game):
             pos.draw,
             pos.turn,
         )
+        self.exchanged, self.passes = pos.exchanged, pos.passes
         for team, cells in pos.sequences:
             self._record(team, cells)
 
@@ -167,6 +169,9 @@ class SequenceGame(Game):
                     if board[cell] == EMPTY:
                         actions.append(table[cell])  # type: ignore[arg-type]
         return actions or [_PASS]
+
+    def team_of(self, seat: int) -> int:
+        return self.setup.team_of(seat)
 
     def _removable(self, seat: int) -> list[int]:
         """Cells a one-eyed jack of ``seat`` may clear: opposing chips not in a sequence."""

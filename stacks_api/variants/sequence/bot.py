@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 from typing import Any
 
-from ..engine.sequence.board import CELLS, DIRECTIONS, SIZE
-from ..engine.sequence.game import SequenceGame
+from ...bots.evaluate import sigmoid
+from ...engine import Game
+from ...variants import JSON
+from .board import CELLS, DIRECTIONS, ONE_EYED_JACKS, SIZE, TWO_EYED_JACKS
+from .position import EMPTY
+from .setup import DECK
 
 View = dict[str, Any]
 Action = dict[str, Any]
@@ -72,11 +77,6 @@ class Board:
             for seq in view["sequences"]
         ]  # fmt: skip
         return cls(cells, sequences)
-
-    @classmethod
-    def of_game(cls, game: SequenceGame) -> Board:
-        """The board of a full (sampled) game: same codes, no view to render."""
-        return cls(list(game.board), [(team, set(cells)) for team, cells in game.sequences])
 
     def copy(self) -> Board:
         twin = copy.copy(self)  # sequences and reused are replaced, never changed
@@ -137,10 +137,10 @@ def score(board: Board, action: Action, team: int) -> float:
     row, col = action["cell"]
     cell = row * SIZE + col
     card = action["card"]
-    if card in ("JH", "JS"):
+    if card in ONE_EYED_JACKS:
         return board.danger(cell) - JACK_RESERVE
     value = board.place_value(cell, team)
-    if card in ("JD", "JC") and value < min(MAKES_SEQUENCE, STOPS_SEQUENCE):
+    if card in TWO_EYED_JACKS and value < min(MAKES_SEQUENCE, STOPS_SEQUENCE):
         value -= JACK_RESERVE
     return value
 
@@ -156,14 +156,21 @@ def choose(view: View, rng: random.Random) -> Action:
     return best(Board.of_view(view), view["you"]["legal_actions"], view["you"]["team"], rng)
 
 
+def rank(view: View) -> Any:
+    """The search's order of candidates: the greedy score of each."""
+    board, team = Board.of_view(view), view["you"]["team"]
+    return lambda action: score(board, action, team)
+
+
 class Playout:
     """Greedy moves for whoever is to move in a sampled game (a search's world, never a
     live one): the same choices as ``choose`` on each seat's view, without rendering
-    views, on one board kept up to date move after move."""
+    views, on one board kept up to date from the moves played."""
 
-    def __init__(self, game: SequenceGame, board: Board | None = None) -> None:
+    def __init__(self, game: Game, board: Board | None = None) -> None:
         self.game = game
-        self.board = board or Board.of_game(game)
+        self.teams: int = game.options["teams"]
+        self.board = board or Board.of_view(game.view(None))
 
     def fork(self) -> Playout:
         """An independent copy, to try another move from the same position."""
@@ -174,11 +181,62 @@ class Playout:
         if action["type"] != "play":
             return
         if any(event["type"] == "sequence" for event in events):
-            self.board = Board.of_game(self.game)  # locked cells change what windows are worth
+            self.board = Board.of_view(self.game.view(None))  # locked cells change windows
         else:
             row, col = action["cell"]
-            self.board.set(row * SIZE + col, self.game.board[row * SIZE + col])
+            chip = EMPTY if action["card"] in ONE_EYED_JACKS else seat % self.teams
+            self.board.set(row * SIZE + col, chip)
 
     def move(self, rng: random.Random) -> None:
-        game, seat = self.game, self.game.turn
-        self.play(seat, best(self.board, game.legal_actions(seat), game.setup.team_of(seat), rng))
+        seat = self.game.to_move[0]
+        self.play(seat, best(self.board, self.game.legal_actions(seat), seat % self.teams, rng))
+
+    def estimate(self) -> list[float]:
+        return estimate(self.board, self.teams, self.game.players)
+
+
+# Window value by chips held, for the evaluation (a four is a threat of a sequence).
+WINDOW = (0, 1, 3, 9, 27, 0)
+SEQUENCE_VALUE = 120
+
+
+def estimate(board: Board, teams: int, players: int) -> list[float]:
+    """Per seat: its team's sequences and open windows against the best other team's."""
+    value = [0.0] * teams
+    for team, _ in board.sequences:
+        value[team] += SEQUENCE_VALUE
+    for owner, held in board.holders:
+        if owner >= 0:
+            value[owner] += WINDOW[held]
+    per_team = []
+    for team in range(teams):
+        best_other = max(value[t] for t in range(teams) if t != team)
+        per_team.append(sigmoid((value[team] - best_other) / 40))
+    return [per_team[seat % teams] for seat in range(players)]
+
+
+def sample_position(view: View, rng: random.Random) -> JSON:
+    """The view's position, the cards it cannot see (other hands, the draw pile) dealt
+    at random in the sizes it shows."""
+    seen = Counter(view["you"]["hand"]) + Counter(c for pile in view["discards"] for c in pile)
+    left = Counter(DECK)
+    left.subtract(seen)
+    pool = sorted(left.elements())
+    rng.shuffle(pool)
+    me = view["you"]["seat"]
+    hands = [
+        list(view["you"]["hand"])
+        if p["seat"] == me
+        else [pool.pop() for _ in range(p["hand_size"])]
+        for p in view["players"]
+    ]
+    return {
+        "board": view["board"],
+        "sequences": view["sequences"],
+        "hands": hands,
+        "discards": view["discards"],
+        "draw_pile": pool,
+        "turn": view["turn"],
+        "exchanged": view["exchanged"],
+        "passes": view["passes"],
+    }

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import JSON
-from ..rng import Rng
-from ..validate import (
+from ...engine.base import JSON
+from ...engine.rng import Rng
+from ...engine.validate import (
     expect_cards,
     expect_int,
     expect_keys,
@@ -24,7 +24,7 @@ CORNER = 9
 _CHAR_OF = {EMPTY: ".", CORNER: "X", 0: "B", 1: "G", 2: "R"}
 
 POSITION_KEYS = ("board", "hands", "turn")
-OPTIONAL_KEYS = ("sequences", "discards", "draw_pile")
+OPTIONAL_KEYS = ("sequences", "discards", "draw_pile", "exchanged", "passes")
 
 
 @dataclass
@@ -37,6 +37,8 @@ class SequencePosition:
     discards: list[list[str]]
     draw: list[str]  # the next card to draw is last
     turn: int
+    exchanged: bool = False  # the seat to move has already traded a dead card this turn
+    passes: int = 0  # consecutive passes just before this turn
 
 
 def board_rows(board: list[int]) -> list[str]:
@@ -118,6 +120,10 @@ def read_position(
     given = obj.get("draw_pile")
     pile = None if given is None else expect_cards(given, "draw_pile", CARD_SET)
     turn = expect_int(obj["turn"], "turn", 0, n - 1)
+    exchanged = obj.get("exchanged", False)
+    if not isinstance(exchanged, bool):
+        raise fail("exchanged must be true or false")
+    passes = expect_int(obj.get("passes", 0), "passes", 0, n - 1)
     zones = [*hands, *discards, pile or []]
     rest = remaining_deck(DECK, zones, exact=pile is not None)
     if pile is None:
@@ -125,7 +131,7 @@ def read_position(
         draw = rest
     else:
         draw = pile[::-1]
-    return SequencePosition(board, sequences, hands, discards, draw, turn)
+    return SequencePosition(board, sequences, hands, discards, draw, turn, exchanged, passes)
 
 
 def write_position(

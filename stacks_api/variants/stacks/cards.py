@@ -6,8 +6,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import is_int
-from ..errors import SetupError
+from ...engine.base import is_int
+from ...engine.errors import SetupError
 
 COLORS = ("blue", "red")
 LETTER = {"blue": "B", "red": "R"}
@@ -80,7 +80,7 @@ class Setup:
 
 
 def resolve_setup(players: object, options: dict[str, Any] | None) -> Setup:
-    if not is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:  # type: ignore[operator]
+    if not is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise SetupError(f"Sequence Stacks is played by 2 to 6 players, not {players}", "players")
     assert isinstance(players, int)
     options = dict(options or {})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import JSON
+from ...engine.base import JSON
 
 # An asked seat's answer: None (still waiting), "pass", or where its Block comes from.
 Answer = str | None

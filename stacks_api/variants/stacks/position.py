@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import JSON, is_int
-from ..rng import Rng
-from ..validate import (
+from ...engine.base import JSON, is_int
+from ...engine.rng import Rng
+from ...engine.validate import (
     expect_cards,
     expect_int,
     expect_keys,
@@ -23,6 +23,7 @@ from .cards import (
     COLORS,
     COLOURED_CARDS,
     MAX_PLAYS_PER_TURN,
+    MAX_TURNS,
     PILE_COLORS,
     PILE_LENGTH,
     PILES,
@@ -36,7 +37,7 @@ from .cards import (
 REQUIRED = ("piles", "hands", "turn")
 OPTIONAL = (
     "discards", "chips", "set_aside", "special_discard", "draw_pile", "direction", "skips",
-    "plays",
+    "plays", "turns",
 )  # fmt: skip
 
 
@@ -55,6 +56,7 @@ class StacksPosition:
     skips: list[int]
     turn: int
     plays: int = 0  # plays already made in the turn under way (RULES.md 2.4.5)
+    turns: int = 0  # turns taken so far (the game is drawn at MAX_TURNS)
 
 
 def _read_piles(value: object, full_pile: int | None) -> list[list[str]]:
@@ -118,6 +120,7 @@ def read_position(
         raise fail(f"more skip markers than the {most} Skip cards of the deck")
     turn = expect_int(obj["turn"], "turn", 0, n - 1)
     plays = expect_int(obj.get("plays", 0), "plays", 0, MAX_PLAYS_PER_TURN)
+    turns = expect_int(obj.get("turns", 0), "turns", 0, MAX_TURNS - 1)
     zones = [*piles, *hands, *discards, set_aside, special, pile or []]
     rest = remaining_deck(deck_for(n), zones, exact=pile is not None)
     if pile is None:
@@ -126,7 +129,7 @@ def read_position(
     else:
         draw = pile[::-1]
     return StacksPosition(piles, hands, discards, chips, set_aside, special, draw, direction,
-                          skips, turn, plays)  # fmt: skip
+                          skips, turn, plays, turns)  # fmt: skip
 
 
 def write_position(p: StacksPosition) -> JSON:

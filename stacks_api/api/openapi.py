@@ -1,0 +1,73 @@
+"""The OpenAPI document's view of the variants: each variant's schemas as components
+(``<Prefix>View``, ``<Prefix>Action``, ``<Prefix>Position``, ...), each with an
+example from a real seeded game, and the unions over them (``GameView`` by
+``variant``, each variant's actions by ``type``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow.openapi import OpenAPIConverter
+from marshmallow import fields
+
+from .. import variants
+from . import examples
+from .schemas import BotOptionsSchema, ref
+
+
+class _Converter(OpenAPIConverter):
+    """Lets a schema that stands for a union document itself (an ``openapi`` class
+    method), and a field documented as "one variant's <part>" name them all."""
+
+    def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
+        document = getattr(schema, "openapi", None)
+        if document is not None:
+            union: dict[str, Any] = document()
+            return union
+        result: dict[str, Any] = super().schema2jsonschema(schema)  # type: ignore[no-untyped-call]
+        return result
+
+    def init_attribute_functions(self) -> None:
+        super().init_attribute_functions()  # type: ignore[no-untyped-call]
+        self.add_attribute_function(_variant_part)  # type: ignore[no-untyped-call]
+
+
+def _variant_part(_: Any, field: fields.Field[Any], **__: Any) -> dict[str, Any]:
+    part = field.metadata.get("variant_part")
+    if part is None:
+        return {}
+    return {"oneOf": [ref(f"{v.schema_prefix}{part}") for v in variants.registered().values()]}
+
+
+class VariantsPlugin(MarshmallowPlugin):
+    Converter = _Converter
+
+
+def register(spec: APISpec) -> None:
+    """Add every registered variant's schemas, and the unions over them."""
+    for variant in variants.registered().values():
+        prefix, parts = variant.schema_prefix, variant.schemas
+        played = examples.played(variant)
+        spec.components.schema(f"{prefix}View", {"example": played["view"]}, schema=parts.view)
+        by_type = {}
+        for kind, schema in parts.actions.items():
+            name = f"{prefix}{kind.title()}Action"
+            example = next((a for a in played["legal"] if a["type"] == kind), None)
+            extra = {} if example is None else {"example": example}
+            spec.components.schema(name, extra, schema=schema)
+            by_type[kind] = ref(name)["$ref"]
+        spec.components.schema(
+            f"{prefix}Action",
+            {"oneOf": [{"$ref": r} for r in by_type.values()],
+             "discriminator": {"propertyName": "type", "mapping": by_type}},
+        )  # fmt: skip
+        spec.components.schema(f"{prefix}Position", schema=parts.position)
+        spec.components.schema(f"{prefix}Options", schema=parts.options)
+    spec.components.schema(
+        "Action",
+        {"oneOf": [ref(f"{v.schema_prefix}Action") for v in variants.registered().values()],
+         "description": "One action, in the shape of the game's variant"},
+    )  # fmt: skip
+    spec.components.schema("BotOptions", schema=BotOptionsSchema)

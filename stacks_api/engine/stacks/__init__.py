@@ -1,5 +1,0 @@
-"""Sequence Stacks, the card game (variant id ``stacks``)."""
-
-from .game import StacksGame
-
-__all__ = ["StacksGame"]

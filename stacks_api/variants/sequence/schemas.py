@@ -1,0 +1,121 @@
+"""Sequence in the HTTP API: its view, actions, position and options."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from ...api.schemas import (
+    ActionShape,
+    PassSchema,
+    Strict,
+    card_list,
+    per_seat_cards,
+    player_fields,
+    ranged,
+    view_fields,
+    whole,
+    you_fields,
+)
+from .board import CARD_SET, SIZE
+
+
+def _card(description: str) -> fields.String:
+    return fields.String(
+        required=True,
+        validate=validate.OneOf(sorted(CARD_SET)),
+        metadata={"description": description},
+    )
+
+
+class SequencePlayActionSchema(ActionShape):
+    """Place a chip (a two-eyed jack: on any open space), or remove one (a one-eyed jack)."""
+
+    type = fields.String(required=True, validate=validate.Equal("play"))
+    card = _card("A card in your hand, e.g. 7H or JD")
+    cell = fields.List(
+        ranged(0, SIZE - 1), required=True, validate=validate.Length(equal=2),
+        metadata={"description": "[row, col]"},
+    )  # fmt: skip
+
+
+class SequenceExchangeActionSchema(ActionShape):
+    """Trade a dead card (both its spaces taken) for a new one, once a turn."""
+
+    type = fields.String(required=True, validate=validate.Equal("exchange"))
+    card = _card("The dead card")
+
+
+SequencePlayerSchema = Schema.from_dict(
+    player_fields(
+        team=whole(required=True),
+        color=fields.String(required=True, metadata={"description": "The team's chip colour"}),
+    ),
+    name="SequencePlayerSchema",
+)
+SequenceYouSchema = Schema.from_dict(
+    you_fields("SequenceAction", team=whole(required=True)), name="SequenceYouSchema"
+)
+SequenceViewSchema = Schema.from_dict(
+    view_fields(
+        SequenceYouSchema,
+        SequencePlayerSchema,
+        board=fields.List(
+            fields.String(),
+            required=True,
+            metadata={"description": "10 rows of 10: X corner, . empty, B G R a team's chip"},
+        ),
+        sequences=fields.List(
+            fields.List(fields.List(whole())),
+            required=True,
+            metadata={"description": "Completed sequences: five [row, col] cells each"},
+        ),
+        exchanged=fields.Boolean(
+            required=True, metadata={"description": "The seat to move has traded a dead card"}
+        ),
+        passes=whole(required=True, metadata={"description": "Consecutive passes so far"}),
+    ),
+    name="SequenceViewSchema",
+)
+
+
+class SequencePositionSchema(Strict):
+    board = fields.List(
+        fields.String(validate=validate.Regexp(r"^[XBGR.]{10}$")),
+        required=True,
+        validate=validate.Length(equal=10),
+        metadata={
+            "description": "10 rows of 10: X corner (the four corners only), . empty, "
+            "B blue (team 0), G green (team 1), R red (team 2)"
+        },
+    )
+    sequences = fields.List(
+        fields.List(
+            fields.List(ranged(0, 9), validate=validate.Length(equal=2)),
+            validate=validate.Length(equal=5),
+        ),
+        metadata={"description": "Completed sequences: five [row, col] cells each"},
+    )
+    hands = per_seat_cards(CARD_SET, "Each seat's hand", required=True)
+    discards = per_seat_cards(CARD_SET, "Each seat's discard pile, bottom first")
+    draw_pile = card_list(CARD_SET, metadata={"description": "Next card to draw first"})
+    turn = ranged(0, 11, required=True, metadata={"description": "The seat about to act"})
+    exchanged = fields.Boolean(
+        metadata={"description": "The seat about to act has already traded a dead card"}
+    )
+    passes = ranged(0, 11, metadata={"description": "Consecutive passes just before"})
+
+
+class SequenceOptionsSchema(Strict):
+    teams = ranged(2, 3, metadata={"description": "The number of teams"})
+    sequences_to_win = ranged(1, 4, metadata={"description": "Default 2 (1 with 3 teams)"})
+
+
+class SequencePassActionSchema(PassSchema):
+    """Pass: only when you can do nothing else."""
+
+
+ACTIONS = {
+    "play": SequencePlayActionSchema,
+    "exchange": SequenceExchangeActionSchema,
+    "pass": SequencePassActionSchema,
+}

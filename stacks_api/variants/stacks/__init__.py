@@ -1,0 +1,103 @@
+"""Sequence Stacks, the card game (variant id ``stacks``): 2 to 6 players build
+numbered piles and win chips, two of each colour and five in all."""
+
+from __future__ import annotations
+
+from .. import Bots, Examples, Schemas, Tuning, Variant
+from . import bot, schemas
+from .cards import CARD_SET
+from .game import StacksGame
+
+__all__ = ["VARIANT", "StacksGame"]
+
+
+def _example(summary: str, value: dict[str, object]) -> dict[str, object]:
+    return {"summary": summary, "value": value}
+
+
+VARIANT = Variant(
+    game=StacksGame,
+    title="Sequence Stacks",
+    schema_prefix="Stacks",
+    summary="2 to 6 players (options `block_window`, `response_timeout_s`).",
+    bots=Bots(
+        greedy=bot.choose,
+        policy=bot.policy,
+        rank=bot.rank,
+        sample_position=bot.sample_position,
+        playout=bot.ViewPlayout,
+        # Playouts to the end of the game, where its chips are won. A searched move
+        # must beat the policy's by 5 points of mean score (measured: with 24 worlds,
+        # small margins let the luck of the draw override the policy, and lost).
+        tuning=Tuning(iterations=48, branching=8, playout_turns=1_000, margin=0.05, seconds=0.8),
+        worth_searching=bot.worth_searching,
+    ),
+    schemas=Schemas(
+        view=schemas.StacksViewSchema,
+        actions=schemas.ACTIONS,
+        position=schemas.StacksPositionSchema,
+        options=schemas.StacksOptionsSchema,
+        cards=CARD_SET,
+    ),
+    examples=Examples(
+        create={
+            "vs_bots": _example(
+                "Sequence Stacks, you against two bots (the search bot thinking up to 1 s)",
+                {
+                    "variant": "stacks",
+                    "players": 3,
+                    "seats": [{}, {"bot": "greedy"}, {"bot": "pimc", "options": {"seconds": 1}}],
+                },
+            ),
+            "three": _example(
+                "Sequence Stacks for three, Block asked only of holders",
+                {"variant": "stacks", "players": 3, "options": {"block_window": "holders"}},
+            ),
+        },
+        actions={
+            "pile": _example(
+                "Stacks: a card onto pile 0", {"type": "play", "card": "B1", "pile": 0}
+            ),
+            "from_discard": _example(
+                "Stacks: the top of your own discard pile onto pile 2",
+                {"type": "play", "card": "R3", "pile": 2, "from": "discard"},
+            ),
+            "skip": _example("Stacks: Skip", {"type": "play", "card": "SKIP"}),
+            "reverse": _example("Stacks: Reverse", {"type": "play", "card": "REVERSE"}),
+            "steal_card": _example(
+                "Stacks: Steal a Card from seat 2",
+                {"type": "play", "card": "STEAL_CARD", "target": 2},
+            ),
+            "steal_chip": _example(
+                "Stacks: Steal a red chip from seat 1",
+                {"type": "play", "card": "STEAL_CHIP", "target": 1, "color": "red"},
+            ),
+            "block": _example(
+                "Stacks: Block, inside a block window", {"type": "play", "card": "BLOCK"}
+            ),
+            "discard": _example(
+                "Stacks: discard to end the turn", {"type": "discard", "card": "R2"}
+            ),
+        },
+        players=3,
+        seed=2,
+        moves=10,
+    ),
+    events={
+        "deal": "(In the log) the dealer and the seat that starts.",
+        "play": "A card played: `seat`, `card`, and `pile`, `target`, `color`, `from` as "
+        "the action had them; an action card adds `skipped`, `direction` or `stolen`.",
+        "discard": "A turn ended with a discard: `seat`, `card`.",
+        "draw": "Cards drawn (how many, not which): `seat`, `count`.",
+        "reshuffle": "The set-aside heap became the draw pile: `cards`.",
+        "complete": "A pile was completed: `seat`, `pile`.",
+        "block_window": "A block window opened: `completer`, `pile`, `waiting`, `deadline`.",
+        "answer": "A seat answered the block window (whether it blocked stays hidden).",
+        "window_expired": "The deadline passed: the `waiting` seats counted as passing.",
+        "block": "The window closed with this seat's Block: no chip (`seat`, `pile`).",
+        "chip": "A chip won: `seat`, `color`.",
+        "skipped": "A skip marker cost this seat its turn: `seat`.",
+        "turn": "The turn passed to `seat`.",
+        "pass": "A seat with nothing it could do passed: `seat`.",
+    },
+)

@@ -1,0 +1,144 @@
+"""Sequence Stacks in the HTTP API: its view, actions, position and options."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from ...api.schemas import (
+    MAX_SEAT,
+    ActionShape,
+    PassSchema,
+    Strict,
+    card_list,
+    per_seat_cards,
+    player_fields,
+    ranged,
+    view_fields,
+    whole,
+    you_fields,
+)
+from .cards import (
+    CARD_SET,
+    CHIPS_PER_COLOR,
+    COLORS,
+    COLOURED_CARDS,
+    MAX_PLAYS_PER_TURN,
+    MAX_TURNS,
+    PILES,
+)
+
+
+def _card(description: str) -> fields.String:
+    return fields.String(
+        required=True,
+        validate=validate.OneOf(sorted(CARD_SET)),
+        metadata={"description": description},
+    )
+
+
+class StacksPlayActionSchema(ActionShape):
+    """A card onto a pile, or an action card (some name a target seat and a colour)."""
+
+    type = fields.String(required=True, validate=validate.Equal("play"))
+    card = _card("A card in your hand (or the top of your discard pile), e.g. B3 or SKIP")
+    pile = ranged(0, PILES - 1, metadata={"description": "Pile 0..3 (0, 1 blue; 2, 3 red)"})
+    target = ranged(0, MAX_SEAT, metadata={"description": "The seat a Steal card takes from"})
+    color = fields.String(validate=validate.OneOf(COLORS))
+    from_ = fields.String(
+        data_key="from",
+        attribute="from",
+        validate=validate.OneOf(["hand", "discard"]),
+        metadata={"description": "Play the top of your own discard pile"},
+    )
+
+
+class StacksDiscardActionSchema(ActionShape):
+    """End the turn by discarding a card."""
+
+    type = fields.String(required=True, validate=validate.Equal("discard"))
+    card = _card("A card in your hand")
+
+
+class ChipsSchema(Strict):
+    blue = ranged(0, CHIPS_PER_COLOR, required=True)
+    red = ranged(0, CHIPS_PER_COLOR, required=True)
+
+
+class BlockWindowSchema(Schema):
+    completer = whole(required=True)
+    pile = whole(required=True)
+    waiting = fields.List(whole(), required=True)
+    deadline = fields.Float(
+        required=True, allow_none=True, metadata={"description": "Unix time, or null"}
+    )
+
+
+StacksPlayerSchema = Schema.from_dict(
+    player_fields(
+        chips=fields.Nested(ChipsSchema, required=True),
+        skips=whole(required=True, metadata={"description": "Skip markers on this seat"}),
+    ),
+    name="StacksPlayerSchema",
+)
+StacksYouSchema = Schema.from_dict(you_fields("StacksAction"), name="StacksYouSchema")
+StacksViewSchema = Schema.from_dict(
+    view_fields(
+        StacksYouSchema,
+        StacksPlayerSchema,
+        direction=fields.Integer(required=True, metadata={"description": "1 or -1"}),
+        piles=fields.List(fields.List(fields.String()), required=True),
+        chips=fields.List(fields.Nested(ChipsSchema), required=True),
+        supply=fields.Nested(ChipsSchema, required=True),
+        special_discard=fields.List(fields.String(), required=True),
+        set_aside_count=whole(required=True),
+        block_window=fields.Nested(BlockWindowSchema, required=True, allow_none=True),
+        turns=whole(required=True),
+        plays=whole(
+            required=True,
+            metadata={"description": f"Plays made in this turn (at most {MAX_PLAYS_PER_TURN})"},
+        ),
+    ),
+    name="StacksViewSchema",
+)
+
+
+class StacksPositionSchema(Strict):
+    piles = fields.List(
+        card_list(COLOURED_CARDS, validate=validate.Length(max=4)),
+        required=True,
+        validate=validate.Length(equal=PILES),
+        metadata={"description": "Piles 0 and 1 blue, 2 and 3 red; each in order, bottom first"},
+    )
+    hands = per_seat_cards(CARD_SET, "Each seat's hand (any size)", required=True)
+    discards = per_seat_cards(CARD_SET, "Each seat's discard pile, bottom first")
+    chips = fields.List(fields.Nested(ChipsSchema), validate=validate.Length(min=2, max=6))
+    set_aside = card_list(COLOURED_CARDS, metadata={"description": "Completed piles set aside"})
+    special_discard = card_list(CARD_SET - COLOURED_CARDS)
+    draw_pile = card_list(CARD_SET, metadata={"description": "Next card to draw first"})
+    direction = fields.Integer(strict=True, validate=validate.OneOf([1, -1]))
+    skips = fields.List(ranged(0, 3), metadata={"description": "Skip markers on each seat"})
+    turn = ranged(0, 5, required=True, metadata={"description": "The seat about to act"})
+    plays = ranged(0, MAX_PLAYS_PER_TURN, metadata={"description": "Plays made in this turn"})
+    turns = ranged(0, MAX_TURNS - 1, metadata={"description": "Turns taken so far"})
+
+
+class StacksOptionsSchema(Strict):
+    block_window = fields.String(
+        validate=validate.OneOf(["all", "holders"]),
+        metadata={"description": "Ask every opponent, or only those who could block"},
+    )
+    response_timeout_s = fields.Float(
+        validate=validate.Range(min=0, max=1e9, min_inclusive=False, max_inclusive=False),
+        metadata={"description": "Seconds a block window stays open"},
+    )
+
+
+class StacksPassActionSchema(PassSchema):
+    """Pass: only when you can do nothing else."""
+
+
+ACTIONS = {
+    "play": StacksPlayActionSchema,
+    "discard": StacksDiscardActionSchema,
+    "pass": StacksPassActionSchema,
+}
