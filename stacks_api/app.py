@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,6 +32,9 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     app = Flask(__name__)
     app.config.from_object(config or Config)
     app.config.update(overrides)
+    # apispec merges the whole document into these options when it renders it: each
+    # app gets its own copy, or the first app's document would stick to the class.
+    app.config["API_SPEC_OPTIONS"] = copy.deepcopy(app.config["API_SPEC_OPTIONS"])
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented key order
     app.extensions["stacks_api.games"] = build_service(app.config)
     api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": openapi.VariantsPlugin()})

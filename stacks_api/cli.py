@@ -115,7 +115,7 @@ def bot_options(text: str) -> dict[str, dict[str, Any]]:
 
 
 DESCRIPTION = """\
-The Sequence and Sequence Stacks game server: run it, run its bot workers,
+The game server: run it, run its bot workers,
 play its bots against each other, write its OpenAPI document.
 
 Run "stacks-api COMMAND --help" for what a command does and its options.
@@ -137,10 +137,11 @@ players the bots sit in seats 0 and 1 and swap seats every game; with more,
 they take turns around the table. Draws count for neither bot. The report gives
 each bot's wins with a 95% confidence interval and how long its decisions took.
 
+variants: {variants}
 bots: {bots} (mcts is the earlier name of pimc, still accepted)
 
 examples:
-  stacks-api tournament --variant stacks --bots pimc greedy --games 200
+  stacks-api tournament --variant {last} --bots pimc greedy --games 200
   stacks-api tournament --options '{{"pimc": {{"iterations": 40}}}}' --bots pimc random
   stacks-api tournament --url http://127.0.0.1:8000 --games 20   # the server's bots play
 """
@@ -201,7 +202,9 @@ def main(argv: list[str] | None = None) -> None:
     match = commands.add_parser(
         "tournament", help="play bots against each other",
         description="Play seeded games between two bots and report their win rates.",
-        epilog=TOURNAMENT_EPILOG.format(bots=", ".join(BOTS)), formatter_class=people,
+        epilog=TOURNAMENT_EPILOG.format(
+            bots=", ".join(BOTS), variants=", ".join(variants.names()), last=variants.names()[-1]
+        ), formatter_class=people,
     )  # fmt: skip
     match.add_argument(
         "--variant",

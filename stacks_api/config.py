@@ -21,7 +21,7 @@ class Config:
     SSE_KEEPALIVE_S = float(os.environ.get("STACKS_SSE_KEEPALIVE_S", "15"))
     SSE_MAX_S = float(os.environ.get("STACKS_SSE_MAX_S", "300"))
 
-    # Limits (API.md 5.2): what one client may ask of the server.
+    # Limits (docs/api.md): what one client may ask of the server.
     MAX_CONTENT_LENGTH = 64 * 1024  # bytes of request body (413 past it)
     RATE_LIMITS = os.environ.get("STACKS_RATE_LIMITS", "on") != "off"
     # Per client address; "N/second|minute|hour", several joined with ";".

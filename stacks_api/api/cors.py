@@ -1,4 +1,4 @@
-"""Cross-origin access to the API (API.md 5.3), for frontends served from elsewhere."""
+"""Cross-origin access to the API (docs/api.md), for frontends served from elsewhere."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Refusals for hostile input, before any work is done (API.md 5.2).
+"""Refusals for hostile input, before any work is done (docs/api.md).
 
 - JSON bodies are parsed once up front: invalid JSON, integers too long for
   Python to read, and nesting deeper than any real request are a 400 here,

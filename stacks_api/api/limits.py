@@ -1,4 +1,4 @@
-"""Rate limits per client address, with Flask-Limiter (API.md 5.2).
+"""Rate limits per client address, with Flask-Limiter (docs/api.md).
 
 Limits apply to what creates work or storage: creating games, joining,
 acting, and opening event streams. They are counted in Redis when the server

@@ -21,7 +21,7 @@ Bot = Callable[..., dict[str, Any]]  # (view, rng, **options) -> action
 OPTIONS: dict[str, dict[str, tuple[type, float, float]]] = {
     "random": {},
     "greedy": {},
-    # A bot thinks at most 2 s a decision, whatever a seat asks (API.md 5.2).
+    # A bot thinks at most 2 s a decision, whatever a seat asks (docs/api.md).
     "pimc": {"iterations": (int, 1, 5_000), "seconds": (float, 0.01, 2.0)},
 }
 

@@ -6,11 +6,11 @@ Each iteration deals the hidden cards at random, consistently with the view
 (``determinize``), and plays every candidate action in that same world, each
 followed by the same playout of ``policy`` moves: the candidates are compared on
 common worlds, so the luck of the draw cancels out of the comparison instead of
-drowning it. A playout runs a few turns and is scored by ``evaluate`` (Sequence),
-or runs to the end of the game (Stacks, whose chips come late). The move with the
-best total wins, but the policy's own move is kept unless a searched one beats it
-by a margin. What the search knows of a game (its policy, how to sample and play out
-a world, its tuning) is the variant's: ``Variant.bots``.
+drowning it. A playout runs as many turns as the variant's tuning says, then is
+scored: by the outcome once the game is over, else by the variant's estimate. The
+move with the best total wins, but the policy's own move is kept unless a searched
+one beats it by a margin. What the search knows of a game (its policy, how to sample
+and play out a world, its tuning) is the variant's: ``Variant.bots``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .evaluate import scores
 View = dict[str, Any]
 Action = dict[str, Any]
 
-PLAYOUT_ACTIONS = 3_000  # a turn can last long (Stacks): bound every playout
+PLAYOUT_ACTIONS = 3_000  # turns can last long in some variants: bound every playout
 
 
 def _key(action: Action) -> str:

@@ -1,6 +1,6 @@
 """Bot against bot: seeded games, seats swapped every other game, with win rates.
 
-stacks-api tournament --variant sequence --bots greedy random --games 200
+stacks-api tournament --variant NAME --bots greedy random --games 200
 
 Games are played here through the engine, or, with a server's URL, by that
 server's own bots through the HTTP API (the same seeds give the same deals).
@@ -41,7 +41,7 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-# A Stacks turn may go on as long as the player likes (the set-aside heap can be drawn
+# A turn may go on as long as the player likes in some variants (cards can be drawn
 # again and again), so a bot that never ends its turn must not hang a tournament.
 MAX_ACTIONS = 50_000
 

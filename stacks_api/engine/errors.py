@@ -8,7 +8,7 @@ ActionErrorCode = Literal["bad_action", "game_over", "not_your_turn", "illegal_a
 
 
 class IllegalAction(ValueError):
-    """An action the game refuses; ``code`` says why (see API.md section 1)."""
+    """An action the game refuses; ``code`` says why (see docs/api.md)."""
 
     def __init__(self, code: ActionErrorCode, message: str) -> None:
         super().__init__(message)

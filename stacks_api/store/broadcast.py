@@ -77,7 +77,7 @@ class Broadcaster:
             if self._listener is None or not self._listener.is_alive():
                 # A thread, or under gevent a greenlet: it only waits on a socket.
                 self._listener = threading.Thread(
-                    target=self._listen, name="stacks-broadcast", daemon=True
+                    target=self._listen, name="stacks-api-broadcast", daemon=True
                 )
                 self._listener.start()
         if not self._ready.wait(READY_WAIT_S):

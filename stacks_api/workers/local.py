@@ -70,11 +70,11 @@ class LocalWorkers:
         self._started = True
         for n in range(self._count):
             self._threads.append(
-                threading.Thread(target=self._work, name=f"stacks-bots-{n}", daemon=True)
+                threading.Thread(target=self._work, name=f"stacks-api-bots-{n}", daemon=True)
             )
         for thread in self._threads:
             thread.start()
-        threading.Thread(target=self._time, name="stacks-timer", daemon=True).start()
+        threading.Thread(target=self._time, name="stacks-api-timer", daemon=True).start()
 
     def idle(self) -> bool:
         """Whether no game waits to be advanced (for tests)."""

@@ -286,7 +286,7 @@ def test_9_gunicorn_refusals_are_problem_details():
         server.stop()
 
 
-# 10. A Stacks turn holds at most 100 plays (RULES.md 2.4.5).
+# 10. A Stacks turn holds at most 100 plays (docs/rules.md).
 
 
 def test_10_after_a_hundred_plays_only_a_discard_is_offered(client):

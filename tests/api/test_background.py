@@ -1,4 +1,4 @@
-"""Bots and deadlines move in the background (API.md 5.1): never inside a request."""
+"""Bots and deadlines move in the background (docs/api.md): never inside a request."""
 
 import random
 import threading

@@ -22,7 +22,7 @@ def test_corners_are_the_four_free_spaces():
 
 
 def test_layout_matches_the_printed_board():
-    # Spot checks against the table in RULES.md 1.1, row by row ends.
+    # Spot checks against the table in docs/rules.md, row by row ends.
     rows = [LAYOUT[r * 10 : r * 10 + 10] for r in range(10)]
     assert rows[0][1:9] == ("2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S")
     assert rows[1][0] == "6C" and rows[1][9] == "TS"
@@ -31,7 +31,7 @@ def test_layout_matches_the_printed_board():
     assert CARD_CELLS["2S"] == (1, 86)
 
 
-# The printed board as RULES.md 1.1 lists it, transcribed independently of the JSON.
+# The printed board as docs/rules.md lists it, transcribed independently of the JSON.
 PRINTED = """
 XX 2S 3S 4S 5S 6S 7S 8S 9S XX
 6C 5C 4C 3C 2C AH KH QH TH TS

@@ -1,4 +1,4 @@
-"""Each Sequence rule of RULES.md part 1, shown on hand-built positions."""
+"""Each Sequence rule of docs/rules.md, shown on hand-built positions."""
 
 import pytest
 

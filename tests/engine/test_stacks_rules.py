@@ -1,4 +1,4 @@
-"""Each Sequence Stacks rule of RULES.md part 2, shown on hand-built positions."""
+"""Each Sequence Stacks rule of docs/rules.md, shown on hand-built positions."""
 
 from collections import Counter
 
@@ -408,7 +408,7 @@ def test_the_game_is_drawn_after_a_thousand_turns():
     assert g.result == {"draw": True}
 
 
-# -- the play cap (RULES.md 2.4.5) ---------------------------------------------
+# -- the play cap (docs/rules.md) ---------------------------------------------
 
 
 def test_after_the_hundredth_play_of_a_turn_only_discard_is_legal():

@@ -58,7 +58,7 @@ class Board:
         self.cells = cells
         self.sequences = sequences
         self.holders = [self._holder(w) for w in range(len(WINDOWS))]
-        # Per team, the windows a new sequence could not use (RULES.md 1.5: two
+        # Per team, the windows a new sequence could not use (docs/rules.md: two
         # sequences share at most one space).
         self.reused: dict[int, set[int]] = {}
         for team, seq in sequences:

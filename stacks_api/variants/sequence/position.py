@@ -1,4 +1,4 @@
-"""Reading and writing Sequence positions (API.md section 3)."""
+"""Reading and writing Sequence positions (docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Player counts, teams, hand sizes, options and the cut for the deal (RULES.md 1.2-1.3)."""
+"""Player counts, teams, hand sizes, options and the cut for the deal (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def _team_choices(players: int) -> tuple[int, ...]:
 
 
 def resolve_setup(players: object, options: dict[str, Any] | None) -> Setup:
-    """Check the player count and options; refuse anything RULES.md does not allow."""
+    """Check the player count and options; refuse anything docs/rules.md does not allow."""
     if not is_int(players) or players not in HAND_SIZES:
         counts = ", ".join(map(str, HAND_SIZES))
         raise SetupError(f"Sequence is played by {counts} players, not {players}", "players")

@@ -1,4 +1,4 @@
-"""Sequence Stacks cards, decks, piles and options (RULES.md 2.1-2.2)."""
+"""Sequence Stacks cards, decks, piles and options (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ _FULL_DECK = Counter(
 _TWO_PLAYER_REMOVED = Counter({REVERSE: 3, BLOCK: 1, STEAL_CHIP: 2, STEAL_CARD: 1, SKIP: 1})
 
 
-MAX_PLAYS_PER_TURN = 100  # RULES.md 2.4.5: then only discard (or pass) is legal
+MAX_PLAYS_PER_TURN = 100  # docs/rules.md: then only discard (or pass) is legal
 
 
 def deck_for(players: int) -> list[str]:
@@ -63,7 +63,7 @@ def fits_pile(card: str, pile_index: int, pile: list[str]) -> bool:
 
 
 def wins(chips: dict[str, int]) -> bool:
-    """Five or more chips with at least two of each colour (RULES.md 2.6)."""
+    """Five or more chips with at least two of each colour (docs/rules.md)."""
     return chips["blue"] >= 2 and chips["red"] >= 2 and chips["blue"] + chips["red"] >= 5
 
 

@@ -1,4 +1,4 @@
-"""The Sequence Stacks rules (RULES.md part 2) behind the engine façade."""
+"""The Sequence Stacks rules (docs/rules.md) behind the engine façade."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reading and writing Sequence Stacks positions (API.md section 3)."""
+"""Reading and writing Sequence Stacks positions (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ class StacksPosition:
     direction: int
     skips: list[int]
     turn: int
-    plays: int = 0  # plays already made in the turn under way (RULES.md 2.4.5)
+    plays: int = 0  # plays already made in the turn under way (docs/rules.md)
     turns: int = 0  # turns taken so far (the game is drawn at MAX_TURNS)
 
 

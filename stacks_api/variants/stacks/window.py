@@ -1,4 +1,4 @@
-"""The block window opened when a pile is completed (RULES.md 2.5, Block)."""
+"""The block window opened when a pile is completed (docs/rules.md, Block)."""
 
 from __future__ import annotations
 
