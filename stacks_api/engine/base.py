@@ -105,7 +105,7 @@ class Game(ABC):
         """Validate and apply ``action`` for ``seat``; return the public events.
 
         ``now`` is the server's clock (seconds); the engine only uses it to stamp
-        deadlines (Stacks block windows). Refusals come in the order
+        deadlines (a variant that waits for answers). Refusals come in the order
         bad_action → game_over → not_your_turn → illegal_action.
         """
         self._check_shape(seat, action)
@@ -116,7 +116,7 @@ class Game(ABC):
         return self._apply(seat, action, now)
 
     def expire(self, now: float) -> list[Event]:
-        """Close whatever has timed out by ``now``; only Stacks has deadlines."""
+        """Close whatever has timed out by ``now`` (nothing, in a variant without deadlines)."""
         return []
 
     @property
@@ -130,13 +130,13 @@ class Game(ABC):
         if not isinstance(action, dict):
             raise bad_action("an action must be a JSON object")
         kind = action.get("type")
-        allowed = self.action_keys.get(kind) if isinstance(kind, str) else None
+        allowed = self.action_keys.get(kind) if type(kind) is str else None
         if allowed is None:
             names = ", ".join(sorted(self.action_keys))
             raise bad_action(f"action type must be one of: {names}")
-        for key in action:
-            if key not in allowed:
-                raise bad_action(f"unknown field {key!r} in a {kind} action")
+        if not allowed.issuperset(action):
+            unknown = next(key for key in action if key not in allowed)
+            raise bad_action(f"unknown field {unknown!r} in a {kind} action")
 
 
 def is_int(value: object) -> TypeGuard[int]:

@@ -12,6 +12,8 @@ _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 
 T = TypeVar("T")
+# below(n) accepts a draw under this limit (no modulo bias); worked out once for decks.
+_LIMITS = (0, *((1 << 64) - ((1 << 64) % n) for n in range(1, 257)))
 
 
 class Rng:
@@ -46,7 +48,19 @@ class Rng:
                 return x % n
 
     def shuffle(self, items: list[T]) -> None:
-        """Fisher-Yates shuffle in place."""
+        """Fisher-Yates shuffle in place: ``below(i + 1)`` for each i from the end,
+        with ``next64`` inlined (games shuffle a deck every deal)."""
+        z = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _LIMITS[n] if n < len(_LIMITS) else (1 << 64) - ((1 << 64) % n)
+            while True:
+                z = (z + _GAMMA) & _MASK
+                x = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+                x ^= x >> 31
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.state = z

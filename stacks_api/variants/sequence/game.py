@@ -1,4 +1,4 @@
-"""The Sequence rules (RULES.md part 1) behind the engine façade."""
+"""The Sequence rules (docs/rules.md) behind the engine façade."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import copy
 from itertools import compress
 from typing import ClassVar
 
-from ...engine.base import JSON, Action, Event, Game, is_int
+from ...engine.base import JSON, Action, Event, Game
 from ...engine.errors import bad_action, illegal
 from ...engine.rng import Rng
 from .board import (
@@ -42,17 +42,20 @@ _PLAY: dict[str, list[Action | None]] = {
 _EXCHANGE: dict[str, Action] = {card: {"type": "exchange", "card": card} for card in CARD_SET}
 _PASS: Action = {"type": "pass"}
 _IS_EMPTY = EMPTY.__eq__
-
-
-def _held(board: list[int], ray: tuple[int, ...], team: int) -> int:
-    """How many cells of ``ray``, from its start, count for ``team`` (chips or corners)."""
-    held = 0
-    for cell in ray:
-        v = board[cell]
-        if v != team and v != CORNER:
-            break
-        held += 1
-    return held
+_EMPTY_BOARD = tuple(CORNER if c in CORNERS else EMPTY for c in range(CELLS))
+# What a card does: placed on its own two spaces, anywhere open, or removing a chip.
+_PLAIN, _TWO_EYED, _ONE_EYED = "plain", "two-eyed", "one-eyed"
+_KIND = {
+    card: _TWO_EYED if card in TWO_EYED_JACKS else _ONE_EYED if card in ONE_EYED_JACKS else _PLAIN
+    for card in CARD_SET
+}
+# Per plain card, all legal_actions needs in one lookup: its two spaces, the play on
+# each, and its exchange.
+_PLAIN_MOVES: dict[str, tuple[int, int, Action, Action, Action]] = {
+    card: (*CARD_CELLS[card], *(_PLAY[card][c] for c in CARD_CELLS[card]), _EXCHANGE[card])  # type: ignore[misc]
+    for card in CARD_SET
+    if _KIND[card] is _PLAIN
+}
 
 
 def _where(cell: int) -> str:
@@ -85,8 +88,9 @@ class SequenceGame(Game):
         self.options = setup.options()
         self.rng = rng
         self.result: JSON | None = None
-        self.board: list[int] = [CORNER if c in CORNERS else EMPTY for c in range(CELLS)]
+        self.board: list[int] = list(_EMPTY_BOARD)
         self.locked = bytearray(CELLS)  # 1 where a chip belongs to a recorded sequence
+        self.loose: set[int] = set()  # cells with a chip in no sequence: what jacks remove
         self.sequences: list[tuple[int, tuple[int, ...]]] = []
         self.hands: list[list[str]] = [[] for _ in range(setup.players)]
         self.discards: list[list[str]] = [[] for _ in range(setup.players)]
@@ -133,6 +137,7 @@ class SequenceGame(Game):
             pos.turn,
         )
         self.exchanged, self.passes = pos.exchanged, pos.passes
+        self.loose = {c for c, v in enumerate(self.board) if v != EMPTY and v != CORNER}
         for team, cells in pos.sequences:
             self._record(team, cells)
 
@@ -140,6 +145,7 @@ class SequenceGame(Game):
         self.sequences.append((team, cells))
         for cell in cells:
             self.locked[cell] = 1
+        self.loose.difference_update(cells)
 
     # -- the façade ---------------------------------------------------------
 
@@ -151,37 +157,36 @@ class SequenceGame(Game):
         if self.result is not None or seat != self.turn:
             return []
         board = self.board
-        distinct = dict.fromkeys(self.hands[seat])
-        actions: list[Action] = []
-        if not self.exchanged:
-            for card in distinct:
-                cells = CARD_CELLS.get(card)
-                if cells and board[cells[0]] != EMPTY and board[cells[1]] != EMPTY:
-                    actions.append(_EXCHANGE[card])
-        for card in distinct:
-            table = _PLAY[card]
-            if card in TWO_EYED_JACKS:
-                actions += compress(table, map(_IS_EMPTY, board))  # type: ignore[arg-type]
-            elif card in ONE_EYED_JACKS:
-                actions += [table[c] for c in self._removable(seat)]  # type: ignore[misc]
+        check_dead = not self.exchanged
+        # Trades come first, then plays, each in the order of the hand.
+        exchanges: list[Action] = []
+        plays: list[Action] = []
+        for card in dict.fromkeys(self.hands[seat]):
+            moves = _PLAIN_MOVES.get(card)
+            if moves is not None:
+                first, second, on_first, on_second, exchange = moves
+                if board[first] == EMPTY:
+                    plays.append(on_first)
+                    if board[second] == EMPTY:
+                        plays.append(on_second)
+                elif board[second] == EMPTY:
+                    plays.append(on_second)
+                elif check_dead:
+                    exchanges.append(exchange)
+            elif card in TWO_EYED_JACKS:
+                plays += compress(_PLAY[card], map(_IS_EMPTY, board))  # type: ignore[arg-type]
             else:
-                for cell in CARD_CELLS[card]:
-                    if board[cell] == EMPTY:
-                        actions.append(table[cell])  # type: ignore[arg-type]
-        return actions or [_PASS]
+                table = _PLAY[card]
+                plays += [table[c] for c in self._removable(seat)]  # type: ignore[misc]
+        return exchanges + plays if exchanges or plays else [_PASS]
 
     def team_of(self, seat: int) -> int:
         return self.setup.team_of(seat)
 
     def _removable(self, seat: int) -> list[int]:
         """Cells a one-eyed jack of ``seat`` may clear: opposing chips not in a sequence."""
-        team = self.setup.team_of(seat)
-        board, locked = self.board, self.locked
-        return [
-            c
-            for c in range(CELLS)
-            if board[c] != team and board[c] != EMPTY and board[c] != CORNER and not locked[c]
-        ]
+        team, board = self.setup.team_of(seat), self.board
+        return sorted(c for c in self.loose if board[c] != team)
 
     def _apply(self, seat: int, action: Action, now: float | None) -> list[Event]:
         kind = action["type"]
@@ -194,20 +199,21 @@ class SequenceGame(Game):
     def _check_shape(self, seat: object, action: object) -> None:
         super()._check_shape(seat, action)
         assert isinstance(action, dict)
-        if action["type"] == "pass":
+        kind = action["type"]
+        if kind == "pass":
             return
         card = action.get("card")
-        if card not in CARD_SET:
+        if type(card) is not str or card not in CARD_SET:
             raise bad_action(f"card must be a card code such as '7H' or 'JD', not {card!r}")
-        if action["type"] == "play":
+        if kind == "play":
             cell = action.get("cell")
             if not (
-                isinstance(cell, list | tuple)
-                and len(cell) == 2
-                and is_int(cell[0])
-                and is_int(cell[1])
-                and 0 <= cell[0] < SIZE
-                and 0 <= cell[1] < SIZE
+                type(cell) in (list, tuple)
+                and len(cell) == 2  # type: ignore[arg-type]
+                and type(cell[0]) is int  # type: ignore[index]
+                and type(cell[1]) is int  # type: ignore[index]
+                and 0 <= cell[0] < SIZE  # type: ignore[index]
+                and 0 <= cell[1] < SIZE  # type: ignore[index]
             ):
                 raise bad_action(f"cell must be [row, col] with each from 0 to 9, not {cell!r}")
 
@@ -223,19 +229,27 @@ class SequenceGame(Game):
         team = self.setup.team_of(seat)
         board = self.board
         here = board[cell]
-        if card in ONE_EYED_JACKS:
+        kind = _KIND[card]
+        if kind is _ONE_EYED:
             self._check_removal(card, cell, team)
             board[cell] = EMPTY
+            self.loose.remove(cell)
         else:
-            self._check_placement(card, cell)
+            if here != EMPTY or (kind is _PLAIN and cell not in CARD_CELLS[card]):
+                self._check_placement(card, cell)  # says why it is refused
             board[cell] = team
+            self.loose.add(cell)
         hand.remove(card)
         self.discards[seat].append(card)
         self.passes = 0
         events: list[Event] = [{"type": "play", "seat": seat, "card": card, "cell": [row, col]}]
         if here == EMPTY and self._score(cell, team, events):
             return events
-        self._draw_card(seat, events)
+        if self.draw:  # the usual case of _draw_card, inlined: every play draws
+            hand.append(self.draw.pop())
+            events.append({"type": "draw", "seat": seat})
+        else:
+            self._draw_card(seat, events)
         self._next_turn()
         return events
 
@@ -326,7 +340,7 @@ class SequenceGame(Game):
         return False
 
     def _new_sequences(self, cell: int, team: int) -> list[tuple[int, ...]]:
-        """The windows RULES.md 1.5 records for a chip just placed at ``cell``.
+        """The windows docs/rules.md records for a chip just placed at ``cell``.
 
         Per line through the cell: the windows containing it that share at most one
         space with the team's sequences; two (sharing only ``cell``) when both ends
@@ -335,7 +349,19 @@ class SequenceGame(Game):
         board = self.board
         found: list[tuple[int, ...]] = []
         for behind, ahead in RAYS[cell]:
-            back, fwd = _held(board, behind, team), _held(board, ahead, team)
+            # How far the team's chips (or corners) run each way; inlined: the hot loop.
+            back = 0
+            for c in behind:
+                v = board[c]
+                if v != team and v != CORNER:
+                    break
+                back += 1
+            fwd = 0
+            for c in ahead:
+                v = board[c]
+                if v != team and v != CORNER:
+                    break
+                fwd += 1
             if back + fwd < 4:
                 continue
             run = (*behind[:back][::-1], cell, *ahead[:fwd])
@@ -361,6 +387,7 @@ class SequenceGame(Game):
         twin.rng = Rng(self.rng.state)
         twin.board = list(self.board)
         twin.locked = bytearray(self.locked)
+        twin.loose = set(self.loose)
         twin.sequences = list(self.sequences)
         twin.hands = [list(hand) for hand in self.hands]
         twin.discards = [list(pile) for pile in self.discards]

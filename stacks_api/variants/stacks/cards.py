@@ -62,6 +62,20 @@ def fits_pile(card: str, pile_index: int, pile: list[str]) -> bool:
     return number is None or number == len(pile) + 1
 
 
+# Per coloured card: the two piles of its colour, and by a pile's length whether the
+# card may go next on it (what fits_pile says, worked out once).
+PILE_FIT: dict[str, tuple[int, int, tuple[bool, ...]]] = {
+    card: (
+        *(p for p in range(PILES) if PILE_COLORS[p] == COLOR_OF[card]),  # type: ignore[misc]
+        tuple(
+            fits_pile(card, PILE_COLORS.index(COLOR_OF[card]), [""] * n)
+            for n in range(PILE_LENGTH + 1)
+        ),
+    )
+    for card in COLOURED_CARDS
+}
+
+
 def wins(chips: dict[str, int]) -> bool:
     """Five or more chips with at least two of each colour (docs/rules.md)."""
     return chips["blue"] >= 2 and chips["red"] >= 2 and chips["blue"] + chips["red"] >= 5

@@ -26,8 +26,8 @@ from .cards import (
     HAND_SIZE,
     MAX_PLAYS_PER_TURN,
     MAX_TURNS,
-    NUMBER_OF,
     PILE_COLORS,
+    PILE_FIT,
     PILE_LENGTH,
     PILES,
     REVERSE,
@@ -145,8 +145,19 @@ class StacksGame(Game):
         distinct = dict.fromkeys(hand)
         actions: list[Action] = []
         if self.plays < MAX_PLAYS_PER_TURN:
+            lengths = [len(pile) for pile in self.piles]
+            on_pile = ON_PILE["hand"]
             for card in distinct:
-                self._card_plays(seat, "hand", card, actions)
+                fit = PILE_FIT.get(card)
+                if fit is None:
+                    self._card_plays(seat, "hand", card, actions)
+                    continue
+                # The usual case of _card_plays, inlined: a coloured card from the hand.
+                first, second, fits = fit
+                if fits[lengths[first]]:
+                    actions.append(on_pile[card][first])
+                if fits[lengths[second]]:
+                    actions.append(on_pile[card][second])
             if self.discards[seat]:
                 self._card_plays(seat, "discard", self.discards[seat][-1], actions)
         actions += [DISCARD[card] for card in distinct]
@@ -165,12 +176,14 @@ class StacksGame(Game):
 
     def _card_plays(self, seat: int, source: str, card: str, out: list[Action]) -> None:
         """Append every legal play of ``card`` from ``source`` outside a block window."""
-        if card in NUMBER_OF or card in COLOR_OF:
+        fit = PILE_FIT.get(card)
+        if fit is not None:
+            first, second, fits = fit
             table = ON_PILE[source][card]
-            piles = self.piles
-            for p in range(PILES):
-                if fits_pile(card, p, piles[p]):
-                    out.append(table[p])
+            if fits[len(self.piles[first])]:
+                out.append(table[first])
+            if fits[len(self.piles[second])]:
+                out.append(table[second])
         elif card in (SKIP, REVERSE):
             out.append(SIMPLE[source][card])
         elif card == STEAL_CARD:
@@ -204,7 +217,7 @@ class StacksGame(Game):
         if kind == "pass":
             return
         card = action.get("card")
-        if card not in CARD_SET:
+        if type(card) is not str or card not in CARD_SET:
             raise bad_action(f"card must be a Sequence Stacks card code such as 'B3', not {card!r}")
         if kind == "discard":
             return
