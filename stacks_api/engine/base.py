@@ -111,9 +111,13 @@ class Game(ABC):
         self._check_shape(seat, action)
         if self.result is not None:
             raise IllegalAction("game_over", "the game is over")
-        if seat not in self.to_move:
+        if not self._may_act(seat):
             raise IllegalAction("not_your_turn", f"it is not seat {seat}'s turn to act")
         return self._apply(seat, action, now)
+
+    def _may_act(self, seat: int) -> bool:
+        """Whether ``seat`` is in ``to_move`` (a variant may answer without the list)."""
+        return seat in self.to_move
 
     def expire(self, now: float) -> list[Event]:
         """Close whatever has timed out by ``now`` (nothing, in a variant without deadlines)."""

@@ -153,6 +153,9 @@ class SequenceGame(Game):
     def to_move(self) -> list[int]:
         return [] if self.result is not None else [self.turn]
 
+    def _may_act(self, seat: int) -> bool:
+        return seat == self.turn
+
     def legal_actions(self, seat: int) -> list[Action]:
         if self.result is not None or seat != self.turn:
             return []

@@ -78,7 +78,12 @@ PILE_FIT: dict[str, tuple[int, int, tuple[bool, ...]]] = {
 
 def wins(chips: dict[str, int]) -> bool:
     """Five or more chips with at least two of each colour (docs/rules.md)."""
-    return chips["blue"] >= 2 and chips["red"] >= 2 and chips["blue"] + chips["red"] >= 5
+    return winning(chips["blue"], chips["red"])
+
+
+def winning(blue: int, red: int) -> bool:
+    """``wins`` for counts not (yet) in a player's chips."""
+    return blue >= 2 and red >= 2 and blue + red >= 5
 
 
 @dataclass(frozen=True)

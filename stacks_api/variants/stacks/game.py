@@ -38,6 +38,7 @@ from .cards import (
     deck_for,
     fits_pile,
     resolve_setup,
+    winning,
     wins,
 )
 from .position import StacksPosition, read_position, write_position
@@ -136,8 +137,11 @@ class StacksGame(Game):
             return self.window.waiting()
         return [self.turn]
 
+    def _may_act(self, seat: int) -> bool:
+        return seat == self.turn if self.window is None else seat in self.window.waiting()
+
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.result is not None or seat not in self.to_move:
+        if self.result is not None or not self._may_act(seat):
             return []
         if self.window is not None:
             return self._block_answers(seat)
@@ -204,9 +208,9 @@ class StacksGame(Game):
     def _steal_chip_problem(self, seat: int, target: int, color: str) -> str | None:
         if not self.chips[target][color]:
             return f"seat {target} has no {color} chip to steal"
-        after = dict(self.chips[seat])
-        after[color] += 1
-        if wins(after):
+        mine = self.chips[seat]
+        blue, red = mine["blue"] + (color == "blue"), mine["red"] + (color == "red")
+        if winning(blue, red):
             return "Steal a Chip cannot be used to win"
         return None
 
