@@ -44,6 +44,15 @@ from .cards import (
 from .position import StacksPosition, read_position, write_position
 from .window import BlockWindow
 
+# Per source and coloured card, PILE_FIT and the card's plays onto its two piles.
+_ON_PILES = {
+    source: {
+        card: (first, second, fits, ON_PILE[source][card][first], ON_PILE[source][card][second])
+        for card, (first, second, fits) in PILE_FIT.items()
+    }
+    for source in SOURCES
+}
+
 
 class StacksGame(Game):
     """One game of Sequence Stacks: four shared piles, action cards, chips of two colours."""
@@ -149,22 +158,21 @@ class StacksGame(Game):
         distinct = dict.fromkeys(hand)
         actions: list[Action] = []
         if self.plays < MAX_PLAYS_PER_TURN:
-            lengths = [len(pile) for pile in self.piles]
-            on_pile = ON_PILE["hand"]
-            for card in distinct:
-                fit = PILE_FIT.get(card)
-                if fit is None:
-                    self._card_plays(seat, "hand", card, actions)
-                    continue
-                # The usual case of _card_plays, inlined: a coloured card from the hand.
-                first, second, fits = fit
-                if fits[lengths[first]]:
-                    actions.append(on_pile[card][first])
-                if fits[lengths[second]]:
-                    actions.append(on_pile[card][second])
-            if self.discards[seat]:
-                self._card_plays(seat, "discard", self.discards[seat][-1], actions)
-        actions += [DISCARD[card] for card in distinct]
+            lengths = list(map(len, self.piles))
+            for source, cards in (("hand", distinct), ("discard", self.discards[seat][-1:])):
+                on_piles = _ON_PILES[source]
+                for card in cards:
+                    fit = on_piles.get(card)
+                    if fit is None:
+                        self._card_plays(seat, source, card, actions)
+                        continue
+                    # The usual case of _card_plays, inlined: a coloured card.
+                    first, second, fits, on_first, on_second = fit
+                    if fits[lengths[first]]:
+                        actions.append(on_first)
+                    if fits[lengths[second]]:
+                        actions.append(on_second)
+        actions += map(DISCARD.__getitem__, distinct)
         if not hand:
             actions.append(PASS)
         return actions
@@ -450,8 +458,12 @@ class StacksGame(Game):
         self.pile_play = False
         self.plays = 0
         events.append({"type": "turn", "seat": nxt})
-        missing = HAND_SIZE - len(self.hands[nxt])
-        if missing > 0:
+        hand = self.hands[nxt]
+        missing = HAND_SIZE - len(hand)
+        if missing == 1 and self.draw:  # the usual case of _draw_cards, inlined
+            hand.append(self.draw.pop())
+            events.append({"type": "draw", "seat": nxt, "count": 1})
+        elif missing > 0:
             self._draw_cards(nxt, missing, events)
         return events
 
