@@ -26,6 +26,8 @@ class Game(ABC):
     rng: Rng
     result: JSON | None
     setup: Any
+    dealer: int | None
+    log: list[Event]  # how the game began (public)
 
     @abstractmethod
     def __init__(self, setup: Any, rng: Rng) -> None:
@@ -42,9 +44,16 @@ class Game(ABC):
         return game
 
     @classmethod
-    @abstractmethod
     def from_dict(cls, data: JSON) -> Self:
-        """Rebuild a game from ``to_dict`` output."""
+        """Rebuild a game from ``to_dict`` output, re-checking its state like a position."""
+        game = cls(cls._resolve(data["players"], data["options"]), Rng(data["rng"]))
+        game._restore(data)
+        game.result, game.dealer, game.log = data["result"], data["dealer"], data["log"]
+        return game
+
+    @abstractmethod
+    def _restore(self, data: JSON) -> None:
+        """Take the variant's own part of ``to_dict`` output (see ``_saved``)."""
 
     @classmethod
     @abstractmethod
@@ -93,9 +102,22 @@ class Game(ABC):
         """An independent copy of the whole state, for searches that try moves on it."""
         return copy.deepcopy(self)
 
-    @abstractmethod
     def to_dict(self) -> JSON:
         """The full state, secrets included, as plain JSON."""
+        return {
+            "variant": self.variant,
+            "players": self.players,
+            "options": dict(self.options),
+            "rng": self.rng.state,
+            "result": self.result,
+            "dealer": self.dealer,
+            "log": self.log,
+            **self._saved(),
+        }
+
+    @abstractmethod
+    def _saved(self) -> JSON:
+        """The variant's own part of ``to_dict``: its position and the rest of its state."""
 
     @abstractmethod
     def _apply(self, seat: int, action: Action, now: float | None) -> list[Event]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 from marshmallow import Schema, fields, validate
 
@@ -75,12 +75,8 @@ class NimGame(Game):
     def _load(self, position: JSON) -> None:
         self.stones, self.turn = position["stones"], position["turn"]
 
-    @classmethod
-    def from_dict(cls, data: JSON) -> Self:
-        game = cls(cls._resolve(data["players"], data["options"]), Rng(data["rng"]))
-        game.stones, game.turn = data["stones"], data["turn"]
-        game.result, game.dealer, game.log = data["result"], data["dealer"], data["log"]
-        return game
+    def _restore(self, data: JSON) -> None:
+        self.stones, self.turn = data["stones"], data["turn"]
 
     @property
     def to_move(self) -> list[int]:
@@ -129,12 +125,8 @@ class NimGame(Game):
             out["you"] = {"seat": seat, "hand": [], "legal_actions": self.legal_actions(seat)}
         return out
 
-    def to_dict(self) -> JSON:
-        return {
-            "variant": self.variant, "players": self.players, "options": dict(self.options),
-            "rng": self.rng.state, "stones": self.stones, "turn": self.turn,
-            "result": self.result, "dealer": self.dealer, "log": self.log,
-        }  # fmt: skip
+    def _saved(self) -> JSON:
+        return {"stones": self.stones, "turn": self.turn}
 
 
 # -- bots: leave a multiple of four ------------------------------------------------

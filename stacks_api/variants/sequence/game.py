@@ -6,7 +6,8 @@ import copy
 from itertools import compress
 from typing import ClassVar
 
-from ...engine.base import JSON, Action, Event, Game
+from ...engine.base import JSON, Action, Event
+from ...engine.cards import CardGame
 from ...engine.errors import bad_action, illegal
 from ...engine.rng import Rng
 from .board import (
@@ -25,6 +26,7 @@ from .position import (
     CORNER,
     EMPTY,
     SequencePosition,
+    board_rows,
     read_position,
     sequence_cells,
     write_position,
@@ -63,7 +65,7 @@ def _where(cell: int) -> str:
     return f"[{row}, {col}]"
 
 
-class SequenceGame(Game):
+class SequenceGame(CardGame):
     """One game of Sequence: a 10x10 board, 104 cards, teams racing for sequences."""
 
     variant: ClassVar[str] = "sequence"
@@ -103,18 +105,10 @@ class SequenceGame(Game):
 
     # -- construction -------------------------------------------------------
 
-    @classmethod
-    def from_dict(cls, data: JSON) -> SequenceGame:
-        """Rebuild a game from ``to_dict`` output, re-checking it like a position."""
-        game = cls(resolve_setup(data["players"], data["options"]), Rng(data["rng"]))
+    def _restore(self, data: JSON) -> None:
         finished = data["result"] is not None
-        game._load(read_position(data["position"], game.setup, game.rng, finished=finished))
-        game.result = data["result"]
-        game.dealer = data["dealer"]
-        game.log = data["log"]
-        game.exchanged = data["exchanged"]
-        game.passes = data["passes"]
-        return game
+        self._load(read_position(data["position"], self.setup, self.rng, finished=finished))
+        self.exchanged, self.passes = data["exchanged"], data["passes"]
 
     def _deal(self) -> None:
         dealer, rounds = cut_for_deal(self.rng, self.players)
@@ -122,10 +116,7 @@ class SequenceGame(Game):
         self.turn = (dealer + 1) % self.players
         deck = list(DECK)
         self.rng.shuffle(deck)
-        for _ in range(self.setup.hand_size):
-            for k in range(self.players):
-                self.hands[(self.turn + k) % self.players].append(deck.pop())
-        self.draw = deck
+        self._deal_hands(deck, self.setup.hand_size)
         self.log = [*rounds, {"type": "deal", "dealer": dealer, "first": self.turn}]
 
     def _load(self, pos: SequencePosition) -> None:
@@ -404,55 +395,20 @@ class SequenceGame(Game):
             self.board, self.sequences, self.hands, self.discards, self.draw, self.turn
         )
 
-    def view(self, seat: int | None = None) -> JSON:
-        setup = self.setup
-        position = self._position()
-        players = [
-            {
-                "seat": s,
-                "team": setup.team_of(s),
-                "color": COLORS[setup.team_of(s)],
-                "hand_size": len(self.hands[s]),
-                "discard_top": self.discards[s][-1] if self.discards[s] else None,
-            }
-            for s in range(self.players)
-        ]
-        out: JSON = {
-            "variant": self.variant,
-            "status": self.status,
-            "options": dict(self.options),
-            "players": players,
-            "to_move": self.to_move,
-            "result": self.result,
-            "turn": self.turn,
-            "dealer": self.dealer,
-            "board": position["board"],
-            "sequences": position["sequences"],
-            "discards": position["discards"],
-            "draw_pile_count": len(self.draw),
-            "exchanged": self.exchanged,
-            "passes": self.passes,
-            "log": self.log,
-        }
-        if seat is not None:
-            out["you"] = {
-                "seat": seat,
-                "team": setup.team_of(seat),
-                "hand": list(self.hands[seat]),
-                "legal_actions": self.legal_actions(seat),
-            }
-        return out
+    def _player_view(self, seat: int) -> JSON:
+        team = self.setup.team_of(seat)
+        return {"team": team, "color": COLORS[team]}
 
-    def to_dict(self) -> JSON:
+    def _you_view(self, seat: int) -> JSON:
+        return {"team": self.setup.team_of(seat)}
+
+    def _table_view(self) -> JSON:
         return {
-            "variant": self.variant,
-            "players": self.players,
-            "options": dict(self.options),
-            "rng": self.rng.state,
-            "position": self._position(),
-            "result": self.result,
-            "dealer": self.dealer,
-            "log": self.log,
+            "board": board_rows(self.board),
+            "sequences": [sequence_cells(cells) for _, cells in self.sequences],
             "exchanged": self.exchanged,
             "passes": self.passes,
         }
+
+    def _saved(self) -> JSON:
+        return {"position": self._position(), "exchanged": self.exchanged, "passes": self.passes}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ...engine.base import JSON, Action, Event, Game, is_int
+from ...engine.base import JSON, Action, Event, is_int
+from ...engine.cards import CardGame
 from ...engine.errors import bad_action, illegal
 from ...engine.rng import Rng
 from .actions import (
@@ -54,7 +55,7 @@ _ON_PILES = {
 }
 
 
-class StacksGame(Game):
+class StacksGame(CardGame):
     """One game of Sequence Stacks: four shared piles, action cards, chips of two colours."""
 
     variant: ClassVar[str] = "stacks"
@@ -99,24 +100,17 @@ class StacksGame(Game):
 
     # -- construction -------------------------------------------------------
 
-    @classmethod
-    def from_dict(cls, data: JSON) -> StacksGame:
-        """Rebuild a game from ``to_dict`` output, re-checking it like a position."""
-        game = cls(resolve_setup(data["players"], data["options"]), Rng(data["rng"]))
+    def _restore(self, data: JSON) -> None:
         window = data["window"] and BlockWindow.from_json(data["window"])
         pos = read_position(
-            data["position"], game.setup, game.rng,
+            data["position"], self.setup, self.rng,
             finished=data["result"] is not None, full_pile=window.pile if window else None,
         )  # fmt: skip
-        game._load(pos)
-        game.window = window or None
-        game.result = data["result"]
-        game.dealer = data["dealer"]
-        game.log = data["log"]
-        game.pile_play = data["pile_play"]
-        game.stalled = data["stalled"]
-        game.turns = data["turns"]
-        return game
+        self._load(pos)
+        self.window = window or None
+        self.pile_play, self.stalled, self.turns = (
+            data["pile_play"], data["stalled"], data["turns"]
+        )  # fmt: skip
 
     def _deal(self) -> None:
         n = self.players
@@ -124,10 +118,7 @@ class StacksGame(Game):
         self.rng.shuffle(deck)
         self.dealer = self.rng.below(n)
         self.turn = (self.dealer + 1) % n
-        for _ in range(HAND_SIZE):
-            for k in range(n):
-                self.hands[(self.turn + k) % n].append(deck.pop())
-        self.draw = deck
+        self._deal_hands(deck, HAND_SIZE)
         self.log = [{"type": "deal", "dealer": self.dealer, "first": self.turn}]
 
     def _load(self, p: StacksPosition) -> None:
@@ -489,58 +480,26 @@ class StacksGame(Game):
             self.draw, self.direction, self.skips, self.turn, self.plays,
         )  # fmt: skip
 
-    def view(self, seat: int | None = None) -> JSON:
-        players = [
-            {
-                "seat": s,
-                "hand_size": len(self.hands[s]),
-                "discard_top": self.discards[s][-1] if self.discards[s] else None,
-                "chips": dict(self.chips[s]),
-                "skips": self.skips[s],
-            }
-            for s in range(self.players)
-        ]
-        out: JSON = {
-            "variant": self.variant,
-            "status": self.status,
-            "options": dict(self.options),
-            "players": players,
-            "to_move": self.to_move,
-            "result": self.result,
-            "turn": self.turn,
-            "dealer": self.dealer,
+    def _player_view(self, seat: int) -> JSON:
+        return {"chips": dict(self.chips[seat]), "skips": self.skips[seat]}
+
+    def _table_view(self) -> JSON:
+        return {
             "direction": self.direction,
             "piles": [list(p) for p in self.piles],
             "chips": [dict(c) for c in self.chips],
             "supply": {c: self._supply(c) for c in COLORS},
-            "discards": [list(d) for d in self.discards],
             "special_discard": list(self.special),
             "set_aside_count": len(self.set_aside),
-            "draw_pile_count": len(self.draw),
             "block_window": self.window.public() if self.window else None,
             "turns": self.turns,
             "plays": self.plays,
-            "log": self.log,
         }
-        if seat is not None:
-            out["you"] = {
-                "seat": seat,
-                "hand": list(self.hands[seat]),
-                "legal_actions": self.legal_actions(seat),
-            }
-        return out
 
-    def to_dict(self) -> JSON:
+    def _saved(self) -> JSON:
         return {
-            "variant": self.variant,
-            "players": self.players,
-            "options": dict(self.options),
-            "rng": self.rng.state,
             "position": write_position(self._position()),
             "window": self.window.to_json() if self.window else None,
-            "result": self.result,
-            "dealer": self.dealer,
-            "log": self.log,
             "pile_play": self.pile_play,
             "stalled": self.stalled,
             "turns": self.turns,

@@ -1,0 +1,70 @@
+"""What the card games share: each seat a hand and a face-up discard pile, a draw
+pile, a dealer, and views built the same way around each game's own table."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+
+from .base import JSON, Game
+
+
+class CardGame(Game):
+    """A game of hands, discard piles and a draw pile (the next card to draw last)."""
+
+    hands: list[list[str]]
+    discards: list[list[str]]
+    draw: list[str]
+    turn: int
+
+    def _deal_hands(self, deck: list[str], hand_size: int) -> None:
+        """Deal ``hand_size`` cards to each seat, one at a time from the seat about to
+        act; the rest of ``deck`` is the draw pile."""
+        n = self.players
+        for _ in range(hand_size):
+            for k in range(n):
+                self.hands[(self.turn + k) % n].append(deck.pop())
+        self.draw = deck
+
+    def view(self, seat: int | None = None) -> JSON:
+        out: JSON = {
+            "variant": self.variant,
+            "status": self.status,
+            "options": dict(self.options),
+            "players": [
+                {
+                    "seat": s,
+                    **self._player_view(s),
+                    "hand_size": len(self.hands[s]),
+                    "discard_top": self.discards[s][-1] if self.discards[s] else None,
+                }
+                for s in range(self.players)
+            ],
+            "to_move": self.to_move,
+            "result": self.result,
+            "turn": self.turn,
+            "dealer": self.dealer,
+            "discards": [list(pile) for pile in self.discards],
+            "draw_pile_count": len(self.draw),
+            **self._table_view(),
+            "log": self.log,
+        }
+        if seat is not None:
+            out["you"] = {
+                "seat": seat,
+                **self._you_view(seat),
+                "hand": list(self.hands[seat]),
+                "legal_actions": self.legal_actions(seat),
+            }
+        return out
+
+    def _player_view(self, seat: int) -> JSON:
+        """The game's own public fields of a seat."""
+        return {}
+
+    def _you_view(self, seat: int) -> JSON:
+        """The game's own fields of a seat, shown to that seat with its hand."""
+        return {}
+
+    @abstractmethod
+    def _table_view(self) -> JSON:
+        """The game's own public fields of a view (its board, piles, counters)."""
