@@ -43,6 +43,13 @@ def ranged(low: int, high: int, **kwargs: Any) -> fields.Integer:
     return whole(validate=validate.Range(min=low, max=high), **kwargs)
 
 
+def card_field(codes: frozenset[str], description: str) -> fields.String:
+    """A required card code of ``codes``."""
+    return fields.String(
+        required=True, validate=validate.OneOf(sorted(codes)), metadata={"description": description}
+    )
+
+
 def card_list(codes: frozenset[str], **kwargs: Any) -> fields.List[Any]:
     return fields.List(fields.String(validate=validate.OneOf(sorted(codes))), **kwargs)
 

@@ -4,17 +4,34 @@ pile, a dealer, and views built the same way around each game's own table."""
 from __future__ import annotations
 
 from abc import abstractmethod
+from typing import ClassVar
 
 from .base import JSON, Game
+from .errors import bad_action
 
 
 class CardGame(Game):
     """A game of hands, discard piles and a draw pile (the next card to draw last)."""
 
+    # Every card code of the game, and two of them for error messages.
+    card_codes: ClassVar[frozenset[str]]
+    card_example: ClassVar[str]
+
     hands: list[list[str]]
     discards: list[list[str]]
     draw: list[str]
     turn: int
+
+    def _check_shape(self, seat: object, action: object) -> None:
+        """As ``Game._check_shape``; besides, every action but a pass names a card."""
+        super()._check_shape(seat, action)
+        assert isinstance(action, dict)
+        if action["type"] != "pass":
+            card = action.get("card")
+            if type(card) is not str or card not in self.card_codes:
+                raise bad_action(
+                    f"card must be a card code such as {self.card_example}, not {card!r}"
+                )
 
     def _deal_hands(self, deck: list[str], hand_size: int) -> None:
         """Deal ``hand_size`` cards to each seat, one at a time from the seat about to

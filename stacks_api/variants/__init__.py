@@ -93,6 +93,11 @@ class Schemas:
     """Every card code of the variant."""
 
 
+def example(summary: str, value: JSON) -> JSON:
+    """One explorer example: what it shows, and the request body."""
+    return {"summary": summary, "value": value}
+
+
 @dataclass(frozen=True)
 class Examples:
     """What the API explorer shows for the variant: requests, and a real game."""

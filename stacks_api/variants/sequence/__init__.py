@@ -3,16 +3,12 @@ two or three teams race for sequences of five chips on a 10x10 board."""
 
 from __future__ import annotations
 
-from .. import Bots, Examples, Schemas, Tuning, Variant
+from .. import Bots, Examples, Schemas, Tuning, Variant, example
 from . import bot, schemas
 from .board import CARD_SET
 from .game import SequenceGame
 
 __all__ = ["VARIANT", "SequenceGame"]
-
-
-def _example(summary: str, value: dict[str, object]) -> dict[str, object]:
-    return {"summary": summary, "value": value}
 
 
 VARIANT = Variant(
@@ -41,25 +37,25 @@ VARIANT = Variant(
     ),
     examples=Examples(
         create={
-            "vs_bot": _example(
+            "vs_bot": example(
                 "Sequence, you against the greedy bot",
                 {"variant": "sequence", "players": 2, "seats": [{}, {"bot": "greedy"}]},
             ),
-            "teams": _example(
+            "teams": example(
                 "Sequence, six players in three teams",
                 {"variant": "sequence", "players": 6, "options": {"teams": 3}},
             ),
         },
         actions={
-            "play": _example(
+            "play": example(
                 "Sequence: place a chip (or a two-eyed jack anywhere open)",
                 {"type": "play", "card": "7H", "cell": [4, 8]},
             ),
-            "remove": _example(
+            "remove": example(
                 "Sequence: a one-eyed jack removes an opposing chip",
                 {"type": "play", "card": "JS", "cell": [2, 3]},
             ),
-            "exchange": _example("Sequence: trade a dead card", {"type": "exchange", "card": "2S"}),
+            "exchange": example("Sequence: trade a dead card", {"type": "exchange", "card": "2S"}),
         },
         players=2,
         seed=8,

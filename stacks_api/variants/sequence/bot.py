@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import copy
 import random
-from collections import Counter
 from typing import Any
 
+from ...bots.determinize import deal_hidden, unseen
 from ...bots.evaluate import sigmoid
 from ...engine import Game
 from ...variants import JSON
@@ -218,18 +218,9 @@ def estimate(board: Board, teams: int, players: int) -> list[float]:
 def sample_position(view: View, rng: random.Random) -> JSON:
     """The view's position, the cards it cannot see (other hands, the draw pile) dealt
     at random in the sizes it shows."""
-    seen = Counter(view["you"]["hand"]) + Counter(c for pile in view["discards"] for c in pile)
-    left = Counter(DECK)
-    left.subtract(seen)
-    pool = sorted(left.elements())
-    rng.shuffle(pool)
-    me = view["you"]["seat"]
-    hands = [
-        list(view["you"]["hand"])
-        if p["seat"] == me
-        else [pool.pop() for _ in range(p["hand_size"])]
-        for p in view["players"]
-    ]
+    seen = [*view["you"]["hand"], *(c for pile in view["discards"] for c in pile)]
+    pool = unseen(DECK, seen, rng)
+    hands = deal_hidden(view, pool)
     return {
         "board": view["board"],
         "sequences": view["sequences"],

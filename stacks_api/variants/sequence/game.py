@@ -74,6 +74,8 @@ class SequenceGame(CardGame):
         "exchange": frozenset({"type", "card"}),
         "pass": frozenset({"type"}),
     }
+    card_codes: ClassVar[frozenset[str]] = CARD_SET
+    card_example: ClassVar[str] = "'7H' or 'JD'"
     setup: Setup
 
     @classmethod
@@ -193,13 +195,7 @@ class SequenceGame(CardGame):
     def _check_shape(self, seat: object, action: object) -> None:
         super()._check_shape(seat, action)
         assert isinstance(action, dict)
-        kind = action["type"]
-        if kind == "pass":
-            return
-        card = action.get("card")
-        if type(card) is not str or card not in CARD_SET:
-            raise bad_action(f"card must be a card code such as '7H' or 'JD', not {card!r}")
-        if kind == "play":
+        if action["type"] == "play":
             cell = action.get("cell")
             if not (
                 type(cell) in (list, tuple)

@@ -8,6 +8,7 @@ from ...api.schemas import (
     ActionShape,
     PassSchema,
     Strict,
+    card_field,
     card_list,
     per_seat_cards,
     player_fields,
@@ -19,19 +20,11 @@ from ...api.schemas import (
 from .board import CARD_SET, SIZE
 
 
-def _card(description: str) -> fields.String:
-    return fields.String(
-        required=True,
-        validate=validate.OneOf(sorted(CARD_SET)),
-        metadata={"description": description},
-    )
-
-
 class SequencePlayActionSchema(ActionShape):
     """Place a chip (a two-eyed jack: on any open space), or remove one (a one-eyed jack)."""
 
     type = fields.String(required=True, validate=validate.Equal("play"))
-    card = _card("A card in your hand, e.g. 7H or JD")
+    card = card_field(CARD_SET, "A card in your hand, e.g. 7H or JD")
     cell = fields.List(
         ranged(0, SIZE - 1), required=True, validate=validate.Length(equal=2),
         metadata={"description": "[row, col]"},
@@ -42,7 +35,7 @@ class SequenceExchangeActionSchema(ActionShape):
     """Trade a dead card (both its spaces taken) for a new one, once a turn."""
 
     type = fields.String(required=True, validate=validate.Equal("exchange"))
-    card = _card("The dead card")
+    card = card_field(CARD_SET, "The dead card")
 
 
 SequencePlayerSchema = Schema.from_dict(

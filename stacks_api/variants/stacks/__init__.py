@@ -3,16 +3,12 @@ numbered piles and win chips, two of each colour and five in all."""
 
 from __future__ import annotations
 
-from .. import Bots, Examples, Schemas, Tuning, Variant
+from .. import Bots, Examples, Schemas, Tuning, Variant, example
 from . import bot, schemas
 from .cards import CARD_SET
 from .game import StacksGame
 
 __all__ = ["VARIANT", "StacksGame"]
-
-
-def _example(summary: str, value: dict[str, object]) -> dict[str, object]:
-    return {"summary": summary, "value": value}
 
 
 VARIANT = Variant(
@@ -41,7 +37,7 @@ VARIANT = Variant(
     ),
     examples=Examples(
         create={
-            "vs_bots": _example(
+            "vs_bots": example(
                 "Sequence Stacks, you against two bots (the search bot thinking up to 1 s)",
                 {
                     "variant": "stacks",
@@ -49,33 +45,33 @@ VARIANT = Variant(
                     "seats": [{}, {"bot": "greedy"}, {"bot": "pimc", "options": {"seconds": 1}}],
                 },
             ),
-            "three": _example(
+            "three": example(
                 "Sequence Stacks for three, Block asked only of holders",
                 {"variant": "stacks", "players": 3, "options": {"block_window": "holders"}},
             ),
         },
         actions={
-            "pile": _example(
+            "pile": example(
                 "Stacks: a card onto pile 0", {"type": "play", "card": "B1", "pile": 0}
             ),
-            "from_discard": _example(
+            "from_discard": example(
                 "Stacks: the top of your own discard pile onto pile 2",
                 {"type": "play", "card": "R3", "pile": 2, "from": "discard"},
             ),
-            "skip": _example("Stacks: Skip", {"type": "play", "card": "SKIP"}),
-            "reverse": _example("Stacks: Reverse", {"type": "play", "card": "REVERSE"}),
-            "steal_card": _example(
+            "skip": example("Stacks: Skip", {"type": "play", "card": "SKIP"}),
+            "reverse": example("Stacks: Reverse", {"type": "play", "card": "REVERSE"}),
+            "steal_card": example(
                 "Stacks: Steal a Card from seat 2",
                 {"type": "play", "card": "STEAL_CARD", "target": 2},
             ),
-            "steal_chip": _example(
+            "steal_chip": example(
                 "Stacks: Steal a red chip from seat 1",
                 {"type": "play", "card": "STEAL_CHIP", "target": 1, "color": "red"},
             ),
-            "block": _example(
+            "block": example(
                 "Stacks: Block, inside a block window", {"type": "play", "card": "BLOCK"}
             ),
-            "discard": _example(
+            "discard": example(
                 "Stacks: discard to end the turn", {"type": "discard", "card": "R2"}
             ),
         },

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...bots.determinize import deal_hidden, unseen
 from ...bots.evaluate import sigmoid
 from ...engine import Game
 from ...variants import JSON
@@ -194,21 +195,12 @@ def sample_position(view: View, rng: random.Random) -> JSON:
         + [c for pile in view["discards"] for c in pile]
         + list(view["special_discard"])
     )
-    left = Counter(deck_for(len(view["players"])))
-    left.subtract(seen)
-    pool = sorted(left.elements())
-    rng.shuffle(pool)
+    pool = unseen(deck_for(len(view["players"])), seen, rng)
     # The set-aside heap holds completed piles: coloured cards only.
     coloured = [c for c in pool if c in COLOURED_CARDS][: view["set_aside_count"]]
     for card in coloured:
         pool.remove(card)
-    me = view["you"]["seat"]
-    hands = [
-        list(view["you"]["hand"])
-        if p["seat"] == me
-        else [pool.pop() for _ in range(p["hand_size"])]
-        for p in view["players"]
-    ]
+    hands = deal_hidden(view, pool)
     return {
         "piles": view["piles"],
         "hands": hands,

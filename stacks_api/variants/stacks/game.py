@@ -64,6 +64,8 @@ class StacksGame(CardGame):
         "discard": frozenset({"type", "card"}),
         "pass": frozenset({"type"}),
     }
+    card_codes: ClassVar[frozenset[str]] = CARD_SET
+    card_example: ClassVar[str] = "'B3' or 'SKIP'"
 
     @classmethod
     def _resolve(cls, players: object, options: JSON | None) -> Setup:
@@ -216,14 +218,9 @@ class StacksGame(CardGame):
     def _check_shape(self, seat: object, action: object) -> None:
         super()._check_shape(seat, action)
         assert isinstance(action, dict)
-        kind = action["type"]
-        if kind == "pass":
+        if action["type"] in ("pass", "discard"):
             return
-        card = action.get("card")
-        if type(card) is not str or card not in CARD_SET:
-            raise bad_action(f"card must be a Sequence Stacks card code such as 'B3', not {card!r}")
-        if kind == "discard":
-            return
+        card = action["card"]
         if action.get("from", "hand") not in SOURCES:
             raise bad_action("from must be 'hand' or 'discard'")
         needed = PLAY_FIELDS[card]

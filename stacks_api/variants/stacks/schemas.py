@@ -9,6 +9,7 @@ from ...api.schemas import (
     ActionShape,
     PassSchema,
     Strict,
+    card_field,
     card_list,
     per_seat_cards,
     player_fields,
@@ -28,19 +29,13 @@ from .cards import (
 )
 
 
-def _card(description: str) -> fields.String:
-    return fields.String(
-        required=True,
-        validate=validate.OneOf(sorted(CARD_SET)),
-        metadata={"description": description},
-    )
-
-
 class StacksPlayActionSchema(ActionShape):
     """A card onto a pile, or an action card (some name a target seat and a colour)."""
 
     type = fields.String(required=True, validate=validate.Equal("play"))
-    card = _card("A card in your hand (or the top of your discard pile), e.g. B3 or SKIP")
+    card = card_field(
+        CARD_SET, "A card in your hand (or the top of your discard pile), e.g. B3 or SKIP"
+    )
     pile = ranged(0, PILES - 1, metadata={"description": "Pile 0..3 (0, 1 blue; 2, 3 red)"})
     target = ranged(0, MAX_SEAT, metadata={"description": "The seat a Steal card takes from"})
     color = fields.String(validate=validate.OneOf(COLORS))
@@ -56,7 +51,7 @@ class StacksDiscardActionSchema(ActionShape):
     """End the turn by discarding a card."""
 
     type = fields.String(required=True, validate=validate.Equal("discard"))
-    card = _card("A card in your hand")
+    card = card_field(CARD_SET, "A card in your hand")
 
 
 class ChipsSchema(Strict):
