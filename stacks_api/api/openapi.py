@@ -50,7 +50,10 @@ def register(spec: APISpec) -> None:
     for variant in variants.registered().values():
         prefix, parts = variant.schema_prefix, variant.schemas
         played = examples.played(variant)
-        spec.components.schema(f"{prefix}View", {"example": played["view"]}, schema=parts.view)
+        events = "".join(f"\n- `{kind}`: {meaning}" for kind, meaning in variant.events.items())
+        about = f"A game of {variant.title}: {variant.summary}\n\nIts events:{events}"
+        shown = {"description": about, "example": played["view"]}
+        spec.components.schema(f"{prefix}View", shown, schema=parts.view)
         by_type = {}
         for kind, schema in parts.actions.items():
             name = f"{prefix}{kind.title()}Action"

@@ -81,7 +81,7 @@ class Bots:
 @dataclass(frozen=True)
 class Schemas:
     """The variant's parts of the API: marshmallow schemas, named after the variant in
-    the OpenAPI document (``<Title>View``, ``<Title>Position``, ...)."""
+    the OpenAPI document (``<Prefix>View``, ``<Prefix>Position``, ...)."""
 
     view: type[Schema]
     """The whole view of a game, common fields included."""
