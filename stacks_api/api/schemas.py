@@ -99,16 +99,8 @@ class Registered(validate.OneOf):
         pass
 
 
-def variant_names() -> list[str]:
-    return variants.names()
-
-
 def action_types() -> set[str]:
     return {kind for v in variants.registered().values() for kind in v.schemas.actions}
-
-
-def card_codes() -> set[str]:
-    return {card for v in variants.registered().values() for card in v.schemas.cards}
 
 
 def per_variant(part: str, description: str, **kwargs: Any) -> fields.Dict:
@@ -140,7 +132,7 @@ class SeatSpecSchema(Schema):
 
 
 class CreateGameSchema(Schema):
-    variant = fields.String(required=True, validate=Registered(variant_names))
+    variant = fields.String(required=True, validate=Registered(variants.names))
     players = whole(
         required=True,
         validate=validate.Range(min=2, max=MAX_PLAYERS),
@@ -253,7 +245,7 @@ class ActionRequestSchema(Schema):
 
 class ListQuerySchema(Schema):
     status = fields.String(load_default="waiting", validate=validate.OneOf(STATUSES))
-    variant = fields.String(validate=Registered(variant_names))
+    variant = fields.String(validate=Registered(variants.names))
     # Query strings are text, so these integers are parsed, not strict.
     page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=10_000))
     page_size = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))

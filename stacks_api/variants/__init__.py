@@ -89,8 +89,6 @@ class Schemas:
     """Per action ``type``, that action's fields."""
     position: type[Schema]
     options: type[Schema]
-    cards: frozenset[str]
-    """Every card code of the variant."""
 
 
 def example(summary: str, value: JSON) -> JSON:

@@ -207,7 +207,6 @@ NIM = Variant(
         actions={"take": NimTakeActionSchema},
         position=NimPositionSchema,
         options=NimOptionsSchema,
-        cards=frozenset(),
     ),
     examples=Examples(
         create={

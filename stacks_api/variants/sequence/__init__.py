@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from .. import Bots, Examples, Schemas, Tuning, Variant, example
 from . import bot, schemas
-from .board import CARD_SET
 from .game import SequenceGame
 
 __all__ = ["VARIANT", "SequenceGame"]
@@ -33,7 +32,6 @@ VARIANT = Variant(
         actions=schemas.ACTIONS,
         position=schemas.SequencePositionSchema,
         options=schemas.SequenceOptionsSchema,
-        cards=CARD_SET,
     ),
     examples=Examples(
         create={

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from .. import Bots, Examples, Schemas, Tuning, Variant, example
 from . import bot, schemas
-from .cards import CARD_SET
 from .game import StacksGame
 
 __all__ = ["VARIANT", "StacksGame"]
@@ -33,7 +32,6 @@ VARIANT = Variant(
         actions=schemas.ACTIONS,
         position=schemas.StacksPositionSchema,
         options=schemas.StacksOptionsSchema,
-        cards=CARD_SET,
     ),
     examples=Examples(
         create={
