@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Self, TypeGuard
+from typing import Any, ClassVar, Generic, Self, TypeGuard
+
+from typing_extensions import TypeVar
 
 from .errors import IllegalAction, bad_action
 from .rng import Rng
@@ -12,9 +14,13 @@ from .rng import Rng
 Action = dict[str, Any]
 Event = dict[str, Any]
 JSON = dict[str, Any]
+# A variant's fixed setup (players, options) and its validated position; callers of
+# the façade need neither, so a bare ``Game`` means any of them.
+SetupT = TypeVar("SetupT", default=Any)
+PositionT = TypeVar("PositionT", default=Any)
 
 
-class Game(ABC):
+class Game(ABC, Generic[SetupT, PositionT]):
     """One game of any variant, driven only through this façade."""
 
     variant: ClassVar[str]
@@ -25,12 +31,12 @@ class Game(ABC):
     options: JSON
     rng: Rng
     result: JSON | None
-    setup: Any
+    setup: SetupT
     dealer: int | None
     log: list[Event]  # how the game began (public)
 
     @abstractmethod
-    def __init__(self, setup: Any, rng: Rng) -> None:
+    def __init__(self, setup: SetupT, rng: Rng) -> None:
         """An empty table for ``setup``; ``new`` and ``from_dict`` fill it."""
 
     @classmethod
@@ -57,12 +63,12 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def _resolve(cls, players: object, options: JSON | None) -> Any:
+    def _resolve(cls, players: object, options: JSON | None) -> SetupT:
         """Check the player count and options; the variant's fixed setup."""
 
     @classmethod
     @abstractmethod
-    def _read(cls, position: object, setup: Any, rng: Rng) -> Any:
+    def _read(cls, position: object, setup: SetupT, rng: Rng) -> PositionT:
         """Validate a position strictly."""
 
     @abstractmethod
@@ -70,7 +76,7 @@ class Game(ABC):
         """Choose the dealer and deal, logging what is public."""
 
     @abstractmethod
-    def _load(self, position: Any) -> None:
+    def _load(self, position: PositionT) -> None:
         """Take the parts of a validated position."""
 
     def _finish(self, result: JSON, events: list[Event]) -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import ClassVar
 
-from .base import JSON, Game
+from .base import JSON, Game, PositionT, SetupT
 from .errors import bad_action
 
 
-class CardGame(Game):
+class CardGame(Game[SetupT, PositionT]):
     """A game of hands, discard piles and a draw pile (the next card to draw last)."""
 
     # Every card code of the game, and two of them for error messages.

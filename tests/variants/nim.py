@@ -33,7 +33,7 @@ class NimSetup:
     stones: int
 
 
-class NimGame(Game):
+class NimGame(Game[NimSetup, JSON]):
     variant: ClassVar[str] = "nim"
     action_keys: ClassVar[dict[str, frozenset[str]]] = {"take": frozenset({"type", "count"})}
     setup: NimSetup

@@ -6,7 +6,7 @@ import copy
 from itertools import compress
 from typing import ClassVar
 
-from ...engine.base import JSON, Action, Event
+from ...engine.base import JSON, Action, Event, is_int
 from ...engine.cards import CardGame
 from ...engine.errors import bad_action, illegal
 from ...engine.rng import Rng
@@ -51,13 +51,18 @@ _KIND = {
     card: _TWO_EYED if card in TWO_EYED_JACKS else _ONE_EYED if card in ONE_EYED_JACKS else _PLAIN
     for card in CARD_SET
 }
-# Per plain card, all legal_actions needs in one lookup: its two spaces, the play on
-# each, and its exchange.
-_PLAIN_MOVES: dict[str, tuple[int, int, Action, Action, Action]] = {
-    card: (*CARD_CELLS[card], *(_PLAY[card][c] for c in CARD_CELLS[card]), _EXCHANGE[card])  # type: ignore[misc]
-    for card in CARD_SET
-    if _KIND[card] is _PLAIN
-}
+
+
+def _plain_moves(card: str) -> tuple[int, int, Action, Action, Action]:
+    """All legal_actions needs of a plain card in one lookup: its two spaces, the play
+    on each, and its exchange."""
+    first, second = CARD_CELLS[card]
+    on_first, on_second = _PLAY[card][first], _PLAY[card][second]
+    assert on_first is not None and on_second is not None  # no card shows a corner
+    return first, second, on_first, on_second, _EXCHANGE[card]
+
+
+_PLAIN_MOVES = {card: _plain_moves(card) for card in CARD_SET if _KIND[card] is _PLAIN}
 
 
 def _where(cell: int) -> str:
@@ -65,7 +70,7 @@ def _where(cell: int) -> str:
     return f"[{row}, {col}]"
 
 
-class SequenceGame(CardGame):
+class SequenceGame(CardGame[Setup, SequencePosition]):
     """One game of Sequence: a 10x10 board, 104 cards, teams racing for sequences."""
 
     variant: ClassVar[str] = "sequence"
@@ -198,12 +203,12 @@ class SequenceGame(CardGame):
         if action["type"] == "play":
             cell = action.get("cell")
             if not (
-                type(cell) in (list, tuple)
-                and len(cell) == 2  # type: ignore[arg-type]
-                and type(cell[0]) is int  # type: ignore[index]
-                and type(cell[1]) is int  # type: ignore[index]
-                and 0 <= cell[0] < SIZE  # type: ignore[index]
-                and 0 <= cell[1] < SIZE  # type: ignore[index]
+                isinstance(cell, list | tuple)
+                and len(cell) == 2
+                and is_int(cell[0])
+                and is_int(cell[1])
+                and 0 <= cell[0] < SIZE
+                and 0 <= cell[1] < SIZE
             ):
                 raise bad_action(f"cell must be [row, col] with each from 0 to 9, not {cell!r}")
 

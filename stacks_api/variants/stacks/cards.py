@@ -62,18 +62,15 @@ def fits_pile(card: str, pile_index: int, pile: list[str]) -> bool:
     return number is None or number == len(pile) + 1
 
 
-# Per coloured card: the two piles of its colour, and by a pile's length whether the
-# card may go next on it (what fits_pile says, worked out once).
-PILE_FIT: dict[str, tuple[int, int, tuple[bool, ...]]] = {
-    card: (
-        *(p for p in range(PILES) if PILE_COLORS[p] == COLOR_OF[card]),  # type: ignore[misc]
-        tuple(
-            fits_pile(card, PILE_COLORS.index(COLOR_OF[card]), [""] * n)
-            for n in range(PILE_LENGTH + 1)
-        ),
-    )
-    for card in COLOURED_CARDS
-}
+def _pile_fit(card: str) -> tuple[int, int, tuple[bool, ...]]:
+    """The two piles of the card's colour, and by a pile's length whether the card may
+    go next on it (what fits_pile says, worked out once)."""
+    first, second = (p for p in range(PILES) if PILE_COLORS[p] == COLOR_OF[card])
+    fits = tuple(fits_pile(card, first, [""] * n) for n in range(PILE_LENGTH + 1))
+    return first, second, fits
+
+
+PILE_FIT = {card: _pile_fit(card) for card in COLOURED_CARDS}
 
 
 def wins(chips: dict[str, int]) -> bool:

@@ -55,7 +55,7 @@ _ON_PILES = {
 }
 
 
-class StacksGame(CardGame):
+class StacksGame(CardGame[Setup, StacksPosition]):
     """One game of Sequence Stacks: four shared piles, action cards, chips of two colours."""
 
     variant: ClassVar[str] = "stacks"
