@@ -7,7 +7,8 @@ Each step is what any client does: ``legal_actions`` for the seat to move, then
 ``apply`` of a uniformly random choice (fixed seeds, so runs are comparable).
 With ``--against REV`` the other revision is checked out in a temporary git
 worktree and both engines run in alternating subprocesses, three rounds each,
-in the same run; the figure to read is the ratio of their median rates.
+in the same run; the figure to read is the median of the rounds' ratios (each round
+runs both engines back to back, so a noisy moment slows both sides of a ratio).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def rate_in(source: Path, variant: str, players: int, seconds: float) -> float:
     return rate
 
 
-def against(revision: str, variants: list[str], players: int, seconds: float) -> None:
+def against(revision: str, variants: list[str], players: int, seconds: float, rounds: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         other = Path(folder) / "other"
         git = ["git", "-C", str(ROOT), "worktree"]
@@ -68,14 +69,15 @@ def against(revision: str, variants: list[str], players: int, seconds: float) ->
         try:
             for variant in variants:
                 mine, theirs = [], []
-                for _ in range(3):
+                for _ in range(rounds):
                     mine.append(rate_in(ROOT, variant, players, seconds))
                     theirs.append(rate_in(other, variant, players, seconds))
-                a, b = statistics.median(mine), statistics.median(theirs)
-                rounds = " ".join(f"{x:.0f}" for x in mine), " ".join(f"{x:.0f}" for x in theirs)
+                ratio = statistics.median(a / b for a, b in zip(mine, theirs, strict=True))
+                shown = " ".join(f"{a:.0f}/{b:.0f}" for a, b in zip(mine, theirs, strict=True))
                 print(
-                    f"{variant:9} {players} players: this tree {a:7.0f} games/s, {revision} "
-                    f"{b:7.0f} games/s: {a / b:.2f}x   (rounds: {rounds[0]} vs {rounds[1]})"
+                    f"{variant:9} {players} players: this tree {statistics.median(mine):7.0f} "
+                    f"games/s, {revision} {statistics.median(theirs):7.0f} games/s: "
+                    f"{ratio:.2f}x   (rounds, this/that: {shown})"
                 )
         finally:
             subprocess.run([*git, "remove", "--force", str(other)], check=True,
@@ -88,10 +90,11 @@ def main() -> None:
     parser.add_argument("--variant", choices=["sequence", "stacks", "all"], default="all")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--against", metavar="REV", help="compare with this git revision")
+    parser.add_argument("--rounds", type=int, default=5, help="paired rounds with --against")
     args = parser.parse_args()
     variants = ["sequence", "stacks"] if args.variant == "all" else [args.variant]
     if args.against:
-        against(args.against, variants, args.players, args.seconds)
+        against(args.against, variants, args.players, args.seconds, args.rounds)
         return
     for variant in variants:
         games, actions, elapsed = run(variant, args.players, args.seconds)
