@@ -18,11 +18,13 @@ from ...bots.evaluate import sigmoid
 from ...engine import Game
 from ...variants import JSON
 from .board import CELLS, DIRECTIONS, ONE_EYED_JACKS, SIZE, TWO_EYED_JACKS
-from .position import EMPTY
+from .position import CHAR_OF, CORNER, EMPTY
 from .setup import DECK
 
 View = dict[str, Any]
 Action = dict[str, Any]
+
+_VALUE_OF = {char: value for value, char in CHAR_OF.items()}  # the board as the game keeps it
 
 # Value of a window by how many of its five spaces a team already holds.
 OWN = (1, 4, 20, 120, 100_000)
@@ -48,7 +50,7 @@ WINDOWS, WINDOWS_THROUGH = _windows()
 
 
 class Board:
-    """Who holds each cell (-1 empty, 9 corner, else a team), the recorded sequences,
+    """Who holds each cell (EMPTY, CORNER, else a team), the recorded sequences,
     and who holds each five-space window, worked out once: one board is scored many
     times. Built from a seat's view, or from a sampled game inside a search, where
     ``set`` keeps it up to date move after move instead of rebuilding it.
@@ -69,10 +71,9 @@ class Board:
 
     @classmethod
     def of_view(cls, view: View) -> Board:
-        code = {".": -1, "X": 9, "B": 0, "G": 1, "R": 2}
-        cells = [code[ch] for row in view["board"] for ch in row]
+        cells = [_VALUE_OF[ch] for row in view["board"] for ch in row]
         sequences = [
-            (cells[next(r * SIZE + c for r, c in seq if cells[r * SIZE + c] != 9)],
+            (cells[next(r * SIZE + c for r, c in seq if cells[r * SIZE + c] != CORNER)],
              {r * SIZE + c for r, c in seq})
             for seq in view["sequences"]
         ]  # fmt: skip
@@ -95,7 +96,7 @@ class Board:
         owner, held = -1, 0
         for cell in WINDOWS[w]:
             v = self.cells[cell]
-            if v == 9:
+            if v == CORNER:
                 held += 1
             elif v >= 0:
                 if owner not in (-1, v):

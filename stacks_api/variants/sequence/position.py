@@ -21,7 +21,7 @@ from .setup import CHIP_LETTERS, DECK, Setup
 
 EMPTY = -1
 CORNER = 9
-_CHAR_OF = {EMPTY: ".", CORNER: "X", 0: "B", 1: "G", 2: "R"}
+CHAR_OF = {EMPTY: ".", CORNER: "X", 0: "B", 1: "G", 2: "R"}
 
 POSITION_KEYS = ("board", "hands", "turn")
 OPTIONAL_KEYS = ("sequences", "discards", "draw_pile", "exchanged", "passes")
@@ -42,7 +42,7 @@ class SequencePosition:
 
 
 def board_rows(board: list[int]) -> list[str]:
-    chars = [_CHAR_OF[v] for v in board]
+    chars = [CHAR_OF[v] for v in board]
     return ["".join(chars[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
 
 
