@@ -4,11 +4,14 @@
     python bench/engine.py --against 3684132     # this tree's engine against another revision's
 
 Each step is what any client does: ``legal_actions`` for the seat to move, then
-``apply`` of a uniformly random choice (fixed seeds, so runs are comparable).
+``apply`` of a uniformly random choice (fixed seeds, so runs are comparable). Time is
+the process's CPU time, not the clock's: on a shared machine a neighbour's load
+stalls the process without costing it CPU time.
 With ``--against REV`` the other revision is checked out in a temporary git
-worktree and both engines run in alternating subprocesses, three rounds each,
-in the same run; the figure to read is the median of the rounds' ratios (each round
-runs both engines back to back, so a noisy moment slows both sides of a ratio).
+worktree and both engines run in alternating subprocesses, ``--rounds`` each, in
+the same run; the figures to read are the median of the rounds' ratios (each round
+runs both engines back to back, so a noisy moment slows both sides of a ratio) and
+the ratio of each side's best round (the least disturbed).
 """
 
 from __future__ import annotations
@@ -32,15 +35,15 @@ def run(variant: str, players: int, seconds: float) -> tuple[int, int, float]:
 
     chooser = random.Random(2026)
     games = actions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         game = create_game(variant, players=players, seed=games)
         while game.result is None:
             seat = game.to_move[0]
             game.apply(seat, chooser.choice(game.legal_actions(seat)))
             actions += 1
         games += 1
-    return games, actions, time.perf_counter() - start
+    return games, actions, time.process_time() - start
 
 
 def rate_in(source: Path, variant: str, players: int, seconds: float) -> float:
@@ -77,7 +80,8 @@ def against(revision: str, variants: list[str], players: int, seconds: float, ro
                 print(
                     f"{variant:9} {players} players: this tree {statistics.median(mine):7.0f} "
                     f"games/s, {revision} {statistics.median(theirs):7.0f} games/s: "
-                    f"{ratio:.2f}x   (rounds, this/that: {shown})"
+                    f"{ratio:.2f}x; best rounds {max(mine):.0f} and {max(theirs):.0f}: "
+                    f"{max(mine) / max(theirs):.2f}x   (rounds, this/that: {shown})"
                 )
         finally:
             subprocess.run([*git, "remove", "--force", str(other)], check=True,

@@ -73,6 +73,16 @@ RAYS: tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], ...] = tuple(
 )
 
 
+def _bits(cells: tuple[int, ...]) -> int:
+    return sum(1 << cell for cell in cells)
+
+
+CORNER_BITS = _bits(tuple(CORNERS))
+# LINE_BITS[cell] holds, per direction, the cells of both rays as one bit mask: a
+# sequence through the cell needs four of them held.
+LINE_BITS = tuple(tuple(_bits(behind + ahead) for behind, ahead in RAYS[c]) for c in range(CELLS))
+
+
 def is_straight_line(cells: list[int]) -> bool:
     """True when the cells, in index order, are consecutive along one direction."""
     ordered = sorted(cells)

@@ -14,8 +14,10 @@ from .board import (
     CARD_CELLS,
     CARD_SET,
     CELLS,
+    CORNER_BITS,
     CORNERS,
     JACKS,
+    LINE_BITS,
     ONE_EYED_JACKS,
     RAYS,
     SIZE,
@@ -100,6 +102,8 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         self.board: list[int] = list(_EMPTY_BOARD)
         self.locked = bytearray(CELLS)  # 1 where a chip belongs to a recorded sequence
         self.loose: set[int] = set()  # cells with a chip in no sequence: what jacks remove
+        self.held = [0] * setup.teams  # per team, its chips as a bit mask of cells
+        self.team_at = [setup.team_of(seat) for seat in range(setup.players)]
         self.sequences: list[tuple[int, tuple[int, ...]]] = []
         self.hands: list[list[str]] = [[] for _ in range(setup.players)]
         self.discards: list[list[str]] = [[] for _ in range(setup.players)]
@@ -136,6 +140,8 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         )
         self.exchanged, self.passes = pos.exchanged, pos.passes
         self.loose = {c for c, v in enumerate(self.board) if v != EMPTY and v != CORNER}
+        for cell in self.loose:
+            self.held[self.board[cell]] |= 1 << cell
         for team, cells in pos.sequences:
             self._record(team, cells)
 
@@ -153,6 +159,23 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
 
     def _may_act(self, seat: int) -> bool:
         return seat == self.turn
+
+    def _prebuilt(self, action: object) -> bool:
+        if type(action) is not dict:
+            return False
+        kind, card = action.get("type"), action.get("card")
+        if kind == "play":
+            table = _PLAY.get(card) if type(card) is str else None
+            cell = action.get("cell")
+            if table is None or type(cell) is not list or len(cell) != 2:
+                return False
+            row, col = cell
+            if type(row) is not int or type(col) is not int:
+                return False
+            return 0 <= row < SIZE and 0 <= col < SIZE and table[row * SIZE + col] == action
+        if kind == "exchange":
+            return type(card) is str and _EXCHANGE.get(card) == action
+        return action == _PASS
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self.result is not None or seat != self.turn:
@@ -221,7 +244,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         hand = self.hands[seat]
         if card not in hand:
             raise illegal(f"you do not hold {card}")
-        team = self.setup.team_of(seat)
+        team = self.team_at[seat]
         board = self.board
         here = board[cell]
         kind = _KIND[card]
@@ -229,11 +252,13 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             self._check_removal(card, cell, team)
             board[cell] = EMPTY
             self.loose.remove(cell)
+            self.held[here] &= ~(1 << cell)
         else:
             if here != EMPTY or (kind is _PLAIN and cell not in CARD_CELLS[card]):
                 self._check_placement(card, cell)  # says why it is refused
             board[cell] = team
             self.loose.add(cell)
+            self.held[team] |= 1 << cell
         hand.remove(card)
         self.discards[seat].append(card)
         self.passes = 0
@@ -341,9 +366,13 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         space with the team's sequences; two (sharing only ``cell``) when both ends
         qualify, else the first in reading order.
         """
+        held = self.held[team] | CORNER_BITS
+        lines = [d for d, bits in enumerate(LINE_BITS[cell]) if (held & bits).bit_count() >= 4]
+        if not lines:  # the usual case, told by bit counts: no line holds four more
+            return []
         board = self.board
         found: list[tuple[int, ...]] = []
-        for behind, ahead in RAYS[cell]:
+        for behind, ahead in (RAYS[cell][d] for d in lines):
             # How far the team's chips (or corners) run each way; inlined: the hot loop.
             back = 0
             for c in behind:
@@ -383,6 +412,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         twin.board = list(self.board)
         twin.locked = bytearray(self.locked)
         twin.loose = set(self.loose)
+        twin.held = list(self.held)
         twin.sequences = list(self.sequences)
         twin.hands = [list(hand) for hand in self.hands]
         twin.discards = [list(pile) for pile in self.discards]

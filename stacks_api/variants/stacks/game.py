@@ -142,6 +142,22 @@ class StacksGame(CardGame[Setup, StacksPosition]):
     def _may_act(self, seat: int) -> bool:
         return seat == self.turn if self.window is None else seat in self.window.waiting()
 
+    def _prebuilt(self, action: object) -> bool:
+        if type(action) is not dict:
+            return False
+        kind, card = action.get("type"), action.get("card")
+        if type(card) is not str:
+            return action == PASS
+        if kind == "discard":
+            return DISCARD.get(card) == action
+        # The usual play: a coloured card onto a pile, from the hand or the discard top.
+        source, pile = action.get("from", "hand"), action.get("pile")
+        moves = _ON_PILES.get(source) if type(source) is str else None
+        fit = moves.get(card) if moves is not None else None
+        if fit is None or type(pile) is not int:
+            return False
+        return (pile == fit[0] and fit[3] == action) or (pile == fit[1] and fit[4] == action)
+
     def legal_actions(self, seat: int) -> list[Action]:
         if self.result is not None or not self._may_act(seat):
             return []
