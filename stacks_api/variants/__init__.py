@@ -14,11 +14,13 @@ import importlib
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
-
-from marshmallow import Schema
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.base import Game
+
+if TYPE_CHECKING:  # the API's schemas load with the API, not with the rules
+    from marshmallow import Schema
 
 View = dict[str, Any]
 Action = dict[str, Any]
@@ -122,7 +124,8 @@ class Variant:
     summary: str
     """Players and options in one paragraph, for the API documentation."""
     bots: Bots
-    schemas: Schemas
+    load_schemas: Callable[[], Schemas]
+    """Imports and returns the variant's API schemas (the engine alone never needs them)."""
     examples: Examples
     events: Mapping[str, str] = field(default_factory=dict)
     """Every event type its rules produce (besides ``game_over``), with what it means."""
@@ -130,6 +133,10 @@ class Variant:
     @property
     def name(self) -> str:
         return self.game.variant
+
+    @cached_property
+    def schemas(self) -> Schemas:
+        return self.load_schemas()
 
 
 _registry: dict[str, Variant] = {}

@@ -202,7 +202,7 @@ NIM = Variant(
         playout=Playout,
         tuning=Tuning(iterations=8, branching=3, playout_turns=100, margin=0.0, seconds=0.5),
     ),
-    schemas=Schemas(
+    load_schemas=lambda: Schemas(
         view=NimViewSchema,
         actions={"take": NimTakeActionSchema},
         position=NimPositionSchema,

@@ -4,10 +4,21 @@ numbered piles and win chips, two of each colour and five in all."""
 from __future__ import annotations
 
 from .. import Bots, Examples, Schemas, Tuning, Variant, example
-from . import bot, schemas
+from . import bot
 from .game import StacksGame
 
 __all__ = ["VARIANT", "StacksGame"]
+
+
+def _schemas() -> Schemas:
+    from . import schemas
+
+    return Schemas(
+        view=schemas.StacksViewSchema,
+        actions=schemas.ACTIONS,
+        position=schemas.StacksPositionSchema,
+        options=schemas.StacksOptionsSchema,
+    )
 
 
 VARIANT = Variant(
@@ -27,12 +38,7 @@ VARIANT = Variant(
         tuning=Tuning(iterations=48, branching=8, playout_turns=1_000, margin=0.05, seconds=0.8),
         worth_searching=bot.worth_searching,
     ),
-    schemas=Schemas(
-        view=schemas.StacksViewSchema,
-        actions=schemas.ACTIONS,
-        position=schemas.StacksPositionSchema,
-        options=schemas.StacksOptionsSchema,
-    ),
+    load_schemas=_schemas,
     examples=Examples(
         create={
             "vs_bots": example(
