@@ -11,7 +11,9 @@ With ``--against REV`` the other revision is checked out in a temporary git
 worktree and both engines run in alternating subprocesses, ``--rounds`` each, in
 the same run; the figures to read are the median of the rounds' ratios (each round
 runs both engines back to back, so a noisy moment slows both sides of a ratio) and
-the ratio of each side's best round (the least disturbed).
+the ratio of each side's best round (the least disturbed). Where valgrind is
+installed it also counts the machine instructions a game takes on each side, a
+figure no neighbour's load changes.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import argparse
 import json
 import os
 import random
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -64,6 +68,38 @@ def rate_in(source: Path, variant: str, players: int, seconds: float) -> float:
     return rate
 
 
+def play(variant: str, players: int, games: int) -> None:
+    """A fixed workload: games of seeds 0 to ``games`` - 1, random legal moves."""
+    from stacks_api.engine import create_game
+
+    chooser = random.Random(2026)
+    for seed in range(games):
+        game = create_game(variant, players=players, seed=seed)
+        while game.result is None:
+            seat = game.to_move[0]
+            game.apply(seat, chooser.choice(game.legal_actions(seat)))
+
+
+def instructions_in(source: Path, variant: str, players: int, games: int) -> float:
+    """Machine instructions a game of the engine under ``source`` takes, counted by
+    valgrind (no other load changes them): ``games`` + 1 games less the first one,
+    which also pays for the imports."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2]);"
+        "from engine import play; play(sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))"
+    )
+    counted = []
+    for n in (games + 1, 1):
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+             "-c", code, str(source), str(ROOT / "bench"), variant, str(players), str(n)],
+            env={**os.environ, "PYTHONPATH": str(source)}, capture_output=True, text=True,
+            check=True,
+        )  # fmt: skip
+        counted.append(int(re.search(r"Collected : (\d+)", done.stderr).group(1)))  # type: ignore[union-attr]
+    return (counted[0] - counted[1]) / games
+
+
 def against(revision: str, variants: list[str], players: int, seconds: float, rounds: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         other = Path(folder) / "other"
@@ -84,6 +120,12 @@ def against(revision: str, variants: list[str], players: int, seconds: float, ro
                     f"{ratio:.2f}x; best rounds {max(mine):.0f} and {max(theirs):.0f}: "
                     f"{max(mine) / max(theirs):.2f}x   (rounds, this/that: {shown})"
                 )
+                if shutil.which("valgrind"):
+                    a, b = (instructions_in(tree, variant, players, 20) for tree in (ROOT, other))
+                    print(
+                        f"{variant:9} {players} players: instructions a game (valgrind), this "
+                        f"tree {a / 1e6:.2f} M, {revision} {b / 1e6:.2f} M: {b / a:.2f}x fewer"
+                    )
         finally:
             subprocess.run([*git, "remove", "--force", str(other)], check=True,
                            capture_output=True)  # fmt: skip
