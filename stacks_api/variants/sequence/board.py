@@ -81,6 +81,7 @@ CORNER_BITS = _bits(tuple(CORNERS))
 # LINE_BITS[cell] holds, per direction, the cells of both rays as one bit mask: a
 # sequence through the cell needs four of them held.
 LINE_BITS = tuple(tuple(_bits(behind + ahead) for behind, ahead in RAYS[c]) for c in range(CELLS))
+STAR_BITS = tuple(sum(lines) for lines in LINE_BITS)  # all four lines at once
 
 
 def is_straight_line(cells: list[int]) -> bool:

@@ -21,6 +21,7 @@ from .board import (
     ONE_EYED_JACKS,
     RAYS,
     SIZE,
+    STAR_BITS,
     TWO_EYED_JACKS,
     coords,
 )
@@ -64,7 +65,7 @@ def _plain_moves(card: str) -> tuple[int, int, Action, Action, Action]:
     return first, second, on_first, on_second, _EXCHANGE[card]
 
 
-_PLAIN_MOVES = {card: _plain_moves(card) for card in CARD_SET if _KIND[card] is _PLAIN}
+_PLAIN_MOVES = {card: _plain_moves(card) if _KIND[card] is _PLAIN else None for card in CARD_SET}
 
 
 def _where(cell: int) -> str:
@@ -185,16 +186,17 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         # Trades come first, then plays, each in the order of the hand.
         exchanges: list[Action] = []
         plays: list[Action] = []
+        play, empty = plays.append, EMPTY
         for card in dict.fromkeys(self.hands[seat]):
-            moves = _PLAIN_MOVES.get(card)
+            moves = _PLAIN_MOVES[card]
             if moves is not None:
                 first, second, on_first, on_second, exchange = moves
-                if board[first] == EMPTY:
-                    plays.append(on_first)
-                    if board[second] == EMPTY:
-                        plays.append(on_second)
-                elif board[second] == EMPTY:
-                    plays.append(on_second)
+                if board[first] == empty:
+                    play(on_first)
+                    if board[second] == empty:
+                        play(on_second)
+                elif board[second] == empty:
+                    play(on_second)
                 elif check_dead:
                     exchanges.append(exchange)
             elif card in TWO_EYED_JACKS:
@@ -263,7 +265,13 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         self.discards[seat].append(card)
         self.passes = 0
         events: list[Event] = [{"type": "play", "seat": seat, "card": card, "cell": [row, col]}]
-        if here == EMPTY and self._score(cell, team, events):
+        # A new sequence needs four more of the team's chips or corners on the lines
+        # through the cell: one bit count tells the usual case, that there are not.
+        if (
+            here == EMPTY
+            and ((self.held[team] | CORNER_BITS) & STAR_BITS[cell]).bit_count() >= 4
+            and self._score(cell, team, events)
+        ):
             return events
         if self.draw:  # the usual case of _draw_card, inlined: every play draws
             hand.append(self.draw.pop())
@@ -367,12 +375,11 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         qualify, else the first in reading order.
         """
         held = self.held[team] | CORNER_BITS
-        lines = [d for d, bits in enumerate(LINE_BITS[cell]) if (held & bits).bit_count() >= 4]
-        if not lines:  # the usual case, told by bit counts: no line holds four more
-            return []
         board = self.board
         found: list[tuple[int, ...]] = []
-        for behind, ahead in (RAYS[cell][d] for d in lines):
+        for bits, (behind, ahead) in zip(LINE_BITS[cell], RAYS[cell], strict=True):
+            if (held & bits).bit_count() < 4:
+                continue  # this line holds fewer than four more: no run of five
             # How far the team's chips (or corners) run each way; inlined: the hot loop.
             back = 0
             for c in behind:
