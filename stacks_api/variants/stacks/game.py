@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import ClassVar
 
 from ...engine.base import JSON, Action, Event, is_int
@@ -45,14 +46,16 @@ from .cards import (
 from .position import StacksPosition, read_position, write_position
 from .window import BlockWindow
 
-# Per source and coloured card, PILE_FIT and the card's plays onto its two piles.
-_ON_PILES = {
-    source: {
-        card: (first, second, fits, ON_PILE[source][card][first], ON_PILE[source][card][second])
-        for card, (first, second, fits) in PILE_FIT.items()
-    }
-    for source in SOURCES
-}
+
+def _on_piles(source: str, card: str) -> tuple[int, int, tuple[bool, ...], Action, Action] | None:
+    """PILE_FIT of a coloured card and its plays from ``source`` onto its two piles."""
+    if card not in PILE_FIT:
+        return None  # an action card
+    first, second, fits = PILE_FIT[card]
+    return first, second, fits, ON_PILE[source][card][first], ON_PILE[source][card][second]
+
+
+_ON_PILES = {source: {card: _on_piles(source, card) for card in CARD_SET} for source in SOURCES}
 
 
 class StacksGame(CardGame[Setup, StacksPosition]):
@@ -153,34 +156,26 @@ class StacksGame(CardGame[Setup, StacksPosition]):
         # The usual play: a coloured card onto a pile, from the hand or the discard top.
         source, pile = action.get("from", "hand"), action.get("pile")
         moves = _ON_PILES.get(source) if type(source) is str else None
-        fit = moves.get(card) if moves is not None else None
+        fit = moves.get(card) if moves is not None else None  # None too for an action card
         if fit is None or type(pile) is not int:
             return False
         return (pile == fit[0] and fit[3] == action) or (pile == fit[1] and fit[4] == action)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.result is not None or not self._may_act(seat):
+        if self.result is not None:
             return []
         if self.window is not None:
-            return self._block_answers(seat)
+            return self._block_answers(seat) if seat in self.window.waiting() else []
+        if seat != self.turn:
+            return []
         hand = self.hands[seat]
         distinct = dict.fromkeys(hand)
         actions: list[Action] = []
         if self.plays < MAX_PLAYS_PER_TURN:
             lengths = list(map(len, self.piles))
-            for source, cards in (("hand", distinct), ("discard", self.discards[seat][-1:])):
-                on_piles = _ON_PILES[source]
-                for card in cards:
-                    fit = on_piles.get(card)
-                    if fit is None:
-                        self._card_plays(seat, source, card, actions)
-                        continue
-                    # The usual case of _card_plays, inlined: a coloured card.
-                    first, second, fits, on_first, on_second = fit
-                    if fits[lengths[first]]:
-                        actions.append(on_first)
-                    if fits[lengths[second]]:
-                        actions.append(on_second)
+            self._plays_of(seat, "hand", distinct, lengths, actions)
+            if self.discards[seat]:
+                self._plays_of(seat, "discard", self.discards[seat][-1:], lengths, actions)
         actions += map(DISCARD.__getitem__, distinct)
         if not hand:
             actions.append(PASS)
@@ -195,17 +190,26 @@ class StacksGame(CardGame[Setup, StacksPosition]):
         actions.append(PASS)
         return actions
 
-    def _card_plays(self, seat: int, source: str, card: str, out: list[Action]) -> None:
-        """Append every legal play of ``card`` from ``source`` outside a block window."""
-        fit = PILE_FIT.get(card)
-        if fit is not None:
-            first, second, fits = fit
-            table = ON_PILE[source][card]
-            if fits[len(self.piles[first])]:
-                out.append(table[first])
-            if fits[len(self.piles[second])]:
-                out.append(table[second])
-        elif card in (SKIP, REVERSE):
+    def _plays_of(
+        self, seat: int, source: str, cards: Iterable[str], lengths: list[int], out: list[Action]
+    ) -> None:
+        """Append every legal play of ``cards`` from ``source`` outside a block window
+        (``lengths``: the piles' lengths)."""
+        on_piles, append = _ON_PILES[source], out.append
+        for card in cards:
+            fit = on_piles[card]
+            if fit is None:
+                self._action_card_plays(seat, source, card, out)
+                continue
+            first, second, fits, on_first, on_second = fit
+            if fits[lengths[first]]:
+                append(on_first)
+            if fits[lengths[second]]:
+                append(on_second)
+
+    def _action_card_plays(self, seat: int, source: str, card: str, out: list[Action]) -> None:
+        """Append every legal play of an action card from ``source``."""
+        if card in (SKIP, REVERSE):
             out.append(SIMPLE[source][card])
         elif card == STEAL_CARD:
             out += [STEAL_CARD_PLAYS[source][t] for t in self._opponents(seat) if self.discards[t]]
