@@ -34,6 +34,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def random_game(variant: str, players: int, seed: int, chooser: random.Random) -> int:
+    """Play the game of ``seed`` to its end by random legal moves; the actions it took."""
+    from stacks_api.engine import create_game
+
+    game = create_game(variant, players=players, seed=seed)
+    actions = 0
+    while game.result is None:
+        seat = game.to_move[0]
+        game.apply(seat, chooser.choice(game.legal_actions(seat)))
+        actions += 1
+    return actions
+
+
 def run(variant: str, players: int, seconds: float) -> tuple[int, int, float]:
     from stacks_api.engine import create_game
 
@@ -42,11 +55,7 @@ def run(variant: str, players: int, seconds: float) -> tuple[int, int, float]:
     games = actions = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        game = create_game(variant, players=players, seed=games)
-        while game.result is None:
-            seat = game.to_move[0]
-            game.apply(seat, chooser.choice(game.legal_actions(seat)))
-            actions += 1
+        actions += random_game(variant, players, games, chooser)
         games += 1
     return games, actions, time.process_time() - start
 
@@ -70,14 +79,9 @@ def rate_in(source: Path, variant: str, players: int, seconds: float) -> float:
 
 def play(variant: str, players: int, games: int) -> None:
     """A fixed workload: games of seeds 0 to ``games`` - 1, random legal moves."""
-    from stacks_api.engine import create_game
-
     chooser = random.Random(2026)
     for seed in range(games):
-        game = create_game(variant, players=players, seed=seed)
-        while game.result is None:
-            seat = game.to_move[0]
-            game.apply(seat, chooser.choice(game.legal_actions(seat)))
+        random_game(variant, players, seed, chooser)
 
 
 def instructions_in(source: Path, variant: str, players: int, games: int) -> float:

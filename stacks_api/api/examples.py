@@ -14,14 +14,10 @@ GAME_ID = "5f0c2a7e9b1d4c3a"
 TOKEN = "q4Xo1c0Hn8Vd2bK5tWm7Zr9Ye3Lp6Sg0Fa4Ju8Ni2Q"
 
 
-def _example(summary: str, value: dict[str, Any]) -> dict[str, Any]:
-    return {"summary": summary, "value": value}
-
-
 def _merged(part: str) -> dict[str, Any]:
     """Every registered variant's request examples of one kind, prefixed by its name."""
     return {
-        f"{v.name}_{name}": _example(body.get("summary", name), body["value"])
+        f"{v.name}_{name}": body
         for v in variants.registered().values()
         for name, body in getattr(v.examples, part).items()
     }
@@ -72,13 +68,13 @@ _FIRST = next(iter(variants.registered().values()))
 CREATE = _merged("create")
 ACTIONS = {
     **_merged("actions"),
-    "with_version": _example(
+    "with_version": variants.example(
         "Any action, refused with 412 unless the game is at version 12",
         {"type": "pass", "expected_version": 12},
     ),
 }
 VIEWS = {
-    v.name: _example(f"{v.title}, as the seat to move sees it", played(v)["view"])
+    v.name: variants.example(f"{v.title}, as the seat to move sees it", played(v)["view"])
     for v in variants.registered().values()
 }
 _SHOWN = played(_FIRST)

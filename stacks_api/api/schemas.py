@@ -82,6 +82,8 @@ class Registered(validate.OneOf):
         self._choices = choices
         self.labels, self.labels_text, self.error = [], "", self.default_message
 
+    # OneOf declares these as plain attributes; the no-op setters keep the overrides
+    # type-correct (nothing sets them: __init__ above does not call OneOf's).
     @property
     def choices(self) -> list[str]:
         return sorted(self._choices())
