@@ -162,12 +162,10 @@ class StacksGame(CardGame[Setup, StacksPosition]):
         return (pile == fit[0] and fit[3] == action) or (pile == fit[1] and fit[4] == action)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.result is not None:
+        if self.result is not None or not self._may_act(seat):
             return []
         if self.window is not None:
-            return self._block_answers(seat) if seat in self.window.waiting() else []
-        if seat != self.turn:
-            return []
+            return self._block_answers(seat)
         hand = self.hands[seat]
         distinct = dict.fromkeys(hand)
         actions: list[Action] = []
