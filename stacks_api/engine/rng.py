@@ -6,14 +6,42 @@ small and the same seed gives the same stream on every Python version.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from functools import cache
 from typing import TypeVar
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
 
 T = TypeVar("T")
-# below(n) accepts a draw under this limit (no modulo bias); worked out once for decks.
-_LIMITS = (0, *((1 << 64) - ((1 << 64) % n) for n in range(1, 257)))
+
+
+def _limit(n: int) -> int:
+    """``below(n)`` accepts a draw under this (no modulo bias)."""
+    return (1 << 64) - ((1 << 64) % n)
+
+
+# Each output of SplitMix64 is a mix of ``state + k * GAMMA``: the k-th output does
+# not depend on the ones before it. So a shuffle computes all its outputs at once, in
+# lanes of 128 bits of one big integer: a 64-bit lane times a 64-bit constant fits its
+# lane, and what a shift moves into a lane's upper half is masked away. A dozen
+# big-integer operations replace a hundred rounds of interpreted arithmetic.
+_LANE = 128
+
+
+@cache
+def _lanes(count: int) -> tuple[int, int, int, int, int]:
+    """For ``count`` lanes: 1 in each lane, ``k * GAMMA`` in lane k - 1, the mask of
+    each lane's low 64 bits, and, for the draws of a shuffle of ``count + 1`` items,
+    an addend per lane that carries into a lane's bit 64 exactly when that lane's draw
+    is at or over the lowest ``_limit``, and those carry bits."""
+    ones = sum(1 << (_LANE * k) for k in range(count))
+    steps = sum((((k + 1) * _GAMMA) & _MASK) << (_LANE * k) for k in range(count))
+    lowest = min(_limit(n) for n in range(2, count + 2))
+    return ones, steps, ones * _MASK, ones * ((1 << 64) - lowest), ones << 64
 
 
 class Rng:
@@ -33,34 +61,76 @@ class Rng:
 
     def next64(self) -> int:
         self.state = z = (self.state + _GAMMA) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``, without modulo bias."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _limit(n)
         while True:
             x = self.next64()
             if x < limit:
                 return x % n
 
-    def shuffle(self, items: list[T]) -> None:
-        """Fisher-Yates shuffle in place: ``below(i + 1)`` for each i from the end,
-        with ``next64`` inlined (games shuffle a deck every deal)."""
-        z = self.state
+    def _shuffle_draws(self, size: int) -> int | None:
+        """The draws a shuffle of ``size`` items takes, lane k the k-th (see ``_LANE``),
+        with the state moved past them; None, the state unchanged, when one of them
+        might be refused by ``below`` (about once in 10^17 shuffles), which would
+        shift every draw after it."""
+        count = size - 1
+        ones, steps, mask, addend, carries = _lanes(count)
+        z = (self.state * ones + steps) & mask
+        z = ((z ^ (z >> 30)) & mask) * _MIX1 & mask
+        z = ((z ^ (z >> 27)) & mask) * _MIX2 & mask
+        z = (z ^ (z >> 31)) & mask
+        if (z + addend) & carries:
+            return None
+        self.state = (self.state + count * _GAMMA) & _MASK
+        return z
+
+    def _shuffle_one_by_one(self, items: list[T]) -> None:
         for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = _LIMITS[n] if n < len(_LIMITS) else (1 << 64) - ((1 << 64) % n)
-            while True:
-                z = (z + _GAMMA) & _MASK
-                x = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-                x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
-                x ^= x >> 31
-                if x < limit:
-                    break
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def shuffle(self, items: list[T]) -> None:
+        """Fisher-Yates shuffle in place: ``below(i + 1)`` for each i from the end."""
+        size = len(items)
+        if size < 2:
+            return
+        lanes = self._shuffle_draws(size)
+        if lanes is None:
+            self._shuffle_one_by_one(items)
+            return
+        raw = lanes.to_bytes((size - 1) * _LANE // 8, "little")
+        if sys.byteorder == "little":  # each lane's low 64 bits, read as machine words
+            drawn = memoryview(raw).cast("Q")[::2].tolist()
+        else:
+            drawn = [int.from_bytes(raw[k : k + 8], "little") for k in range(0, len(raw), 16)]
+        for i, x, n in zip(range(size - 1, 0, -1), drawn, range(size, 1, -1)):
             j = x % n
             items[i], items[j] = items[j], items[i]
-        self.state = z
+
+    def shuffled_from_end(self, items: list[T]) -> Iterator[T]:
+        """The items ``shuffle(items)`` followed by ``items.pop()`` again and again would
+        give, shuffling only as far as they are taken (a cut takes a few cards of a
+        fresh deck). The generator moves past the whole shuffle at once, as ``shuffle``
+        does."""
+        lanes = self._shuffle_draws(len(items)) if len(items) > 1 else 0
+        if lanes is None:
+            self._shuffle_one_by_one(items)
+            return reversed(items)
+        return _take_from_end(items, lanes)
+
+
+def _take_from_end(items: list[T], lanes: int) -> Iterator[T]:
+    for i in range(len(items) - 1, 0, -1):
+        j = (lanes & _MASK) % (i + 1)
+        lanes >>= _LANE
+        items[i], items[j] = items[j], items[i]
+        yield items[i]
+    if items:
+        yield items[0]

@@ -6,7 +6,9 @@ Cells are numbered ``row * 10 + col``; row 0 is the top of the printed layout.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from importlib import resources
+from typing import NamedTuple
 
 SIZE = 10
 CELLS = SIZE * SIZE
@@ -73,15 +75,77 @@ RAYS: tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], ...] = tuple(
 )
 
 
-def _bits(cells: tuple[int, ...]) -> int:
-    return sum(1 << cell for cell in cells)
+def _line(cell: int, dr: int, dc: int) -> tuple[int, ...]:
+    """Every cell of the line through ``cell`` along (dr, dc), in index order."""
+    found = set()
+    for sign in (1, -1):
+        row, col = divmod(cell, SIZE)
+        while 0 <= row < SIZE and 0 <= col < SIZE:
+            found.add(row * SIZE + col)
+            row, col = row + sign * dr, col + sign * dc
+    return tuple(sorted(found))
 
 
-CORNER_BITS = _bits(tuple(CORNERS))
-# LINE_BITS[cell] holds, per direction, the cells of both rays as one bit mask: a
-# sequence through the cell needs four of them held.
-LINE_BITS = tuple(tuple(_bits(behind + ahead) for behind, ahead in RAYS[c]) for c in range(CELLS))
-STAR_BITS = tuple(sum(lines) for lines in LINE_BITS)  # all four lines at once
+
+
+# Line patterns: each team's chips (and the corners, which count for every team) are
+# also kept per line of the board, for the lines of all four directions, as a small
+# integer with bit k set where the line's k-th space (in index order) is held. Whether
+# a chip just placed makes five in a row, and how far the run goes each way, is then
+# one table lookup per direction, where walking the board took a loop.
+LINES = tuple(
+    dict.fromkeys(_line(cell, dr, dc) for dr, dc in DIRECTIONS for cell in range(CELLS))
+)
+
+
+def _runs(pattern: int, k: int) -> tuple[int, int] | None:
+    """For a line ``pattern`` whose space ``k`` is held: how many held spaces run behind
+    it and ahead of it, up to four each way, when that makes five in a row or more."""
+
+    def run(step: int) -> int:
+        n = 0
+        while n < 4 and 0 <= k + step * (n + 1) and pattern >> (k + step * (n + 1)) & 1:
+            n += 1
+        return n
+
+    back, ahead = run(-1), run(1)
+    return (back, ahead) if back + ahead >= 4 else None
+
+
+# RUNS_AT[k][pattern]: _runs(pattern, k); FIVE_AT[k][pattern]: 1 where that is a run.
+RUNS_AT = tuple(tuple(_runs(pattern, k) for pattern in range(1 << SIZE)) for k in range(SIZE))
+FIVE_AT = tuple(bytes(run is not None for run in runs) for runs in RUNS_AT)
+
+
+class Spot(NamedTuple):
+    """Where a cell sits on one of its four lines."""
+
+    line: int  # the line's index in LINES
+    bit: int  # the cell's bit in the line's pattern
+    five: bytes  # FIVE_AT for the cell's place on the line
+    runs: tuple[tuple[int, int] | None, ...]  # RUNS_AT for it
+
+
+def _spots(cell: int) -> tuple[Spot, ...]:
+    found = []
+    for dr, dc in DIRECTIONS:
+        line = _line(cell, dr, dc)
+        k = line.index(cell)
+        found.append(Spot(LINES.index(line), 1 << k, FIVE_AT[k], RUNS_AT[k]))
+    return tuple(found)
+
+
+# SPOTS[cell]: per direction (as DIRECTIONS), the cell's Spot.
+SPOTS = tuple(_spots(cell) for cell in range(CELLS))
+
+
+def line_patterns(cells: Iterable[int]) -> list[int]:
+    """The pattern of every line (LINES) when ``cells`` and the corners are held."""
+    patterns = [0] * len(LINES)
+    for cell in {*cells, *CORNERS}:
+        for spot in SPOTS[cell]:
+            patterns[spot.line] |= spot.bit
+    return patterns
 
 
 def is_straight_line(cells: list[int]) -> bool:

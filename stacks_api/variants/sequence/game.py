@@ -3,27 +3,30 @@
 from __future__ import annotations
 
 import copy
-from itertools import compress
-from typing import ClassVar
+from collections.abc import Iterable
+from itertools import chain, compress
+from typing import ClassVar, NamedTuple
 
 from ...engine.base import JSON, Action, Event, is_int
 from ...engine.cards import CardGame
 from ...engine.errors import bad_action, illegal
+from ...engine.prebuilt import Prebuilt
 from ...engine.rng import Rng
 from .board import (
     CARD_CELLS,
     CARD_SET,
     CELLS,
-    CORNER_BITS,
     CORNERS,
     JACKS,
-    LINE_BITS,
+    LAYOUT,
     ONE_EYED_JACKS,
     RAYS,
     SIZE,
-    STAR_BITS,
+    SPOTS,
     TWO_EYED_JACKS,
+    Spot,
     coords,
+    line_patterns,
 )
 from .position import (
     CORNER,
@@ -36,36 +39,80 @@ from .position import (
 )
 from .setup import COLORS, DECK, Setup, cut_for_deal, resolve_setup
 
-# Prebuilt, shared action dicts: legal_actions hands out references, never copies.
-_PLAY: dict[str, list[Action | None]] = {
-    card: [
-        None if cell in CORNERS else {"type": "play", "card": card, "cell": coords(cell)}
-        for cell in range(CELLS)
-    ]
-    for card in CARD_SET
-}
-_EXCHANGE: dict[str, Action] = {card: {"type": "exchange", "card": card} for card in CARD_SET}
-_PASS: Action = {"type": "pass"}
-_IS_EMPTY = EMPTY.__eq__
-_EMPTY_BOARD = tuple(CORNER if c in CORNERS else EMPTY for c in range(CELLS))
 # What a card does: placed on its own two spaces, anywhere open, or removing a chip.
 _PLAIN, _TWO_EYED, _ONE_EYED = "plain", "two-eyed", "one-eyed"
 _KIND = {
     card: _TWO_EYED if card in TWO_EYED_JACKS else _ONE_EYED if card in ONE_EYED_JACKS else _PLAIN
     for card in CARD_SET
 }
+Plays = tuple[Action, ...]
 
 
-def _plain_moves(card: str) -> tuple[int, int, Action, Action, Action]:
-    """All legal_actions needs of a plain card in one lookup: its two spaces, the play
-    on each, and its exchange."""
-    first, second = CARD_CELLS[card]
-    on_first, on_second = _PLAY[card][first], _PLAY[card][second]
-    assert on_first is not None and on_second is not None  # no card shows a corner
-    return first, second, on_first, on_second, _EXCHANGE[card]
+class _Move(NamedTuple):
+    """A play of ``card`` at ``cell`` and every fact of that pair the move needs, worked
+    out once: ``_play`` reads them all in one step."""
+
+    card: str
+    cell: int
+    row: int
+    col: int
+    removes: bool  # a one-eyed jack
+    fits: bool  # the card may take the cell if it is open (its own space, or any for a two-eyed jack)
+    printed: str  # the card printed at the cell ("" at a corner)
+    other: int  # that card's other space
+    taken: Plays  # its plays once the cell is taken and the other space is open
+    freed_both: Plays  # its plays once the cell is freed and the other space is open
+    freed_alone: Plays  # its plays once the cell is freed and the other space is taken
+    spots: tuple[Spot, ...]  # the cell's place on its four lines
 
 
-_PLAIN_MOVES = {card: _plain_moves(card) if _KIND[card] is _PLAIN else None for card in CARD_SET}
+# The actions legal_actions hands out, built once; a play's move is its _Move.
+_PLAY: dict[str, list[Prebuilt | None]] = {
+    card: [
+        None if cell in CORNERS else Prebuilt({"type": "play", "card": card, "cell": [row, col]})
+        for cell in range(CELLS)
+        for row, col in [divmod(cell, SIZE)]
+    ]
+    for card in CARD_SET
+}
+_EXCHANGE = {card: Prebuilt({"type": "exchange", "card": card}) for card in CARD_SET}
+_PASS = Prebuilt({"type": "pass"})
+_IS_EMPTY = EMPTY.__eq__
+_EMPTY_BOARD = tuple(CORNER if c in CORNERS else EMPTY for c in range(CELLS))
+
+
+def _plays(card: str, cells: list[int]) -> Plays:
+    """The card's prebuilt plays on ``cells``, in index order."""
+    return tuple(action for c in sorted(cells) if (action := _PLAY[card][c]) is not None)
+
+
+def _move(card: str, cell: int) -> _Move:
+    row, col = divmod(cell, SIZE)
+    kind = _KIND[card]
+    fits = kind is _TWO_EYED or (kind is _PLAIN and cell in CARD_CELLS[card])
+    removes, spots = kind is _ONE_EYED, SPOTS[cell]
+    if cell in CORNERS:  # a corner takes no chip and loses none: the move is refused
+        return _Move(card, cell, row, col, removes, fits, "", cell, (), (), (), spots)
+    printed = LAYOUT[cell]
+    other = next(c for c in CARD_CELLS[printed] if c != cell)
+    return _Move(
+        card, cell, row, col, removes, fits, printed, other,
+        _plays(printed, [other]), _plays(printed, [cell, other]), _plays(printed, [cell]),
+        spots,
+    )  # fmt: skip
+
+
+# Every card at every cell, corners included (a move that is refused); a prebuilt
+# play carries its own.
+_MOVES = {card: [_move(card, cell) for cell in range(CELLS)] for card in CARD_SET}
+for _card, _table in _PLAY.items():
+    for _cell, _action in enumerate(_table):
+        if _action is not None:
+            _action.move = _MOVES[_card][_cell]
+# A plain card's plays on the empty board; a jack has none of its own (None).
+_OPEN_PLAYS: dict[str, Plays | None] = {
+    card: None if card in JACKS else _plays(card, list(CARD_CELLS[card])) for card in CARD_SET
+}
 
 
 def _where(cell: int) -> str:
@@ -101,9 +148,15 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         self.rng = rng
         self.result: JSON | None = None
         self.board: list[int] = list(_EMPTY_BOARD)
+        # Kept alongside the board, each for one question asked every move:
+        self.empty = bytearray(v == EMPTY for v in _EMPTY_BOARD)  # 1 where a chip may go
+        # Per plain card, its plays on its open spaces (None once it is dead); None for jacks.
+        self.open_plays = dict(_OPEN_PLAYS)
         self.locked = bytearray(CELLS)  # 1 where a chip belongs to a recorded sequence
-        self.loose: set[int] = set()  # cells with a chip in no sequence: what jacks remove
-        self.held = [0] * setup.teams  # per team, its chips as a bit mask of cells
+        # Per team, its chips in no sequence: what the other teams' jacks may remove.
+        self.loose: list[set[int]] = [set() for _ in range(setup.teams)]
+        # Per team, the pattern of each line with its chips and the corners (board.py).
+        self.lines = [line_patterns(()) for _ in range(setup.teams)]
         self.team_at = [setup.team_of(seat) for seat in range(setup.players)]
         self.sequences: list[tuple[int, tuple[int, ...]]] = []
         self.hands: list[list[str]] = [[] for _ in range(setup.players)]
@@ -140,9 +193,15 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             pos.turn,
         )
         self.exchanged, self.passes = pos.exchanged, pos.passes
-        self.loose = {c for c, v in enumerate(self.board) if v != EMPTY and v != CORNER}
-        for cell in self.loose:
-            self.held[self.board[cell]] |= 1 << cell
+        for cell, team in enumerate(self.board):
+            if team != EMPTY and team != CORNER:
+                self.empty[cell] = 0
+                self.loose[team].add(cell)
+        self.lines = [line_patterns(chips) for chips in self.loose]
+        for card in self.open_plays:
+            if card not in JACKS:
+                open_cells = [c for c in CARD_CELLS[card] if self.board[c] == EMPTY]
+                self.open_plays[card] = _plays(card, open_cells) or None
         for team, cells in pos.sequences:
             self._record(team, cells)
 
@@ -150,7 +209,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         self.sequences.append((team, cells))
         for cell in cells:
             self.locked[cell] = 1
-        self.loose.difference_update(cells)
+        self.loose[team].difference_update(cells)
 
     # -- the façade ---------------------------------------------------------
 
@@ -160,6 +219,19 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
 
     def _may_act(self, seat: int) -> bool:
         return seat == self.turn
+
+    def apply(self, seat: int, action: Action, now: float | None = None) -> list[Event]:
+        """As ``Game.apply``, with a short way for a play ``legal_actions`` handed out
+        (searches and bots apply millions): anything else takes the general way."""
+        if (
+            type(action) is not Prebuilt
+            or action.move is None
+            or type(seat) is not int
+            or seat != self.turn
+            or self.result is not None
+        ):
+            return super().apply(seat, action, now)
+        return self._play(seat, action.move)
 
     def _prebuilt(self, action: object) -> bool:
         if type(action) is not dict:
@@ -181,43 +253,44 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
     def legal_actions(self, seat: int) -> list[Action]:
         if self.result is not None or seat != self.turn:
             return []
-        board = self.board
-        check_dead = not self.exchanged
-        # Trades come first, then plays, each in the order of the hand.
+        cards = dict.fromkeys(self.hands[seat])
+        try:  # the usual hand, where every card has an open space of its own
+            return list(chain.from_iterable(map(self.open_plays.__getitem__, cards))) or [_PASS]
+        except TypeError:  # a jack, or a dead card: its entry is None
+            return self._unusual_hand(seat, cards)
+
+    def _unusual_hand(self, seat: int, cards: Iterable[str]) -> list[Action]:
+        """``legal_actions`` for a hand with a jack or a dead card: trades come first,
+        then plays, each in the order of the hand."""
         exchanges: list[Action] = []
         plays: list[Action] = []
-        play, empty = plays.append, EMPTY
-        for card in dict.fromkeys(self.hands[seat]):
-            moves = _PLAIN_MOVES[card]
-            if moves is not None:
-                first, second, on_first, on_second, exchange = moves
-                if board[first] == empty:
-                    play(on_first)
-                    if board[second] == empty:
-                        play(on_second)
-                elif board[second] == empty:
-                    play(on_second)
-                elif check_dead:
-                    exchanges.append(exchange)
+        for card in cards:
+            found = self.open_plays[card]
+            if found is not None:
+                plays += found
             elif card in TWO_EYED_JACKS:
-                plays += compress(_PLAY[card], map(_IS_EMPTY, board))  # type: ignore[arg-type]
-            else:
-                table = _PLAY[card]
-                plays += [table[c] for c in self._removable(seat)]  # type: ignore[misc]
-        return exchanges + plays if exchanges or plays else [_PASS]
+                plays += compress(_PLAY[card], self.empty)  # type: ignore[arg-type]
+            elif card in ONE_EYED_JACKS:
+                plays += map(_PLAY[card].__getitem__, self._removable(seat))  # type: ignore[arg-type]
+            elif not self.exchanged:  # a plain card with both spaces taken: dead
+                exchanges.append(_EXCHANGE[card])
+        return exchanges + plays if exchanges else plays or [_PASS]
 
     def team_of(self, seat: int) -> int:
         return self.setup.team_of(seat)
 
     def _removable(self, seat: int) -> list[int]:
         """Cells a one-eyed jack of ``seat`` may clear: opposing chips not in a sequence."""
-        team, board = self.setup.team_of(seat), self.board
-        return sorted(c for c in self.loose if board[c] != team)
+        team = self.team_at[seat]
+        if len(self.loose) == 2:
+            return sorted(self.loose[1 - team])
+        return sorted(set().union(*(cells for t, cells in enumerate(self.loose) if t != team)))
 
     def _apply(self, seat: int, action: Action, now: float | None) -> list[Event]:
         kind = action["type"]
         if kind == "play":
-            return self._play(seat, action)
+            row, col = action["cell"]
+            return self._play(seat, _MOVES[action["card"]][row * SIZE + col])
         if kind == "exchange":
             return self._exchange(seat, action)
         return self._pass(seat)
@@ -239,46 +312,54 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
 
     # -- the moves ----------------------------------------------------------
 
-    def _play(self, seat: int, action: Action) -> list[Event]:
-        card: str = action["card"]
-        row, col = action["cell"]
-        cell = row * SIZE + col
+    def _play(self, seat: int, move: _Move) -> list[Event]:
+        card, cell, row, col, removes, fits, printed, other, taken, both, alone, spots = move
         hand = self.hands[seat]
         if card not in hand:
             raise illegal(f"you do not hold {card}")
         team = self.team_at[seat]
         board = self.board
         here = board[cell]
-        kind = _KIND[card]
-        if kind is _ONE_EYED:
+        if removes:
             self._check_removal(card, cell, team)
             board[cell] = EMPTY
-            self.loose.remove(cell)
-            self.held[here] &= ~(1 << cell)
+            self.empty[cell] = 1
+            self.open_plays[printed] = both if board[other] == EMPTY else alone
+            self.loose[here].remove(cell)
+            patterns = self.lines[here]
+            for spot in spots:
+                patterns[spot.line] &= ~spot.bit
         else:
-            if here != EMPTY or (kind is _PLAIN and cell not in CARD_CELLS[card]):
+            if here != EMPTY or not fits:
                 self._check_placement(card, cell)  # says why it is refused
             board[cell] = team
-            self.loose.add(cell)
-            self.held[team] |= 1 << cell
+            self.empty[cell] = 0
+            self.open_plays[printed] = taken if board[other] == EMPTY else None
+            self.loose[team].add(cell)
         hand.remove(card)
         self.discards[seat].append(card)
         self.passes = 0
         events: list[Event] = [{"type": "play", "seat": seat, "card": card, "cell": [row, col]}]
-        # A new sequence needs four more of the team's chips or corners on the lines
-        # through the cell: one bit count tells the usual case, that there are not.
-        if (
-            here == EMPTY
-            and ((self.held[team] | CORNER_BITS) & STAR_BITS[cell]).bit_count() >= 4
-            and self._score(cell, team, events)
-        ):
-            return events
+        if here == EMPTY:
+            # The chip joins its four lines; a new sequence needs five in a row on one
+            # of them. Unrolled: every placement asks, and almost always hears no.
+            patterns = self.lines[team]
+            (a, bit_a, five_a, _), (b, bit_b, five_b, _), (c, bit_c, five_c, _), (d, bit_d, five_d, _) = spots
+            on_a = patterns[a] = patterns[a] | bit_a
+            on_b = patterns[b] = patterns[b] | bit_b
+            on_c = patterns[c] = patterns[c] | bit_c
+            on_d = patterns[d] = patterns[d] | bit_d
+            if (
+                five_a[on_a] or five_b[on_b] or five_c[on_c] or five_d[on_d]
+            ) and self._score(cell, team, events):
+                return events
         if self.draw:  # the usual case of _draw_card, inlined: every play draws
             hand.append(self.draw.pop())
             events.append({"type": "draw", "seat": seat})
         else:
             self._draw_card(seat, events)
-        self._next_turn()
+        self.turn = (seat + 1) % self.players  # _next_turn, inlined
+        self.exchanged = False
         return events
 
     def _check_placement(self, card: str, cell: int) -> None:
@@ -314,7 +395,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             raise illegal(f"you do not hold {card}")
         if card in JACKS:
             raise illegal(f"{card} is a jack, and jacks are never dead")
-        if any(self.board[c] == EMPTY for c in CARD_CELLS[card]):
+        if self.open_plays[card]:
             raise illegal(f"{card} is not dead: one of its spaces is open")
         hand.remove(card)
         self.discards[seat].append(card)
@@ -374,27 +455,13 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         space with the team's sequences; two (sharing only ``cell``) when both ends
         qualify, else the first in reading order.
         """
-        held = self.held[team] | CORNER_BITS
-        board = self.board
+        patterns = self.lines[team]
         found: list[tuple[int, ...]] = []
-        for bits, (behind, ahead) in zip(LINE_BITS[cell], RAYS[cell], strict=True):
-            if (held & bits).bit_count() < 4:
-                continue  # this line holds fewer than four more: no run of five
-            # How far the team's chips (or corners) run each way; inlined: the hot loop.
-            back = 0
-            for c in behind:
-                v = board[c]
-                if v != team and v != CORNER:
-                    break
-                back += 1
-            fwd = 0
-            for c in ahead:
-                v = board[c]
-                if v != team and v != CORNER:
-                    break
-                fwd += 1
-            if back + fwd < 4:
-                continue
+        for spot, (behind, ahead) in zip(SPOTS[cell], RAYS[cell], strict=True):
+            run = spot.runs[patterns[spot.line]]
+            if run is None:
+                continue  # no five in a row through the cell along this line
+            back, fwd = run
             run = (*behind[:back][::-1], cell, *ahead[:fwd])
             windows = [run[s : s + 5] for s in range(max(0, back - 4), min(back, len(run) - 5) + 1)]
             fitting = [w for w in windows if self._fits(w, team)]
@@ -417,9 +484,11 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         twin = copy.copy(self)
         twin.rng = Rng(self.rng.state)
         twin.board = list(self.board)
+        twin.empty = bytearray(self.empty)
+        twin.open_plays = dict(self.open_plays)
         twin.locked = bytearray(self.locked)
-        twin.loose = set(self.loose)
-        twin.held = list(self.held)
+        twin.loose = [set(cells) for cells in self.loose]
+        twin.lines = [list(patterns) for patterns in self.lines]
         twin.sequences = list(self.sequences)
         twin.hands = [list(hand) for hand in self.hands]
         twin.discards = [list(pile) for pile in self.discards]

@@ -75,15 +75,14 @@ def cut_for_deal(rng: Rng, players: int) -> tuple[int, list[dict[str, Any]]]:
 
     Returns the dealer and the public log of every round of the cut.
     """
-    deck = list(DECK)
-    rng.shuffle(deck)
+    deck, left = rng.shuffled_from_end(list(DECK)), len(DECK)
     cutting = list(range(players))
     rounds: list[dict[str, Any]] = []
     while True:
-        if len(deck) < len(cutting):  # only after absurdly many ties; keep cutting anyway
-            deck = list(DECK)
-            rng.shuffle(deck)
-        cards = [(seat, deck.pop()) for seat in cutting]
+        if left < len(cutting):  # only after absurdly many ties; keep cutting anyway
+            deck, left = rng.shuffled_from_end(list(DECK)), len(DECK)
+        cards = [(seat, next(deck)) for seat in cutting]
+        left -= len(cutting)
         rounds.append({"type": "cut", "cards": [{"seat": s, "card": c} for s, c in cards]})
         low = min(cut_rank(card) for _, card in cards)
         cutting = [seat for seat, card in cards if cut_rank(card) == low]

@@ -1,0 +1,47 @@
+"""Read-only actions for ``legal_actions`` to hand out.
+
+A variant builds each of its actions once and hands out the same objects on every
+call, to every game: building fresh dicts was a good part of a move's cost. An action
+shared like that must not change, so these types refuse every change in place (a
+copy, ``dict(action)``, is an ordinary dict). A ``Prebuilt`` also carries ``move``,
+what the action means to its variant's rules, so ``apply`` need not read and check
+the fields of an action it built itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+
+def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
+    raise TypeError(
+        "actions from legal_actions are shared and read-only; change a copy: dict(action)"
+    )
+
+
+class ReadOnlyList(list[Any]):
+    """A list field of a prebuilt action (a cell)."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+    def __reduce__(self) -> tuple[type, tuple[list[Any]]]:
+        return list, (list(self),)  # copies and pickles are plain lists
+
+
+class Prebuilt(dict[str, Any]):
+    """An action built once by a variant; ``move`` is the variant's own reading of it."""
+
+    __slots__ = ("move",)
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __init__(self, fields: dict[str, Any], move: Any = None) -> None:
+        super().__init__(
+            {k: ReadOnlyList(v) if isinstance(v, list) else v for k, v in fields.items()}
+        )
+        self.move = move
+
+    def __reduce__(self) -> tuple[type, tuple[dict[str, Any]]]:
+        return dict, ({k: list(v) if isinstance(v, list) else v for k, v in self.items()},)
