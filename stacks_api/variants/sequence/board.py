@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from importlib import resources
-from typing import NamedTuple
 
 SIZE = 10
 CELLS = SIZE * SIZE
@@ -114,16 +113,13 @@ def _runs(pattern: int, k: int) -> tuple[int, int] | None:
 
 # RUNS_AT[k][pattern]: _runs(pattern, k); FIVE_AT[k][pattern]: 1 where that is a run.
 RUNS_AT = tuple(tuple(_runs(pattern, k) for pattern in range(1 << SIZE)) for k in range(SIZE))
-FIVE_AT = tuple(bytes(run is not None for run in runs) for runs in RUNS_AT)
+FIVE_AT = tuple(tuple(run is not None for run in runs) for runs in RUNS_AT)
 
 
-class Spot(NamedTuple):
-    """Where a cell sits on one of its four lines."""
-
-    line: int  # the line's index in LINES
-    bit: int  # the cell's bit in the line's pattern
-    five: bytes  # FIVE_AT for the cell's place on the line
-    runs: tuple[tuple[int, int] | None, ...]  # RUNS_AT for it
+# Where a cell sits on one of its lines: the line's index in LINES, the cell's bit in
+# the line's pattern, and FIVE_AT and RUNS_AT for its place on the line. A plain tuple,
+# not a NamedTuple: the interpreter unpacks only exact tuples the quick way.
+Spot = tuple[int, int, tuple[bool, ...], tuple[tuple[int, int] | None, ...]]
 
 
 def _spots(cell: int) -> tuple[Spot, ...]:
@@ -131,7 +127,7 @@ def _spots(cell: int) -> tuple[Spot, ...]:
     for dr, dc in DIRECTIONS:
         line = _line(cell, dr, dc)
         k = line.index(cell)
-        found.append(Spot(LINES.index(line), 1 << k, FIVE_AT[k], RUNS_AT[k]))
+        found.append((LINES.index(line), 1 << k, FIVE_AT[k], RUNS_AT[k]))
     return tuple(found)
 
 
@@ -143,8 +139,8 @@ def line_patterns(cells: Iterable[int]) -> list[int]:
     """The pattern of every line (LINES) when ``cells`` and the corners are held."""
     patterns = [0] * len(LINES)
     for cell in {*cells, *CORNERS}:
-        for spot in SPOTS[cell]:
-            patterns[spot.line] |= spot.bit
+        for line, bit, _, _ in SPOTS[cell]:
+            patterns[line] |= bit
     return patterns
 
 

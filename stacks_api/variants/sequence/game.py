@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from itertools import chain, compress
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 from ...engine.base import JSON, Action, Event, is_int
 from ...engine.cards import CardGame
@@ -48,22 +48,10 @@ _KIND = {
 Plays = tuple[Action, ...]
 
 
-class _Move(NamedTuple):
-    """A play of ``card`` at ``cell`` and every fact of that pair the move needs, worked
-    out once: ``_play`` reads them all in one step."""
-
-    card: str
-    cell: int
-    row: int
-    col: int
-    removes: bool  # a one-eyed jack
-    fits: bool  # the card may take the cell if it is open (its own space, or any for a two-eyed jack)
-    printed: str  # the card printed at the cell ("" at a corner)
-    other: int  # that card's other space
-    taken: Plays  # its plays once the cell is taken and the other space is open
-    freed_both: Plays  # its plays once the cell is freed and the other space is open
-    freed_alone: Plays  # its plays once the cell is freed and the other space is taken
-    spots: tuple[Spot, ...]  # the cell's place on its four lines
+# A play of a card at a cell with every fact of that pair the move needs, worked out
+# once so that _play reads them all in one step (see _move for the fields). A plain
+# tuple: the interpreter unpacks only exact tuples the quick way.
+_Move = tuple[str, int, int, int, bool, bool, str, int, Plays, Plays, Plays, tuple[Spot, ...]]
 
 
 # The actions legal_actions hands out, built once; a play's move is its _Move.
@@ -87,15 +75,21 @@ def _plays(card: str, cells: list[int]) -> Plays:
 
 
 def _move(card: str, cell: int) -> _Move:
+    """The card and cell; the cell's row and column; whether the card removes a chip
+    (a one-eyed jack); whether it may take the cell when the cell is open (its own
+    space, or any space for a two-eyed jack); the card printed at the cell ("" at a
+    corner) and that card's other space; that card's plays once the cell is taken
+    and the other space is open, once the cell is freed and the other space is open,
+    and once it is freed and the other is taken; the cell's spots on its lines."""
     row, col = divmod(cell, SIZE)
     kind = _KIND[card]
     fits = kind is _TWO_EYED or (kind is _PLAIN and cell in CARD_CELLS[card])
     removes, spots = kind is _ONE_EYED, SPOTS[cell]
     if cell in CORNERS:  # a corner takes no chip and loses none: the move is refused
-        return _Move(card, cell, row, col, removes, fits, "", cell, (), (), (), spots)
+        return (card, cell, row, col, removes, fits, "", cell, (), (), (), spots)
     printed = LAYOUT[cell]
     other = next(c for c in CARD_CELLS[printed] if c != cell)
-    return _Move(
+    return (
         card, cell, row, col, removes, fits, printed, other,
         _plays(printed, [other]), _plays(printed, [cell, other]), _plays(printed, [cell]),
         spots,
@@ -327,8 +321,8 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             self.open_plays[printed] = both if board[other] == EMPTY else alone
             self.loose[here].remove(cell)
             patterns = self.lines[here]
-            for spot in spots:
-                patterns[spot.line] &= ~spot.bit
+            for line, bit, _, _ in spots:
+                patterns[line] &= ~bit
         else:
             if here != EMPTY or not fits:
                 self._check_placement(card, cell)  # says why it is refused
@@ -457,8 +451,8 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         """
         patterns = self.lines[team]
         found: list[tuple[int, ...]] = []
-        for spot, (behind, ahead) in zip(SPOTS[cell], RAYS[cell], strict=True):
-            run = spot.runs[patterns[spot.line]]
+        for (line, _, _, runs), (behind, ahead) in zip(SPOTS[cell], RAYS[cell], strict=True):
+            run = runs[patterns[line]]
             if run is None:
                 continue  # no five in a row through the cell along this line
             back, fwd = run
