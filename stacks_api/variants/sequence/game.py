@@ -67,6 +67,8 @@ _EXCHANGE = {card: Prebuilt({"type": "exchange", "card": card}) for card in CARD
 _PASS = Prebuilt({"type": "pass"})
 _IS_EMPTY = EMPTY.__eq__
 _EMPTY_BOARD = tuple(CORNER if c in CORNERS else EMPTY for c in range(CELLS))
+_EMPTY_FLAGS = bytes(v == EMPTY for v in _EMPTY_BOARD)
+_CORNER_PATTERNS = tuple(line_patterns(()))
 
 
 def _plays(card: str, cells: list[int]) -> Plays:
@@ -143,14 +145,14 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         self.result: JSON | None = None
         self.board: list[int] = list(_EMPTY_BOARD)
         # Kept alongside the board, each for one question asked every move:
-        self.empty = bytearray(v == EMPTY for v in _EMPTY_BOARD)  # 1 where a chip may go
+        self.empty = bytearray(_EMPTY_FLAGS)  # 1 where a chip may go
         # Per plain card, its plays on its open spaces (None once it is dead); None for jacks.
         self.open_plays = dict(_OPEN_PLAYS)
         self.locked = bytearray(CELLS)  # 1 where a chip belongs to a recorded sequence
         # Per team, its chips in no sequence: what the other teams' jacks may remove.
         self.loose: list[set[int]] = [set() for _ in range(setup.teams)]
         # Per team, the pattern of each line with its chips and the corners (board.py).
-        self.lines = [line_patterns(()) for _ in range(setup.teams)]
+        self.lines = [list(_CORNER_PATTERNS) for _ in range(setup.teams)]
         self.team_at = [setup.team_of(seat) for seat in range(setup.players)]
         self.sequences: list[tuple[int, tuple[int, ...]]] = []
         self.hands: list[list[str]] = [[] for _ in range(setup.players)]
