@@ -110,7 +110,7 @@ class Rng:
             drawn = memoryview(raw).cast("Q")[::2].tolist()
         else:
             drawn = [int.from_bytes(raw[k : k + 8], "little") for k in range(0, len(raw), 16)]
-        for i, x, n in zip(range(size - 1, 0, -1), drawn, range(size, 1, -1)):
+        for i, x, n in zip(range(size - 1, 0, -1), drawn, range(size, 1, -1), strict=True):
             j = x % n
             items[i], items[j] = items[j], items[i]
 

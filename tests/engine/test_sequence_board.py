@@ -1,3 +1,4 @@
+import random
 from collections import Counter
 
 from stacks_api.variants.sequence.board import (
@@ -5,7 +6,10 @@ from stacks_api.variants.sequence.board import (
     CORNERS,
     JACKS,
     LAYOUT,
+    RAYS,
+    SPOTS,
     is_straight_line,
+    line_patterns,
 )
 
 
@@ -55,3 +59,20 @@ def test_straight_lines():
     assert is_straight_line([4, 13, 22, 31, 40])  # down-left diagonal
     assert not is_straight_line([8, 9, 10, 11, 12])  # wraps around the edge
     assert not is_straight_line([0, 1, 2, 3, 5])
+
+
+def test_line_patterns_tell_the_runs_a_walk_along_the_board_finds():
+    # The five-in-a-row tables against a plain walk outward from the cell, on random
+    # sets of held spaces (corners always held).
+    rng = random.Random(7)
+    for _ in range(3000):
+        held = {c for c in range(100) if rng.random() < 0.55} | CORNERS
+        cell = rng.randrange(100)
+        held.add(cell)
+        patterns = line_patterns(held)
+        for (line, _, five, runs), (behind, ahead) in zip(SPOTS[cell], RAYS[cell], strict=True):
+            back = next((k for k, c in enumerate(behind) if c not in held), len(behind))
+            fwd = next((k for k, c in enumerate(ahead) if c not in held), len(ahead))
+            expected = (back, fwd) if back + fwd >= 4 else None
+            assert runs[patterns[line]] == expected
+            assert five[patterns[line]] == (expected is not None)

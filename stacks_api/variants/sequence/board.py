@@ -85,16 +85,12 @@ def _line(cell: int, dr: int, dc: int) -> tuple[int, ...]:
     return tuple(sorted(found))
 
 
-
-
 # Line patterns: each team's chips (and the corners, which count for every team) are
 # also kept per line of the board, for the lines of all four directions, as a small
 # integer with bit k set where the line's k-th space (in index order) is held. Whether
 # a chip just placed makes five in a row, and how far the run goes each way, is then
 # one table lookup per direction, where walking the board took a loop.
-LINES = tuple(
-    dict.fromkeys(_line(cell, dr, dc) for dr, dc in DIRECTIONS for cell in range(CELLS))
-)
+LINES = tuple(dict.fromkeys(_line(cell, dr, dc) for dr, dc in DIRECTIONS for cell in range(CELLS)))
 
 
 def _runs(pattern: int, k: int) -> tuple[int, int] | None:
@@ -103,7 +99,7 @@ def _runs(pattern: int, k: int) -> tuple[int, int] | None:
 
     def run(step: int) -> int:
         n = 0
-        while n < 4 and 0 <= k + step * (n + 1) and pattern >> (k + step * (n + 1)) & 1:
+        while n < 4 and k + step * (n + 1) >= 0 and pattern >> (k + step * (n + 1)) & 1:
             n += 1
         return n
 

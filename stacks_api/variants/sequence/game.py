@@ -25,7 +25,6 @@ from .board import (
     SPOTS,
     TWO_EYED_JACKS,
     Spot,
-    coords,
     line_patterns,
 )
 from .position import (
@@ -54,10 +53,16 @@ Plays = tuple[Action, ...]
 _Move = tuple[str, int, int, int, bool, bool, str, int, Plays, Plays, Plays, tuple[Spot, ...]]
 
 
-# The actions legal_actions hands out, built once; a play's move is its _Move.
-_PLAY: dict[str, list[Prebuilt | None]] = {
+class _Play(Prebuilt):
+    """A Sequence play legal_actions hands out; its ``move`` is its _Move."""
+
+    __slots__ = ()
+
+
+# The actions legal_actions hands out, built once.
+_PLAY: dict[str, list[_Play | None]] = {
     card: [
-        None if cell in CORNERS else Prebuilt({"type": "play", "card": card, "cell": [row, col]})
+        None if cell in CORNERS else _Play({"type": "play", "card": card, "cell": [row, col]})
         for cell in range(CELLS)
         for row, col in [divmod(cell, SIZE)]
     ]
@@ -220,8 +225,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         """As ``Game.apply``, with a short way for a play ``legal_actions`` handed out
         (searches and bots apply millions): anything else takes the general way."""
         if (
-            type(action) is not Prebuilt
-            or action.move is None
+            type(action) is not _Play
             or type(seat) is not int
             or seat != self.turn
             or self.result is not None
@@ -230,7 +234,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         return self._play(seat, action.move)
 
     def _prebuilt(self, action: object) -> bool:
-        if type(action) is not dict:
+        if type(action) is not dict and not isinstance(action, Prebuilt):
             return False
         kind, card = action.get("type"), action.get("card")
         if kind == "play":
@@ -251,8 +255,9 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             return []
         cards = dict.fromkeys(self.hands[seat])
         try:  # the usual hand, where every card has an open space of its own
-            return list(chain.from_iterable(map(self.open_plays.__getitem__, cards))) or [_PASS]
-        except TypeError:  # a jack, or a dead card: its entry is None
+            plays = chain.from_iterable(map(self.open_plays.__getitem__, cards))  # type: ignore[arg-type]
+            return list(plays) or [_PASS]
+        except TypeError:  # a jack, or a dead card: its entry is None, which is no iterable
             return self._unusual_hand(seat, cards)
 
     def _unusual_hand(self, seat: int, cards: Iterable[str]) -> list[Action]:
@@ -340,14 +345,19 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             # The chip joins its four lines; a new sequence needs five in a row on one
             # of them. Unrolled: every placement asks, and almost always hears no.
             patterns = self.lines[team]
-            (a, bit_a, five_a, _), (b, bit_b, five_b, _), (c, bit_c, five_c, _), (d, bit_d, five_d, _) = spots
+            (
+                (a, bit_a, five_a, _),
+                (b, bit_b, five_b, _),
+                (c, bit_c, five_c, _),
+                (d, bit_d, five_d, _),
+            ) = spots
             on_a = patterns[a] = patterns[a] | bit_a
             on_b = patterns[b] = patterns[b] | bit_b
             on_c = patterns[c] = patterns[c] | bit_c
             on_d = patterns[d] = patterns[d] | bit_d
-            if (
-                five_a[on_a] or five_b[on_b] or five_c[on_c] or five_d[on_d]
-            ) and self._score(cell, team, events):
+            if (five_a[on_a] or five_b[on_b] or five_c[on_c] or five_d[on_d]) and self._score(
+                cell, team, events
+            ):
                 return events
         if self.draw:  # the usual case of _draw_card, inlined: every play draws
             hand.append(self.draw.pop())
@@ -454,10 +464,10 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         patterns = self.lines[team]
         found: list[tuple[int, ...]] = []
         for (line, _, _, runs), (behind, ahead) in zip(SPOTS[cell], RAYS[cell], strict=True):
-            run = runs[patterns[line]]
-            if run is None:
+            reach = runs[patterns[line]]
+            if reach is None:
                 continue  # no five in a row through the cell along this line
-            back, fwd = run
+            back, fwd = reach
             run = (*behind[:back][::-1], cell, *ahead[:fwd])
             windows = [run[s : s + 5] for s in range(max(0, back - 4), min(back, len(run) - 5) + 1)]
             fitting = [w for w in windows if self._fits(w, team)]

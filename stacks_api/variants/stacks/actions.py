@@ -1,8 +1,9 @@
-"""The action dicts of Sequence Stacks, built once and shared (callers treat them as read-only)."""
+"""The actions of Sequence Stacks, built once and shared (read-only: engine/prebuilt.py)."""
 
 from __future__ import annotations
 
 from ...engine.base import Action
+from ...engine.prebuilt import Prebuilt
 from .cards import (
     ACTION_CARDS,
     BLOCK,
@@ -17,17 +18,17 @@ from .cards import (
 )
 
 SOURCES = ("hand", "discard")
-PASS: Action = {"type": "pass"}
+PASS: Action = Prebuilt({"type": "pass"})
 
 
 def _play(source: str, card: str, **fields: object) -> Action:
     action: Action = {"type": "play", "card": card, **fields}
     if source == "discard":
         action["from"] = "discard"
-    return action
+    return Prebuilt(action)
 
 
-# Prebuilt, shared action dicts: legal_actions hands out references, never copies.
+# legal_actions hands out these, never copies.
 ON_PILE = {s: {c: [_play(s, c, pile=p) for p in range(PILES)] for c in CARD_SET} for s in SOURCES}
 SIMPLE = {s: {c: _play(s, c) for c in (SKIP, REVERSE, BLOCK)} for s in SOURCES}
 STEAL_CARD_PLAYS = {
@@ -37,7 +38,7 @@ STEAL_CHIP_PLAYS = {
     s: [{c: _play(s, STEAL_CHIP, target=t, color=c) for c in COLORS} for t in range(MAX_PLAYERS)]
     for s in SOURCES
 }
-DISCARD = {c: {"type": "discard", "card": c} for c in CARD_SET}
+DISCARD = {c: Prebuilt({"type": "discard", "card": c}) for c in CARD_SET}
 
 # Which extra fields a play of each card needs; anything else is malformed.
 PLAY_FIELDS = {

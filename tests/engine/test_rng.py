@@ -1,0 +1,70 @@
+"""The seeded generator: a shuffle computed in lanes gives exactly the stream of
+``below`` taken one draw at a time, refused draws included."""
+
+import pytest
+
+from stacks_api.engine.rng import _GAMMA, _MASK, _MIX1, _MIX2, Rng
+
+
+def shuffled_one_draw_at_a_time(items: list[int], rng: Rng) -> list[int]:
+    """Fisher-Yates as the rules describe it: ``below(i + 1)`` for each i from the end."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def undo_xorshift(value: int, shift: int) -> int:
+    """The y with ``y ^ (y >> shift) == value``."""
+    y = value
+    for _ in range(64 // shift + 1):
+        y = value ^ (y >> shift)
+    return y
+
+
+def state_before(output: int) -> int:
+    """A state whose next ``next64`` returns ``output`` (SplitMix64's mix inverted)."""
+    z = undo_xorshift(output, 31)
+    z = undo_xorshift(z * pow(_MIX2, -1, 1 << 64) & _MASK, 27)
+    z = undo_xorshift(z * pow(_MIX1, -1, 1 << 64) & _MASK, 30)
+    return (z - _GAMMA) & _MASK
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 52, 104, 120, 300])
+def test_a_shuffle_equals_one_draw_at_a_time(size):
+    for seed in range(60):
+        fast, slow = Rng.from_seed(seed), Rng.from_seed(seed)
+        items = list(range(size))
+        fast.shuffle(items)
+        assert items == shuffled_one_draw_at_a_time(list(range(size)), slow)
+        assert fast.state == slow.state
+
+
+def test_the_inverted_mix_gives_the_wanted_draw():
+    wanted = 0xDEADBEEF12345678
+    assert Rng(state_before(wanted)).next64() == wanted
+
+
+@pytest.mark.parametrize("refused_at", [0, 1, 50])
+def test_a_refused_draw_shifts_every_later_draw_as_below_does(refused_at):
+    # The largest 64-bit number is refused by below(n) for every n that is not a power
+    # of two; planting it as draw ``refused_at`` of a 104-card shuffle (n = 104 - k).
+    start = (state_before(_MASK) - refused_at * _GAMMA) & _MASK
+    fast, slow = Rng(start), Rng(start)
+    items = list(range(104))
+    fast.shuffle(items)
+    assert items == shuffled_one_draw_at_a_time(list(range(104)), slow)
+    assert fast.state == slow.state
+    assert fast.state == (start + 104 * _GAMMA) & _MASK  # 103 draws and the refused one
+
+
+@pytest.mark.parametrize("start", [12345, state_before(_MASK)])
+def test_taking_from_the_end_equals_popping_a_shuffled_list(start):
+    shuffled, lazy = Rng(start), Rng(start)
+    deck = list(range(104))
+    shuffled.shuffle(deck)
+    taken = lazy.shuffled_from_end(list(range(104)))
+    assert lazy.state == shuffled.state  # the generator moved past the whole shuffle at once
+    assert [next(taken) for _ in range(5)] == [deck.pop() for _ in range(5)]
+    assert list(taken) == deck[::-1]
