@@ -1,4 +1,5 @@
-"""The Sequence Stacks rules (docs/rules.md) behind the engine façade."""
+"""The Sequence Stacks rules (docs/rules.md) behind the engine façade; the block
+window's are in window.py."""
 
 from __future__ import annotations
 
@@ -42,10 +43,9 @@ from .cards import (
     fits_pile,
     resolve_setup,
     winning,
-    wins,
 )
 from .position import StacksPosition, read_position, write_position
-from .window import BlockWindow
+from .window import BlockWindow, BlockWindowRules
 
 
 def _on_piles(source: str, card: str) -> tuple[int, int, tuple[bool, ...], Action, Action] | None:
@@ -59,7 +59,7 @@ def _on_piles(source: str, card: str) -> tuple[int, int, tuple[bool, ...], Actio
 _ON_PILES = {source: {card: _on_piles(source, card) for card in CARD_SET} for source in SOURCES}
 
 
-class StacksGame(CardGame[Setup, StacksPosition]):
+class StacksGame(BlockWindowRules, CardGame[Setup, StacksPosition]):
     """One game of Sequence Stacks: four shared piles, action cards, chips of two colours."""
 
     variant: ClassVar[str] = "stacks"
@@ -178,15 +178,6 @@ class StacksGame(CardGame[Setup, StacksPosition]):
         actions += map(DISCARD.__getitem__, distinct)
         if not hand:
             actions.append(PASS)
-        return actions
-
-    def _block_answers(self, seat: int) -> list[Action]:
-        actions = []
-        if BLOCK in self.hands[seat]:
-            actions.append(SIMPLE["hand"][BLOCK])
-        if self.discards[seat] and self.discards[seat][-1] == BLOCK:
-            actions.append(SIMPLE["discard"][BLOCK])
-        actions.append(PASS)
         return actions
 
     def _plays_of(
@@ -370,79 +361,6 @@ class StacksGame(CardGame[Setup, StacksPosition]):
         self.hands[seat].remove(card)
         self.discards[seat].append(card)
         return self._end_turn(seat, [{"type": "discard", "seat": seat, "card": card}])
-
-    # -- completing a pile and the block window -------------------------------
-
-    def _complete(
-        self, seat: int, pile: int, emptied: bool, now: float | None, events: list[Event]
-    ) -> None:
-        asked = self._opponents(seat)
-        if self.setup.block_window == "holders":
-            asked = [t for t in asked if self._block_answers(t) != [PASS]]
-        events.append({"type": "complete", "seat": seat, "pile": pile})
-        window = BlockWindow(seat, pile, asked, emptied)
-        if asked:
-            timeout = self.setup.response_timeout_s
-            if timeout is not None and now is not None:
-                window.deadline = now + timeout
-            self.window = window
-            events.append({"type": "block_window", **window.public()})
-        else:
-            self._close_window(window, events)
-
-    def _answer_window(self, seat: int, action: Action) -> list[Event]:
-        window = self.window
-        assert window is not None
-        if action["type"] == "pass":
-            answer = "pass"
-        elif action["type"] == "play" and action["card"] == BLOCK:
-            answer = action.get("from", "hand")
-            self._take(seat, BLOCK, answer)
-        else:
-            raise illegal("while a block window is open you may only play BLOCK or pass")
-        window.answer(seat, answer)
-        # Whether the answer was a Block stays hidden until the window closes.
-        events: list[Event] = [{"type": "answer", "seat": seat}]
-        if not window.waiting():
-            self._close_window(window, events)
-        return events
-
-    @property
-    def deadline(self) -> float | None:
-        return None if self.window is None or self.result else self.window.deadline
-
-    def expire(self, now: float) -> list[Event]:
-        window = self.window
-        if window is None or window.deadline is None or now < window.deadline or self.result:
-            return []
-        events: list[Event] = [{"type": "window_expired", "waiting": window.waiting()}]
-        for seat in window.waiting():
-            window.answer(seat, "pass")
-        self._close_window(window, events)
-        return events
-
-    def _close_window(self, window: BlockWindow, events: list[Event]) -> None:
-        self.window = None
-        seat, pile = window.completer, window.pile
-        self.set_aside += self.piles[pile]
-        self.piles[pile] = []
-        color = PILE_COLORS[pile]
-        blocker = window.winner()
-        if blocker is not None:
-            self._remove(blocker[0], BLOCK, blocker[1])
-            self.special.append(BLOCK)
-            events.append({"type": "block", "seat": blocker[0], "pile": pile})
-        elif self._supply(color) > 0:
-            self.chips[seat][color] += 1
-            events.append({"type": "chip", "seat": seat, "color": color})
-            if wins(self.chips[seat]):
-                self._finish({"winner_seat": seat}, events)
-                return
-            if not any(self._supply(c) for c in COLORS):
-                self._finish({"draw": True}, events)
-                return
-        if window.refill and not self.hands[seat]:
-            self._draw_cards(seat, HAND_SIZE, events)
 
     def _supply(self, color: str) -> int:
         return CHIPS_PER_COLOR - sum(chips[color] for chips in self.chips)
