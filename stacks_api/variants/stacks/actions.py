@@ -17,15 +17,23 @@ from .cards import (
     STEAL_CHIP,
 )
 
+
+class BuiltAction(Prebuilt):
+    """An action of the tables below: well-formed by construction, so apply need not
+    look at its fields one by one (whether it is legal is still checked)."""
+
+    __slots__ = ()
+
+
 SOURCES = ("hand", "discard")
-PASS: Action = Prebuilt({"type": "pass"})
+PASS: Action = BuiltAction({"type": "pass"})
 
 
 def _play(source: str, card: str, **fields: object) -> Action:
     action: Action = {"type": "play", "card": card, **fields}
     if source == "discard":
         action["from"] = "discard"
-    return Prebuilt(action)
+    return BuiltAction(action)
 
 
 # legal_actions hands out these, never copies.
@@ -38,7 +46,7 @@ STEAL_CHIP_PLAYS = {
     s: [{c: _play(s, STEAL_CHIP, target=t, color=c) for c in COLORS} for t in range(MAX_PLAYERS)]
     for s in SOURCES
 }
-DISCARD = {c: Prebuilt({"type": "discard", "card": c}) for c in CARD_SET}
+DISCARD = {c: BuiltAction({"type": "discard", "card": c}) for c in CARD_SET}
 
 # Which extra fields a play of each card needs; anything else is malformed.
 PLAY_FIELDS = {

@@ -9,7 +9,6 @@ from typing import ClassVar
 from ...engine.base import JSON, Action, Event, is_int
 from ...engine.cards import CardGame
 from ...engine.errors import bad_action, illegal
-from ...engine.prebuilt import Prebuilt
 from ...engine.rng import Rng
 from .actions import (
     DISCARD,
@@ -20,6 +19,7 @@ from .actions import (
     SOURCES,
     STEAL_CARD_PLAYS,
     STEAL_CHIP_PLAYS,
+    BuiltAction,
 )
 from .cards import (
     BLOCK,
@@ -147,7 +147,9 @@ class StacksGame(BlockWindowRules, CardGame[Setup, StacksPosition]):
         return seat == self.turn if self.window is None else seat in self.window.waiting()
 
     def _prebuilt(self, action: object) -> bool:
-        if type(action) is not Prebuilt and type(action) is not dict:
+        if type(action) is BuiltAction:
+            return True
+        if type(action) is not dict:
             return False
         kind, card = action.get("type"), action.get("card")
         if type(card) is not str:
