@@ -2,7 +2,8 @@
 
 After each action: the deck is conserved as a multiset over every zone, chips are
 conserved (Stacks), to_dict/load_game round-trips exactly, sampled legal actions are
-accepted and sampled actions outside legal_actions are refused without any change.
+accepted and sampled actions outside legal_actions are refused without any change,
+and the game rebuilt from to_dict lists the same legal actions.
 """
 
 import random
@@ -88,6 +89,11 @@ def play_checked_games(variant, players, games, deck, probe, options_for):
                     held = sum(chips[color] for chips in view["chips"])
                     assert held + view["supply"][color] == 20 and view["supply"][color] >= 0
             assert_round_trip(game)
+            # What a game keeps up to date move by move (open spaces per card, lines,
+            # duplicates in hands) agrees with the same game rebuilt from scratch.
+            rebuilt = load_game(game.to_dict())
+            for seat in game.to_move:
+                assert rebuilt.legal_actions(seat) == game.legal_actions(seat)
         assert game.to_move == [] and all(game.legal_actions(s) == [] for s in range(players))
         endings[next(iter(game.result))] += 1
     return endings

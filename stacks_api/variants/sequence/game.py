@@ -161,6 +161,9 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         self.team_at = [setup.team_of(seat) for seat in range(setup.players)]
         self.sequences: list[tuple[int, tuple[int, ...]]] = []
         self.hands: list[list[str]] = [[] for _ in range(setup.players)]
+        # Per seat, how many cards it holds both copies of: legal_actions lists each
+        # card's plays once, and most hands need no sorting out of duplicates.
+        self.doubles = [0] * setup.players
         self.discards: list[list[str]] = [[] for _ in range(setup.players)]
         self.draw: list[str] = []  # the next card to draw is last
         self.turn = 0
@@ -183,6 +186,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         deck = list(DECK)
         self.rng.shuffle(deck)
         self._deal_hands(deck, self.setup.hand_size)
+        self._count_doubles()
         self.log = [*rounds, {"type": "deal", "dealer": dealer, "first": self.turn}]
 
     def _load(self, pos: SequencePosition) -> None:
@@ -194,6 +198,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             pos.turn,
         )
         self.exchanged, self.passes = pos.exchanged, pos.passes
+        self._count_doubles()
         for cell, team in enumerate(self.board):
             if team != EMPTY and team != CORNER:
                 self.empty[cell] = 0
@@ -205,6 +210,9 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
                 self.open_plays[card] = _plays(card, open_cells) or None
         for team, cells in pos.sequences:
             self._record(team, cells)
+
+    def _count_doubles(self) -> None:
+        self.doubles = [len(hand) - len(set(hand)) for hand in self.hands]
 
     def _record(self, team: int, cells: tuple[int, ...]) -> None:
         self.sequences.append((team, cells))
@@ -253,7 +261,8 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
     def legal_actions(self, seat: int) -> list[Action]:
         if self.result is not None or seat != self.turn:
             return []
-        cards = dict.fromkeys(self.hands[seat])
+        hand = self.hands[seat]
+        cards = dict.fromkeys(hand) if self.doubles[seat] else hand
         try:  # the usual hand, where every card has an open space of its own
             plays = chain.from_iterable(map(self.open_plays.__getitem__, cards))  # type: ignore[arg-type]
             return list(plays) or [_PASS]
@@ -338,6 +347,8 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             self.open_plays[printed] = taken if board[other] == EMPTY else None
             self.loose[team].add(cell)
         hand.remove(card)
+        if card in hand:
+            self.doubles[seat] -= 1
         self.discards[seat].append(card)
         self.passes = 0
         events: list[Event] = [{"type": "play", "seat": seat, "card": card, "cell": [row, col]}]
@@ -360,7 +371,10 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             ):
                 return events
         if self.draw:  # the usual case of _draw_card, inlined: every play draws
-            hand.append(self.draw.pop())
+            drawn = self.draw.pop()
+            if drawn in hand:
+                self.doubles[seat] += 1
+            hand.append(drawn)
             events.append({"type": "draw", "seat": seat})
         else:
             self._draw_card(seat, events)
@@ -404,6 +418,8 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         if self.open_plays[card]:
             raise illegal(f"{card} is not dead: one of its spaces is open")
         hand.remove(card)
+        if card in hand:
+            self.doubles[seat] -= 1
         self.discards[seat].append(card)
         self.exchanged = True
         events: list[Event] = [{"type": "exchange", "seat": seat, "card": card}]
@@ -437,7 +453,10 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             self.rng.shuffle(pile)
             self.draw = pile
             events.append({"type": "reshuffle", "cards": len(pile)})
-        self.hands[seat].append(self.draw.pop())
+        drawn = self.draw.pop()
+        if drawn in self.hands[seat]:
+            self.doubles[seat] += 1
+        self.hands[seat].append(drawn)
         events.append({"type": "draw", "seat": seat})
 
     def _score(self, cell: int, team: int, events: list[Event]) -> bool:
@@ -497,6 +516,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         twin.lines = [list(patterns) for patterns in self.lines]
         twin.sequences = list(self.sequences)
         twin.hands = [list(hand) for hand in self.hands]
+        twin.doubles = list(self.doubles)
         twin.discards = [list(pile) for pile in self.discards]
         twin.draw = list(self.draw)
         return twin
