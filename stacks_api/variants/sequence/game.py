@@ -70,7 +70,6 @@ _PLAY: dict[str, list[_Play | None]] = {
 }
 _EXCHANGE = {card: Prebuilt({"type": "exchange", "card": card}) for card in CARD_SET}
 _PASS = Prebuilt({"type": "pass"})
-_IS_EMPTY = EMPTY.__eq__
 _EMPTY_BOARD = tuple(CORNER if c in CORNERS else EMPTY for c in range(CELLS))
 _EMPTY_FLAGS = bytes(v == EMPTY for v in _EMPTY_BOARD)
 _CORNER_PATTERNS = tuple(line_patterns(()))
@@ -103,13 +102,19 @@ def _move(card: str, cell: int) -> _Move:
     )  # fmt: skip
 
 
-# Every card at every cell, corners included (a move that is refused); a prebuilt
-# play carries its own.
+# Every card at every cell, corners included (a move that is refused).
 _MOVES = {card: [_move(card, cell) for cell in range(CELLS)] for card in CARD_SET}
-for _card, _table in _PLAY.items():
-    for _cell, _action in enumerate(_table):
-        if _action is not None:
-            _action.move = _MOVES[_card][_cell]
+
+
+def _give_plays_their_moves() -> None:
+    """Each prebuilt play carries its move (made after the plays, as a move lists plays)."""
+    for card, table in _PLAY.items():
+        for cell, action in enumerate(table):
+            if action is not None:
+                action.move = _MOVES[card][cell]
+
+
+_give_plays_their_moves()
 # A plain card's plays on the empty board; a jack has none of its own (None).
 _OPEN_PLAYS: dict[str, Plays | None] = {
     card: None if card in JACKS else _plays(card, list(CARD_CELLS[card])) for card in CARD_SET
