@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from functools import cache
+from functools import lru_cache
 from typing import TypeVar
 
 _MASK = (1 << 64) - 1
@@ -30,9 +30,10 @@ def _limit(n: int) -> int:
 # lane, and what a shift moves into a lane's upper half is masked away. A dozen
 # big-integer operations replace a hundred rounds of interpreted arithmetic.
 _LANE = 128
+_MOST_LANES = 512  # longer lists shuffle one draw at a time (no game has such a deck)
 
 
-@cache
+@lru_cache(maxsize=64)  # a deck's size, and the sizes its discards come back in
 def _lanes(count: int) -> tuple[int, int, int, int, int]:
     """For ``count`` lanes: 1 in each lane, ``k * GAMMA`` in lane k - 1, the mask of
     each lane's low 64 bits, and, for the draws of a shuffle of ``count + 1`` items,
@@ -101,7 +102,7 @@ class Rng:
         size = len(items)
         if size < 2:
             return
-        lanes = self._shuffle_draws(size)
+        lanes = self._shuffle_draws(size) if size <= _MOST_LANES else None
         if lanes is None:
             self._shuffle_one_by_one(items)
             return
@@ -119,9 +120,10 @@ class Rng:
         give, shuffling only as far as they are taken (a cut takes a few cards of a
         fresh deck). The generator moves past the whole shuffle at once, as ``shuffle``
         does."""
-        lanes = self._shuffle_draws(len(items)) if len(items) > 1 else 0
+        size = len(items)
+        lanes = self._shuffle_draws(size) if 1 < size <= _MOST_LANES else None
         if lanes is None:
-            self._shuffle_one_by_one(items)
+            self.shuffle(items)
             return reversed(items)
         return _take_from_end(items, lanes)
 
@@ -132,5 +134,4 @@ def _take_from_end(items: list[T], lanes: int) -> Iterator[T]:
         lanes >>= _LANE
         items[i], items[j] = items[j], items[i]
         yield items[i]
-    if items:
-        yield items[0]
+    yield items[0]

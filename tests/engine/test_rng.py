@@ -31,7 +31,7 @@ def state_before(output: int) -> int:
     return (z - _GAMMA) & _MASK
 
 
-@pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 52, 104, 120, 300])
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 52, 104, 120, 300, 600])
 def test_a_shuffle_equals_one_draw_at_a_time(size):
     for seed in range(60):
         fast, slow = Rng.from_seed(seed), Rng.from_seed(seed)
@@ -68,3 +68,12 @@ def test_taking_from_the_end_equals_popping_a_shuffled_list(start):
     assert lazy.state == shuffled.state  # the generator moved past the whole shuffle at once
     assert [next(taken) for _ in range(5)] == [deck.pop() for _ in range(5)]
     assert list(taken) == deck[::-1]
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 104, 600])
+def test_taking_from_the_end_of_any_size(size):
+    shuffled, lazy = Rng(99), Rng(99)
+    deck = list(range(size))
+    shuffled.shuffle(deck)
+    assert list(lazy.shuffled_from_end(list(range(size)))) == deck[::-1]
+    assert lazy.state == shuffled.state
