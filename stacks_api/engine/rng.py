@@ -122,8 +122,8 @@ class Rng:
         does."""
         size = len(items)
         lanes = self._shuffle_draws(size) if 1 < size <= _MOST_LANES else None
-        if lanes is None:
-            self.shuffle(items)
+        if lanes is None:  # as in shuffle: too short, too long, or a draw refused
+            self._shuffle_one_by_one(items)
             return reversed(items)
         return _take_from_end(items, lanes)
 
