@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from itertools import chain, compress
+from itertools import compress
 from typing import ClassVar
 
 from ...engine.base import JSON, Action, Event, is_int
@@ -268,11 +268,14 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             return []
         hand = self.hands[seat]
         cards = dict.fromkeys(hand) if self.doubles[seat] else hand
+        open_plays = self.open_plays
+        plays: list[Action] = []
         try:  # the usual hand, where every card has an open space of its own
-            plays = chain.from_iterable(map(self.open_plays.__getitem__, cards))  # type: ignore[arg-type]
-            return list(plays) or [_PASS]
+            for card in cards:  # a plain loop: several times quicker than chain for a hand
+                plays += open_plays[card]  # type: ignore[arg-type]
         except TypeError:  # a jack, or a dead card: its entry is None, which is no iterable
             return self._unusual_hand(seat, cards)
+        return plays or [_PASS]
 
     def _unusual_hand(self, seat: int, cards: Iterable[str]) -> list[Action]:
         """``legal_actions`` for a hand with a jack or a dead card: trades come first,
