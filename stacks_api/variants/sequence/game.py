@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
-from itertools import compress
+from collections.abc import Iterator
+from itertools import chain, compress
 from typing import ClassVar
 
 from ...engine.base import JSON, Action, Event, is_int
@@ -166,9 +166,11 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         self.team_at = [setup.team_of(seat) for seat in range(setup.players)]
         self.sequences: list[tuple[int, tuple[int, ...]]] = []
         self.hands: list[list[str]] = [[] for _ in range(setup.players)]
-        # Per seat, how many cards it holds both copies of: legal_actions lists each
+        # Per seat, how many copies of each card it holds. A dict lookup answers "does
+        # the seat hold this card?" several times faster than a scan of the hand, and
+        # fewer entries than cards mean a card held twice: legal_actions lists each
         # card's plays once, and most hands need no sorting out of duplicates.
-        self.doubles = [0] * setup.players
+        self.held: list[dict[str, int]] = [{} for _ in range(setup.players)]
         self.discards: list[list[str]] = [[] for _ in range(setup.players)]
         self.draw: list[str] = []  # the next card to draw is last
         self.turn = 0
@@ -191,7 +193,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         deck = list(DECK)
         self.rng.shuffle(deck)
         self._deal_hands(deck, self.setup.hand_size)
-        self._count_doubles()
+        self._count_held()
         self.log = [*rounds, {"type": "deal", "dealer": dealer, "first": self.turn}]
 
     def _load(self, pos: SequencePosition) -> None:
@@ -203,7 +205,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             pos.turn,
         )
         self.exchanged, self.passes = pos.exchanged, pos.passes
-        self._count_doubles()
+        self._count_held()
         for cell, team in enumerate(self.board):
             if team != EMPTY and team != CORNER:
                 self.empty[cell] = 0
@@ -216,8 +218,11 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         for team, cells in pos.sequences:
             self._record(team, cells)
 
-    def _count_doubles(self) -> None:
-        self.doubles = [len(hand) - len(set(hand)) for hand in self.hands]
+    def _count_held(self) -> None:
+        self.held = [dict.fromkeys(hand, 0) for hand in self.hands]
+        for hand, held in zip(self.hands, self.held, strict=True):
+            for card in hand:
+                held[card] += 1
 
     def _record(self, team: int, cells: tuple[int, ...]) -> None:
         self.sequences.append((team, cells))
@@ -267,22 +272,24 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         if self.result is not None or seat != self.turn:
             return []
         hand = self.hands[seat]
-        cards = dict.fromkeys(hand) if self.doubles[seat] else hand
+        cards = iter(dict.fromkeys(hand) if len(self.held[seat]) < len(hand) else hand)
         open_plays = self.open_plays
         plays: list[Action] = []
-        try:  # the usual hand, where every card has an open space of its own
-            for card in cards:  # a plain loop: several times quicker than chain for a hand
-                plays += open_plays[card]  # type: ignore[arg-type]
-        except TypeError:  # a jack, or a dead card: its entry is None, which is no iterable
-            return self._unusual_hand(seat, cards)
+        for card in cards:  # a plain loop: several times quicker than chain over a hand
+            found = open_plays[card]
+            if found is None:  # a jack or a dead card: the rest of the hand goes the long way
+                return self._unusual_hand(seat, card, cards, plays)
+            plays += found
         return plays or [_PASS]
 
-    def _unusual_hand(self, seat: int, cards: Iterable[str]) -> list[Action]:
-        """``legal_actions`` for a hand with a jack or a dead card: trades come first,
-        then plays, each in the order of the hand."""
+    def _unusual_hand(
+        self, seat: int, first: str, rest: Iterator[str], plays: list[Action]
+    ) -> list[Action]:
+        """``legal_actions`` from ``first``, a jack or a dead card, on: ``plays`` holds
+        the plays of the cards before it, ``rest`` the cards after it. Trades come
+        first, then plays, each in the order of the hand."""
         exchanges: list[Action] = []
-        plays: list[Action] = []
-        for card in cards:
+        for card in chain((first,), rest):
             found = self.open_plays[card]
             if found is not None:
                 plays += found
@@ -332,8 +339,9 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
 
     def _play(self, seat: int, move: _Move) -> list[Event]:
         card, cell, row, col, removes, fits, printed, other, taken, both, alone, spots = move
-        hand = self.hands[seat]
-        if card not in hand:
+        held = self.held[seat]
+        copies = held.get(card)
+        if copies is None:
             raise illegal(f"you do not hold {card}")
         team = self.team_at[seat]
         board = self.board
@@ -354,9 +362,12 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             self.empty[cell] = 0
             self.open_plays[printed] = taken if board[other] == EMPTY else None
             self.loose[team].add(cell)
-        hand.remove(card)
-        if card in hand:
-            self.doubles[seat] -= 1
+        hand = self.hands[seat]
+        hand.remove(card)  # _give_up, inlined with the count already looked up
+        if copies == 1:
+            del held[card]
+        else:
+            held[card] = 1
         self.discards[seat].append(card)
         self.passes = 0
         events: list[Event] = [{"type": "play", "seat": seat, "card": card, "cell": [row, col]}]
@@ -380,8 +391,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
                 return events
         if self.draw:  # the usual case of _draw_card, inlined: every play draws
             drawn = self.draw.pop()
-            if drawn in hand:
-                self.doubles[seat] += 1
+            held[drawn] = held.get(drawn, 0) + 1
             hand.append(drawn)
             events.append({"type": "draw", "seat": seat})
         else:
@@ -416,18 +426,15 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
 
     def _exchange(self, seat: int, action: Action) -> list[Event]:
         card: str = action["card"]
-        hand = self.hands[seat]
         if self.exchanged:
             raise illegal("you have already exchanged a dead card this turn")
-        if card not in hand:
+        if card not in self.held[seat]:
             raise illegal(f"you do not hold {card}")
         if card in JACKS:
             raise illegal(f"{card} is a jack, and jacks are never dead")
         if self.open_plays[card]:
             raise illegal(f"{card} is not dead: one of its spaces is open")
-        hand.remove(card)
-        if card in hand:
-            self.doubles[seat] -= 1
+        self._give_up(seat, card)
         self.discards[seat].append(card)
         self.exchanged = True
         events: list[Event] = [{"type": "exchange", "seat": seat, "card": card}]
@@ -462,10 +469,19 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             self.draw = pile
             events.append({"type": "reshuffle", "cards": len(pile)})
         drawn = self.draw.pop()
-        if drawn in self.hands[seat]:
-            self.doubles[seat] += 1
+        held = self.held[seat]
+        held[drawn] = held.get(drawn, 0) + 1
         self.hands[seat].append(drawn)
         events.append({"type": "draw", "seat": seat})
+
+    def _give_up(self, seat: int, card: str) -> None:
+        """Take one copy of ``card``, which the seat holds, out of its hand."""
+        self.hands[seat].remove(card)
+        held = self.held[seat]
+        if held[card] == 1:
+            del held[card]
+        else:
+            held[card] = 1
 
     def _score(self, cell: int, team: int, events: list[Event]) -> bool:
         """Record the sequences a chip at ``cell`` completes; True when that wins."""
@@ -524,7 +540,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         twin.lines = [list(patterns) for patterns in self.lines]
         twin.sequences = list(self.sequences)
         twin.hands = [list(hand) for hand in self.hands]
-        twin.doubles = list(self.doubles)
+        twin.held = [dict(cards) for cards in self.held]
         twin.discards = [list(pile) for pile in self.discards]
         twin.draw = list(self.draw)
         return twin
