@@ -1,11 +1,12 @@
-"""Read-only actions for ``legal_actions`` to hand out.
+"""Read-only actions and events, built once and shared by every game.
 
 A variant builds each of its actions once and hands out the same objects on every
-call, to every game: building fresh dicts was a good part of a move's cost. An action
-shared like that must not change, so these types refuse every change in place (a
-copy, ``dict(action)``, is an ordinary dict). A ``Prebuilt`` also carries ``move``,
-what the action means to its variant's rules, so ``apply`` need not read and check
-the fields of an action it built itself.
+call, to every game: building fresh dicts was a good part of a move's cost. Events
+``apply`` returns may be shared in the same way. Anything shared like that must not
+change, so these types refuse every change in place (a copy, ``dict(action)``, is an
+ordinary dict). A ``Prebuilt`` action also carries ``move``, what the action means
+to its variant's rules, so ``apply`` need not read and check the fields of an action
+it built itself.
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ from typing import Any, NoReturn
 
 def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
     raise TypeError(
-        "actions from legal_actions are shared and read-only; change a copy: dict(action)"
+        "this action or event is shared by every game and read-only; change a copy: dict(it)"
     )
 
 
 class ReadOnlyList(list[Any]):
-    """A list field of a prebuilt action (a cell)."""
+    """A list field of a prebuilt action or event (a cell)."""
 
     __slots__ = ()
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
@@ -31,7 +32,8 @@ class ReadOnlyList(list[Any]):
 
 
 class Prebuilt(dict[str, Any]):
-    """An action built once by a variant; ``move`` is the variant's own reading of it."""
+    """An action or event built once by a variant; ``move`` is an action's reading by
+    its variant's rules."""
 
     __slots__ = ("move",)
     __setitem__ = __delitem__ = __ior__ = _refuse

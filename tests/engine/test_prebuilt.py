@@ -1,5 +1,6 @@
 """Actions from ``legal_actions`` are shared by every game: read-only, and applied the
-same as an equal action that arrived as JSON."""
+same as an equal action that arrived as JSON. Sequence shares its play and draw events
+the same way."""
 
 import copy
 import json
@@ -63,3 +64,24 @@ def test_an_action_as_json_is_applied_exactly_as_the_handed_out_one(variant, pla
             assert fast.apply(seat, action, now=now) == slow.apply(seat, as_json, now=now)
             assert fast.to_dict() == slow.to_dict()
             now += 1.0
+
+
+def test_shared_sequence_events_are_read_only_and_the_same_in_every_game():
+    first, second = (create_game("sequence", players=2, seed=5) for _ in range(2))
+    seat = first.to_move[0]
+    action = first.legal_actions(seat)[0]
+    events = first.apply(seat, action)
+    assert events == [
+        {"type": "play", "seat": seat, "card": action["card"], "cell": list(action["cell"])},
+        {"type": "draw", "seat": seat},
+    ]
+    again = second.apply(seat, json.loads(json.dumps(action)))
+    assert again == events and all(a is b for a, b in zip(again, events, strict=True))
+    with pytest.raises(TypeError, match="read-only"):
+        events[0]["seat"] = 1 - seat
+    with pytest.raises(TypeError, match="read-only"):
+        events[0]["cell"][0] = 9
+    with pytest.raises(TypeError, match="read-only"):
+        events[1].update(seat=1 - seat)
+    assert events[0]["seat"] == seat and events[1] == {"type": "draw", "seat": seat}
+    assert type(dict(events[0])) is dict and json.loads(json.dumps(events)) == events

@@ -36,7 +36,7 @@ from .position import (
     sequence_cells,
     write_position,
 )
-from .setup import COLORS, DECK, Setup, cut_for_deal, resolve_setup
+from .setup import COLORS, DECK, MOST_PLAYERS, Setup, cut_for_deal, resolve_setup
 
 # What a card does: placed on its own two spaces, anywhere open, or removing a chip.
 _PLAIN, _TWO_EYED, _ONE_EYED = "plain", "two-eyed", "one-eyed"
@@ -50,7 +50,9 @@ Plays = tuple[Action, ...]
 # A play of a card at a cell with every fact of that pair the move needs, worked out
 # once so that _play reads them all in one step (see _move for the fields). A plain
 # tuple: the interpreter unpacks only exact tuples the quick way.
-_Move = tuple[str, int, int, int, bool, bool, str, int, Plays, Plays, Plays, tuple[Spot, ...]]
+_Move = tuple[
+    str, int, bool, bool, str, int, Plays, Plays, Plays, tuple[Spot, ...], list[Prebuilt | None]
+]
 
 
 class _Play(Prebuilt):
@@ -81,24 +83,25 @@ def _plays(card: str, cells: list[int]) -> Plays:
 
 
 def _move(card: str, cell: int) -> _Move:
-    """The card and cell; the cell's row and column; whether the card removes a chip
-    (a one-eyed jack); whether it may take the cell when the cell is open (its own
-    space, or any space for a two-eyed jack); the card printed at the cell ("" at a
-    corner) and that card's other space; that card's plays once the cell is taken
-    and the other space is open, once the cell is freed and the other space is open,
-    and once it is freed and the other is taken; the cell's spots on its lines."""
-    row, col = divmod(cell, SIZE)
+    """The card and cell; whether the card removes a chip (a one-eyed jack); whether
+    it may take the cell when the cell is open (its own space, or any space for a
+    two-eyed jack); the card printed at the cell ("" at a corner) and that card's
+    other space; that card's plays once the cell is taken and the other space is
+    open, once the cell is freed and the other space is open, and once it is freed
+    and the other is taken; the cell's spots on its lines; per seat, the event of
+    that seat's play, made when first needed (see _play_event)."""
     kind = _KIND[card]
     fits = kind is _TWO_EYED or (kind is _PLAIN and cell in CARD_CELLS[card])
     removes, spots = kind is _ONE_EYED, SPOTS[cell]
+    said: list[Prebuilt | None] = [None] * MOST_PLAYERS
     if cell in CORNERS:  # a corner takes no chip and loses none: the move is refused
-        return (card, cell, row, col, removes, fits, "", cell, (), (), (), spots)
+        return (card, cell, removes, fits, "", cell, (), (), (), spots, said)
     printed = LAYOUT[cell]
     other = next(c for c in CARD_CELLS[printed] if c != cell)
     return (
-        card, cell, row, col, removes, fits, printed, other,
+        card, cell, removes, fits, printed, other,
         _plays(printed, [other]), _plays(printed, [cell, other]), _plays(printed, [cell]),
-        spots,
+        spots, said,
     )  # fmt: skip
 
 
@@ -119,6 +122,18 @@ _give_plays_their_moves()
 _OPEN_PLAYS: dict[str, Plays | None] = {
     card: None if card in JACKS else _plays(card, list(CARD_CELLS[card])) for card in CARD_SET
 }
+
+
+def _play_event(said: list[Prebuilt | None], seat: int, card: str, cell: int) -> Prebuilt:
+    """The event of ``seat`` playing ``card`` at ``cell``, kept in ``said`` (its move's
+    list) for every later game: events, like actions, are shared and read-only."""
+    event = Prebuilt({"type": "play", "seat": seat, "card": card, "cell": list(divmod(cell, SIZE))})
+    said[seat] = event
+    return event
+
+
+# Each seat's draw event, shared in the same way.
+_DRAW_EVENTS = tuple(Prebuilt({"type": "draw", "seat": seat}) for seat in range(MOST_PLAYERS))
 
 
 def _where(cell: int) -> str:
@@ -338,7 +353,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
     # -- the moves ----------------------------------------------------------
 
     def _play(self, seat: int, move: _Move) -> list[Event]:
-        card, cell, row, col, removes, fits, printed, other, taken, both, alone, spots = move
+        card, cell, removes, fits, printed, other, taken, both, alone, spots, said = move
         held = self.held[seat]
         copies = held.get(card)
         if copies is None:
@@ -370,7 +385,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             held[card] = 1
         self.discards[seat].append(card)
         self.passes = 0
-        events: list[Event] = [{"type": "play", "seat": seat, "card": card, "cell": [row, col]}]
+        events: list[Event] = [said[seat] or _play_event(said, seat, card, cell)]
         if here == EMPTY:
             # The chip joins its four lines; a new sequence needs five in a row on one
             # of them. Unrolled: every placement asks, and almost always hears no.
@@ -393,7 +408,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
             drawn = self.draw.pop()
             held[drawn] = held.get(drawn, 0) + 1
             hand.append(drawn)
-            events.append({"type": "draw", "seat": seat})
+            events.append(_DRAW_EVENTS[seat])
         else:
             self._draw_card(seat, events)
         self.turn = (seat + 1) % self.players  # _next_turn, inlined
@@ -472,7 +487,7 @@ class SequenceGame(CardGame[Setup, SequencePosition]):
         held = self.held[seat]
         held[drawn] = held.get(drawn, 0) + 1
         self.hands[seat].append(drawn)
-        events.append({"type": "draw", "seat": seat})
+        events.append(_DRAW_EVENTS[seat])
 
     def _give_up(self, seat: int, card: str) -> None:
         """Take one copy of ``card``, which the seat holds, out of its hand."""

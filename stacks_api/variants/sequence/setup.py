@@ -11,6 +11,7 @@ from ...engine.rng import Rng
 from .board import ALL_CARDS, RANKS
 
 HAND_SIZES = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
+MOST_PLAYERS = max(HAND_SIZES)
 COLORS = ("blue", "green", "red")
 CHIP_LETTERS = "BGR"
 DECK = ALL_CARDS * 2
