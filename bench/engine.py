@@ -86,19 +86,24 @@ def play(variant: str, players: int, games: int) -> None:
 
 def instructions_in(source: Path, variant: str, players: int, games: int) -> float:
     """Machine instructions a game of the engine under ``source`` takes, counted by
-    valgrind (no other load changes them): ``games`` + 1 games less the first one,
-    which also pays for the imports."""
+    valgrind (no other load changes them): 2 x ``games`` games less the first
+    ``games``, which also pay for the imports and fill what an engine keeps from
+    game to game (as the timed runs, thousands of games long, do)."""
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2]);"
         "from engine import play; play(sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))"
     )
+    # Fixed string hashes and, with setarch, no address randomisation: the same
+    # count on every run (otherwise it wanders by up to half a percent).
+    same_addresses = ["setarch", "-R"] if shutil.which("setarch") else []
     counted = []
-    for n in (games + 1, 1):
+    for n in (2 * games, games):
         done = subprocess.run(
-            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-             "-c", code, str(source), str(ROOT / "bench"), variant, str(players), str(n)],
-            env={**os.environ, "PYTHONPATH": str(source)}, capture_output=True, text=True,
-            check=True,
+            [*same_addresses, "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+             sys.executable, "-c", code, str(source), str(ROOT / "bench"), variant,
+             str(players), str(n)],
+            env={**os.environ, "PYTHONPATH": str(source), "PYTHONHASHSEED": "0"},
+            capture_output=True, text=True, check=True,
         )  # fmt: skip
         counted.append(int(re.search(r"Collected : (\d+)", done.stderr).group(1)))  # type: ignore[union-attr]
     return (counted[0] - counted[1]) / games
