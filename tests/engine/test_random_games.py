@@ -90,7 +90,7 @@ def play_checked_games(variant, players, games, deck, probe, options_for):
                     assert held + view["supply"][color] == 20 and view["supply"][color] >= 0
             assert_round_trip(game)
             # What a game keeps up to date move by move (open spaces per card, lines,
-            # duplicates in hands) agrees with the same game rebuilt from scratch.
+            # card counts per hand) agrees with the same game rebuilt from scratch.
             rebuilt = load_game(game.to_dict())
             for seat in game.to_move:
                 assert rebuilt.legal_actions(seat) == game.legal_actions(seat)
