@@ -78,9 +78,12 @@ class Rng:
 
     def _shuffle_draws(self, size: int) -> int | None:
         """The draws a shuffle of ``size`` items takes, lane k the k-th (see ``_LANE``),
-        with the state moved past them; None, the state unchanged, when one of them
-        might be refused by ``below`` (about once in 10^17 shuffles), which would
-        shift every draw after it."""
+        with the state moved past them. None, the state unchanged, when the list is
+        too short or too long for lanes, or when one of the draws might be refused by
+        ``below`` (about once in 10^17 shuffles), which would shift every draw after it:
+        the shuffle then takes its draws one at a time."""
+        if not 1 < size <= _MOST_LANES:
+            return None
         count = size - 1
         ones, steps, mask, addend, carries = _lanes(count)
         z = (self.state * ones + steps) & mask
@@ -100,9 +103,7 @@ class Rng:
     def shuffle(self, items: list[T]) -> None:
         """Fisher-Yates shuffle in place: ``below(i + 1)`` for each i from the end."""
         size = len(items)
-        if size < 2:
-            return
-        lanes = self._shuffle_draws(size) if size <= _MOST_LANES else None
+        lanes = self._shuffle_draws(size)
         if lanes is None:
             self._shuffle_one_by_one(items)
             return
@@ -121,8 +122,8 @@ class Rng:
         fresh deck). The generator moves past the whole shuffle at once, as ``shuffle``
         does."""
         size = len(items)
-        lanes = self._shuffle_draws(size) if 1 < size <= _MOST_LANES else None
-        if lanes is None:  # as in shuffle: too short, too long, or a draw refused
+        lanes = self._shuffle_draws(size)
+        if lanes is None:  # as in shuffle
             self._shuffle_one_by_one(items)
             return reversed(items)
         return _take_from_end(items, lanes)
