@@ -13,11 +13,8 @@ from . import variants, web
 from .api import cors, docs, games, guards, health, limits, openapi
 from .api.problems import ProblemApi
 from .service import GameService
-from .store import GameStore, make_store
-from .store.redis import RedisStore
-from .workers import Jobs
-from .workers.local import LocalWorkers
-from .workers.rq import RQJobs
+from .store import make_store
+from .workers.runner import RemoteWorkers, Runner
 
 
 def create_app(config: type | None = None, **overrides: Any) -> Flask:
@@ -54,22 +51,17 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
 
 
 def build_service(config: Mapping[str, Any]) -> GameService:
-    """The store, the job queue and the service over them, as ``config`` says."""
+    """The store and the service over it; with in-process jobs, the runner threads
+    too (they start with the first game that needs them)."""
     store = make_store(
         config["REDIS_URL"],
         config["STORE_PREFIX"],
         config["STORE_TIMEOUT_S"],
         tuple(variants.names()),
     )
-    jobs = _jobs(config, store)
-    service = GameService(store, jobs, bot_budget_s=config["BOT_BUDGET_S"])
-    if isinstance(jobs, LocalWorkers):
-        jobs.start(service.advance)
+    if config["JOBS"] != "local":
+        return GameService(store, RemoteWorkers(store.work), bot_budget_s=config["BOT_BUDGET_S"])
+    runner = Runner(store.work, lambda game_id, renew: service.advance(game_id, renew),
+                    threads=config["LOCAL_BOT_THREADS"])  # fmt: skip
+    service = GameService(store, runner, bot_budget_s=config["BOT_BUDGET_S"])
     return service
-
-
-def _jobs(config: Mapping[str, Any], store: GameStore) -> Jobs:
-    """RQ on the store's Redis, or the in-process workers."""
-    if config["JOBS"] == "rq" and isinstance(store, RedisStore):
-        return RQJobs(store.client, config["STORE_PREFIX"])
-    return LocalWorkers(config["LOCAL_BOT_THREADS"])

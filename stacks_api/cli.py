@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +45,77 @@ def gunicorn_argv(args: argparse.Namespace, workers: int) -> list[str]:
     return argv
 
 
+# Waits before restarting a child that died, by how many times in a row it died
+# soon after starting; one that ran HEALTHY_AFTER_S starts over from the first.
+RESTART_BACKOFF_S = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
+HEALTHY_AFTER_S = 30.0
+# On TERM or INT, children get this long to finish (gunicorn's graceful timeout is
+# 1 s; a worker hands back its game after the step under way), then are killed.
+STOP_GRACE_S = 1.5
+
+
+@dataclass
+class Child:
+    """One process ``serve`` keeps running."""
+
+    name: str
+    argv: list[str]
+    process: subprocess.Popen[bytes] | None = None
+    started: float = 0.0
+    quick_deaths: int = 0
+    restart_at: float = 0.0
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(self.argv)
+        self.started = time.monotonic()
+
+    def reap(self, now: float) -> None:
+        """If the process died, log it and schedule its restart."""
+        if self.process is None or (code := self.process.poll()) is None:
+            return
+        ran = now - self.started
+        self.quick_deaths = 0 if ran >= HEALTHY_AFTER_S else self.quick_deaths + 1
+        delay = RESTART_BACKOFF_S[min(self.quick_deaths, len(RESTART_BACKOFF_S)) - 1]
+        how = f"signal {-code}" if code < 0 else f"status {code}"
+        message = (f"stacks-api serve: {self.name} (pid {self.process.pid}) exited with "
+                   f"{how} after {ran:.1f} s; restarting it in {delay:g} s")  # fmt: skip
+        print(message, file=sys.stderr, flush=True)
+        self.process, self.restart_at = None, now + delay
+
+
+def supervise(children: list[Child]) -> int:
+    """Start every child and restart any that dies (with a back-off), until TERM or
+    INT; then stop them all within ``STOP_GRACE_S`` (killing what is left)."""
+    # A plain flag: a signal handler that took a lock could deadlock with the main
+    # thread holding it (a threading.Event did, once in a while).
+    stopping: list[int] = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda number, _: stopping.append(number))
+    for child in children:
+        child.start()
+    while not stopping:
+        now = time.monotonic()
+        for child in children:
+            child.reap(now)
+            if child.process is None and now >= child.restart_at and not stopping:
+                child.start()
+        time.sleep(0.1)
+    running = [c.process for c in children if c.process is not None]
+    for process in running:
+        if process.poll() is None:
+            process.terminate()
+    deadline = time.monotonic() + STOP_GRACE_S
+    for process in running:
+        try:
+            process.wait(timeout=max(0.05, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    return 0
+
+
 def serve(args: argparse.Namespace) -> None:
-    """Run the web workers and, on Redis, the bot workers; stop them all together."""
+    """Run the web workers and, on Redis, the bot workers; keep them all running."""
     from .config import Config
 
     workers = args.workers
@@ -53,46 +123,22 @@ def serve(args: argparse.Namespace) -> None:
         print("no REDIS_URL: using the in-memory store, which needs a single web worker")
         workers = 1
     web = gunicorn_argv(args, workers)
-    if Config.JOBS != "rq" or not Config.REDIS_URL or args.bot_workers == 0:
+    if Config.JOBS == "local" or not Config.REDIS_URL or args.bot_workers == 0:
         os.execv(sys.executable, web)  # bots run inside the web process (or elsewhere)
     bots = [sys.executable, "-m", "stacks_api.cli", "worker"]
-    children = [subprocess.Popen(bots) for _ in range(args.bot_workers)]
-    children.append(subprocess.Popen(web))
-    sys.exit(supervise(children))
-
-
-def supervise(children: list[subprocess.Popen[bytes]]) -> int:
-    """Wait until TERM or INT, or until a child exits; then stop every child."""
-    # A plain flag: a signal handler that took a lock could deadlock with the main
-    # thread holding it (a threading.Event did, once in a while).
-    stopping: list[int] = []
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda number, _: stopping.append(number))
-    while not stopping and all(child.poll() is None for child in children):
-        time.sleep(0.2)
-    for child in children:
-        if child.poll() is None:
-            child.terminate()
-    deadline = time.monotonic() + 5
-    for child in children:
-        try:
-            child.wait(timeout=max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
-    return 0 if stopping else 1
+    children = [Child(f"bot worker {n + 1}", bots) for n in range(args.bot_workers)]
+    sys.exit(supervise([Child("web server", web), *children]))
 
 
 def work(args: argparse.Namespace) -> None:
-    """Run one bot worker: bot moves and deadlines from the Redis job queue."""
+    """Run one bot worker: bot moves and deadlines from the store's work queue."""
     from .app import build_service
     from .config import Config, settings
-    from .workers.rq import run_worker
+    from .workers.worker import run_worker
 
     if not Config.REDIS_URL:
         sys.exit("stacks-api worker needs REDIS_URL (without it the server runs its own bots)")
-    service = build_service({**settings(Config), "JOBS": "rq"})
-    run_worker(service, Config.REDIS_URL, Config.STORE_PREFIX)
+    run_worker(build_service({**settings(Config), "JOBS": "workers"}))
 
 
 def bot_options(text: str) -> dict[str, dict[str, Any]]:
@@ -124,7 +170,8 @@ Run "stacks-api COMMAND --help" for what a command does and its options.
 SERVE_EPILOG = """\
 Without REDIS_URL the server keeps games in memory, in one web process that
 also runs the bots. With REDIS_URL it runs --workers web processes and
---bot-workers bot workers, and stops them all on TERM or Ctrl-C.
+--bot-workers bot workers, restarts any of them that dies, and stops them all
+on TERM or Ctrl-C.
 
 examples:
   stacks-api serve                                  # http://127.0.0.1:8000/docs
@@ -196,8 +243,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     commands.add_parser(
         "worker", help="run a bot worker (needs REDIS_URL)",
-        description="Play bot moves and close block windows from the Redis job queue, "
-        "until TERM. Run as many as the bots need, on any host.",
+        description="Play bot moves and close block windows from the store's work queue, "
+        "until TERM. Run as many as the bots need, on any host, under a supervisor that "
+        "restarts them (systemd, Docker's restart policy).",
     )  # fmt: skip
     match = commands.add_parser(
         "tournament", help="play bots against each other",

@@ -14,9 +14,10 @@ class Config:
     STORE_PREFIX = os.environ.get("STACKS_STORE_PREFIX", "stacks")
     STORE_TIMEOUT_S = float(os.environ.get("STACKS_STORE_TIMEOUT_S", "2"))
     BOT_BUDGET_S = float(os.environ.get("STACKS_BOT_BUDGET_S", "5"))
-    # Where bot moves and deadlines run: "rq" (worker processes; needs REDIS_URL)
-    # or "local" (threads in the web process; the only choice without Redis).
-    JOBS = os.environ.get("STACKS_JOBS") or ("rq" if REDIS_URL else "local")
+    # Where bot moves and deadlines run: "workers" (worker processes; needs
+    # REDIS_URL; "rq", its earlier name, still means it) or "local" (threads in
+    # the web process; the only choice without Redis).
+    JOBS = os.environ.get("STACKS_JOBS") or ("workers" if REDIS_URL else "local")
     LOCAL_BOT_THREADS = int(os.environ.get("STACKS_LOCAL_BOT_THREADS", "2"))
     SSE_KEEPALIVE_S = float(os.environ.get("STACKS_SSE_KEEPALIVE_S", "15"))
     SSE_MAX_S = float(os.environ.get("STACKS_SSE_MAX_S", "300"))
@@ -25,6 +26,7 @@ class Config:
     MAX_CONTENT_LENGTH = 64 * 1024  # bytes of request body (413 past it)
     RATE_LIMITS = os.environ.get("STACKS_RATE_LIMITS", "on") != "off"
     # Per client address; "N/second|minute|hour", several joined with ";".
+    LIMIT_LIST = os.environ.get("STACKS_LIMIT_LIST", "5/second;120/minute")
     LIMIT_CREATE = os.environ.get("STACKS_LIMIT_CREATE", "30/minute;300/hour")
     LIMIT_JOIN = os.environ.get("STACKS_LIMIT_JOIN", "60/minute")
     LIMIT_ACT = os.environ.get("STACKS_LIMIT_ACT", "20/second;600/minute")

@@ -8,11 +8,13 @@ A game lives in the store as one JSON record:
 
 Every state change bumps ``version`` by one and appends that change's public
 events, each stamped with the version, in the same atomic store write. The
-record also keeps ``to_move`` and ``deadline`` (the engine's), so waiting and
-scheduling need not load the game.
+record also keeps ``to_move`` and ``deadline`` (the engine's), so waiting need
+not load the game, and ``due_at``: when the game next needs a background worker
+(now if a bot is to move, else the deadline, else None). The store writes that
+into its work queue in the same atomic step as the record.
 
-Requests never compute a bot move: a change that leaves a bot to move or sets a
-deadline hands the game to ``Jobs``, and a background worker calls ``advance``.
+Requests never compute a bot move: a background runner claims each due game
+and calls ``advance`` (``stacks_api.workers.runner``).
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from .engine import Game, IllegalAction, SetupError, create_game, load_game
 from .problems import Refusal, validation_error
 from .store import Change, EventFeed, GameStore, Record, StoreDegraded, StoreUnavailable
 from .tokens import matches, new_token, token_hash
-from .workers import Jobs, offload
+from .workers import offload
+from .workers.runner import Jobs
 
 JSON = dict[str, Any]
 # One background job advances a game for at most this long, then queues it
@@ -40,9 +43,6 @@ JSON = dict[str, Any]
 BOT_BUDGET_S = 5.0
 # A worker that keeps losing the race to commit gives up and queues the game again.
 MAX_CONFLICTS = 5
-# A game with a bot to move that has not changed for this long lost its job (a
-# worker died, the store failed): the next request that reads it queues it again.
-STALLED_AFTER_S = 15.0
 
 # The engine's refusal codes, in the server's vocabulary.
 _ENGINE_CODES = {
@@ -213,7 +213,6 @@ class GameService:
         """
         record = self._load(game_id)
         seat = self._seat_of(record, token)
-        self._requeue_if_stalled(record)
         if wait_s > 0:
             record = self.wait_for_humans(record, wait_s)
         return self._render(record, load_game(record["game"]), seat)
@@ -360,13 +359,16 @@ class GameService:
 
     # -- background work -----------------------------------------------------
 
-    def advance(self, game_id: str) -> None:
-        """A worker's job: close expired windows and let bots act until a human must.
+    def advance(self, game_id: str, renew: Callable[[], bool] = lambda: True) -> None:
+        """A runner's work on a game it holds: close expired windows and let bots act
+        until a human must.
 
         Each step decides on a snapshot, outside any lock or transaction, and
         commits only if the game is still at that snapshot's version; otherwise
-        it decides again on the new state. After ``bot_budget_s`` of work, or
-        too many lost races, the game goes back to the queue.
+        it decides again on the new state. ``renew()`` after each step keeps the
+        runner's lease (and says whether to go on). After ``bot_budget_s`` of
+        work, or too many lost races, the runner lets the game go: it is still
+        due, so the most overdue game is taken next, whichever it is.
         """
         started, conflicts = time.monotonic(), 0
         while time.monotonic() - started < self.bot_budget_s and conflicts < MAX_CONFLICTS:
@@ -375,16 +377,15 @@ class GameService:
                 return
             step = self._next_step(snapshot)
             if step is None:
-                return  # a human must act; a deadline, if any, is already scheduled
+                return  # a human must act; a deadline, if any, is the game's entry
             try:
-                # This loop goes on with the game: its commits queue no job for it.
+                # This loop goes on with the game: its commits ring for nobody.
                 decide = functools.partial(self._commit_step, step=step)
-                self._update(game_id, decide, wake_bots=False)
+                self._update(game_id, decide, wake=False)
             except _Stale:
                 conflicts += 1
-        record = self.store.load(game_id)
-        if record is not None:
-            self.jobs.wake(game_id, record["version"])
+            if not renew():
+                return  # the lease was lost (another runner has the game) or we stop
 
     def _next_step(self, snapshot: Record) -> _Step | None:
         """What the game needs next from a worker, if anything; bots think here."""
@@ -414,24 +415,11 @@ class GameService:
         self._settle(fresh, game)
         return Change(fresh, events), {}
 
-    def _requeue_if_stalled(self, record: Record) -> None:
-        """Queue a game whose background work should have happened long ago (cheap:
-        the request only enqueues; a worker does the work)."""
-        if record["status"] != "active":
-            return
-        now, deadline = self.clock(), record.get("deadline")
-        bot_stalled = self._bots_to_move(record) and now - record["updated_at"] > STALLED_AFTER_S
-        if bot_stalled or (deadline is not None and now - deadline > STALLED_AFTER_S):
-            self.jobs.wake(record["id"], record["version"])
-
-    def _schedule(self, record: Record, wake_bots: bool = True) -> None:
-        """Hand the game to the background workers if it needs them."""
-        if record["status"] != "active":
-            return
-        if wake_bots and self._bots_to_move(record):
-            self.jobs.wake(record["id"], record["version"])
-        if record.get("deadline") is not None:
-            self.jobs.wake_at(record["id"], record["version"], record["deadline"])
+    def _schedule(self, record: Record) -> None:
+        """Tell the runners when a write left the game needing one (its entry in the
+        work queue is already written, with the record)."""
+        if record.get("due_at") is not None:
+            self.jobs.wake()
 
     # -- internals -----------------------------------------------------------
 
@@ -445,10 +433,10 @@ class GameService:
         self,
         game_id: str,
         decide: Callable[[Record], tuple[Change, JSON]],
-        wake_bots: bool = True,
+        wake: bool = True,
     ) -> JSON:
-        """A compare-and-set through the store, then whatever background work it calls
-        for (``wake_bots=False``: deadlines only, the caller goes on with the bots)."""
+        """A compare-and-set through the store, then a word to the runners if the game
+        needs one (``wake=False``: the caller is the runner that holds the game)."""
         written: list[Record] = []
 
         def deciding(record: Record) -> tuple[Change, JSON]:
@@ -462,8 +450,8 @@ class GameService:
             result = self.store.update(game_id, deciding)
         except KeyError:
             raise _not_found(game_id) from None
-        if written:
-            self._schedule(written[0], wake_bots)
+        if written and wake:
+            self._schedule(written[0])
         return result
 
     @staticmethod
@@ -504,13 +492,16 @@ class GameService:
         waiting = [s for s in game.to_move if record["seats"][s]["bot"]]
         return waiting[0] if waiting else None
 
-    @staticmethod
-    def _settle(record: Record, game: Game) -> None:
+    def _settle(self, record: Record, game: Game) -> None:
+        """Bring the record's copies of the game's state up to date after a change."""
         record["game"] = game.to_dict()
         if game.result is not None and record["status"] == "active":
             record["status"] = "finished"
-        record["to_move"] = game.to_move if record["status"] == "active" else []
-        record["deadline"] = game.deadline if record["status"] == "active" else None
+        active = record["status"] == "active"
+        record["to_move"] = game.to_move if active else []
+        record["deadline"] = game.deadline if active else None
+        due = self.clock() if self._bots_to_move(record) else record["deadline"]
+        record["due_at"] = due if active else None
 
     @staticmethod
     def _summary(record: Record) -> JSON:

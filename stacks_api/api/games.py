@@ -14,7 +14,8 @@ from ..problems import Refusal
 from ..service import GameService
 from . import examples
 from .auth import BEARER, bearer_token
-from .guards import idempotency_key, version_header
+from .caching import NEVER_STORE, view_headers, view_tag
+from .guards import idempotency_key, version_header, view_tag_header
 from .schemas import (
     ActionRequestSchema,
     ActionResultSchema,
@@ -50,8 +51,10 @@ IF_MATCH = header(
 )
 IF_NONE_MATCH = header(
     "If-None-Match",
-    'The ETag you have, e.g. "12": 304 with no body while it is current.',
-    **VERSION,
+    'The ETag of the view you have, e.g. "12" (spectators) or "12-s1" (seat 1): 304 with '
+    "no body while it is current. Only your own view's tag ever matches.",
+    pattern=r'^(W/)?("[0-9]{1,18}(-s[0-9]{1,2})?"|[0-9]{1,18}(-s[0-9]{1,2})?)$|^\*$',
+    maxLength=26,
 )
 IDEMPOTENCY_KEY = header(
     "Idempotency-Key",
@@ -87,10 +90,6 @@ def problems(*statuses: int) -> Callable[[Any], Any]:
     return decorate
 
 
-def etag(version: int) -> dict[str, str]:
-    return {"ETag": f'"{version}"'}
-
-
 def _prefer_wait() -> int | None:
     """The ``wait=N`` preference of a ``Prefer`` header (RFC 7240), capped at 10 s."""
     for header in request.headers.getlist("Prefer"):
@@ -110,7 +109,7 @@ def _applied(wait: int | None) -> dict[str, str]:
 class Games(MethodView):
     @blp.arguments(ListQuerySchema, location="query")
     @blp.response(200, GameListSchema, example=examples.LISTING)
-    @problems(422, 503)
+    @problems(422, 429, 503)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """List games (default: those waiting for players), newest first"""
         games, total = service().list_games(
@@ -125,7 +124,7 @@ class Games(MethodView):
 
     @blp.arguments(CreateGameSchema, examples=examples.CREATE)
     @blp.response(201, CreatedSchema, example=examples.CREATED)
-    @problems(400, 422, 503)
+    @problems(400, 413, 422, 429, 503)
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a game
 
@@ -134,7 +133,7 @@ class Games(MethodView):
         """
         view, host_token = service().create(body)
         location = url_for("games.Game", game_id=view["id"])
-        headers = {"Location": location, **etag(view["version"])}
+        headers = {"Location": location, **view_headers(view), **NEVER_STORE}
         return {"game": view, "host_token": host_token}, 201, headers
 
 
@@ -151,10 +150,10 @@ class Game(MethodView):
         bots' replies in one request.
         """
         wait = _prefer_wait()
-        cached = version_header("If-None-Match")
+        cached = view_tag_header("If-None-Match")
         view = service().view(game_id, bearer_token(), wait_s=wait or 0)
-        headers = {**etag(view["version"]), **_applied(wait)}
-        if cached == view["version"]:
+        headers = {**view_headers(view), **_applied(wait)}
+        if cached == view_tag(view):  # only ever the caller's own view (api/caching.py)
             return "", 304, headers
         return view, 200, headers
 
@@ -164,17 +163,17 @@ class Game(MethodView):
     def delete(self, game_id: str) -> Any:
         """Cancel the game (host token only)"""
         view = service().cancel(game_id, bearer_token(required=True))
-        return view, 200, etag(view["version"])
+        return view, 200, view_headers(view)
 
 
 @blp.route("/<game_id>/players")
 class Players(MethodView):
     @blp.arguments(JoinSchema, example={"name": "Ada"})
     @blp.response(201, JoinedSchema, example=examples.JOINED)
-    @problems(400, 404, 409, 422, 503)
-    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+    @problems(400, 404, 409, 413, 422, 429, 503)
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Take a free human seat; keep the token, it is shown only once"""
-        return service().join(game_id, body["name"], body.get("seat"))
+        return service().join(game_id, body["name"], body.get("seat")), 201, NEVER_STORE
 
 
 @blp.route("/<game_id>/actions")
@@ -182,7 +181,7 @@ class Actions(MethodView):
     @blp.arguments(ActionRequestSchema, examples=examples.ACTIONS)
     @blp.response(200, ActionResultSchema, example=examples.ACTION_RESULT)
     @blp.doc(security=BEARER, parameters=[IF_MATCH, IDEMPOTENCY_KEY, PREFER])
-    @problems(400, 401, 404, 409, 412, 422, 503)
+    @problems(400, 401, 404, 409, 412, 413, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Play one action for your seat
 
@@ -203,7 +202,7 @@ class Actions(MethodView):
             expected_version=from_header if from_header is not None else expected,
             idempotency_key=key, wait_s=wait or 0,
         )  # fmt: skip
-        return result, 200, {**etag(result["game"]["version"]), **_applied(wait)}
+        return result, 200, {**view_headers(result["game"]), **_applied(wait)}
 
 
 SSE_DOC = {
@@ -230,7 +229,7 @@ class Events(MethodView):
     @blp.arguments(EventsQuerySchema, location="query")
     @blp.response(200, EventsSchema, example=examples.EVENTS)
     @blp.doc(parameters=[LAST_EVENT_ID], **SSE_DOC)
-    @problems(404, 422, 503)
+    @problems(404, 422, 429, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """Public events after version `after`, oldest first
 

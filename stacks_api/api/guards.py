@@ -20,6 +20,8 @@ from ..problems import Refusal
 
 MAX_DEPTH = 16  # a position, the deepest real body, nests 4 deep
 VERSION_HEADER = re.compile(r'(?:W/)?(?:"([0-9]{1,18})"|([0-9]{1,18}))')
+# A view's entity tag: a version, and for a seat's own view "-s" and the seat.
+VIEW_TAG = re.compile(r'(?:W/)?(?:"([0-9]{1,18}(?:-s[0-9]{1,2})?)"|([0-9]{1,18}(?:-s[0-9]{1,2})?))')
 IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
 
 
@@ -66,6 +68,18 @@ def version_header(name: str) -> int | None:
     if match is None:
         raise Refusal("bad_request", f'{name} must be a version such as "12"')
     return int(match.group(1) or match.group(2))
+
+
+def view_tag_header(name: str) -> str | None:
+    """A view's entity tag from ``name`` ("12", W/"12-s1") without quotes, None when
+    absent or ``*``; else 400."""
+    value = request.headers.get(name)
+    if value is None or value == "*":
+        return None
+    match = VIEW_TAG.fullmatch(value)
+    if match is None:
+        raise Refusal("bad_request", f'{name} must be an ETag of a view such as "12" or "12-s1"')
+    return match.group(1) or match.group(2)
 
 
 def idempotency_key() -> str | None:

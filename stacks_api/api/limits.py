@@ -1,7 +1,8 @@
 """Rate limits per client address, with Flask-Limiter (docs/api.md).
 
-Limits apply to what creates work or storage: creating games, joining,
-acting, and opening event streams. They are counted in Redis when the server
+Limits apply to what creates work or storage, and to the one read that costs
+more than a view: listing games, creating games, joining, acting, and opening
+event streams. They are counted in Redis when the server
 runs on Redis (so every worker and host shares the count), in memory
 otherwise. A refusal is a 429 problem with Retry-After and the RateLimit-*
 headers; every limited answer carries the RateLimit-* headers.
@@ -9,6 +10,7 @@ headers; every limited answer carries the RateLimit-* headers.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +23,7 @@ from .stream import wants_stream
 
 # (endpoint, method) -> the config key of its limit.
 LIMITED = {
+    ("games.Games", "GET"): "LIMIT_LIST",
     ("games.Games", "POST"): "LIMIT_CREATE",
     ("games.Players", "POST"): "LIMIT_JOIN",
     ("games.Actions", "POST"): "LIMIT_ACT",
@@ -63,8 +66,16 @@ def install(app: Flask) -> None:
 
 
 def _reset_as_seconds(response: Response) -> Response:
-    """RateLimit-Reset counts seconds from now (Flask-Limiter writes a timestamp)."""
+    """RateLimit-Reset counts seconds from now (Flask-Limiter writes a timestamp), and
+    Retry-After, only on a 429, is at least 1: Flask-Limiter rounds it down, often to
+    0, and a client that retries at once only meets the limit again."""
     reset = response.headers.get("RateLimit-Reset")
-    if reset is not None and reset.isdigit() and int(reset) > 1_000_000_000:
-        response.headers["RateLimit-Reset"] = str(max(0, int(reset) - int(time.time())))
+    if reset is None or not reset.isdigit() or int(reset) < 1_000_000_000:
+        return response
+    wait = int(reset) - time.time()
+    response.headers["RateLimit-Reset"] = str(max(0, math.ceil(wait)))
+    if response.status_code == 429:
+        response.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+    elif response.status_code != 503:
+        response.headers.pop("Retry-After", None)  # only a refusal says when to retry
     return response

@@ -13,7 +13,7 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from ..problems import Refusal
-from ..store import StoreUnavailable
+from ..store import StoreDegraded, StoreUnavailable
 from . import codes
 from .schemas import ProblemSchema
 
@@ -21,11 +21,19 @@ PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger(__name__)
 
 
+# A 503 asks the client to come back this many seconds later.
+RETRY_AFTER_S = 2
+
+
 def problem_response(refusal: Refusal, headers: dict[str, str] | None = None) -> Response:
-    """The refusal as problem details, with its code's status."""
+    """The refusal as problem details, with its code's status; never stored by a cache
+    (a refusal can name the caller's seat), and a 503 says when to retry."""
     problem = codes.body(refusal.code, refusal.detail, refusal.errors)
     status, _ = codes.CODES[refusal.code]
     response = Response(json.dumps(problem), status, mimetype=PROBLEM_JSON)
+    response.headers["Cache-Control"] = "no-store"
+    if status == 503:
+        response.headers["Retry-After"] = str(RETRY_AFTER_S)
     response.headers.update(headers or {})
     return response
 
@@ -82,8 +90,11 @@ class ProblemApi(Api):  # type: ignore[misc]
     @staticmethod
     def _store_unavailable(error: StoreUnavailable) -> Response:
         log.warning("store unavailable: %s", error)
+        if isinstance(error, StoreDegraded):
+            detail = "the game store answers but refuses writes (out of memory or read-only)"
+            return problem_response(Refusal("degraded", f"{detail}; retry soon"))
         refusal = Refusal("store_unavailable", "the game store cannot be reached; retry soon")
-        return problem_response(refusal, {"Retry-After": "2"})
+        return problem_response(refusal)
 
     @staticmethod
     def _unexpected(error: Exception) -> Response:

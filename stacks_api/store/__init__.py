@@ -7,7 +7,9 @@ TTL policy (seconds since the last change; every write renews it):
   still read the result;
 - responses remembered under an Idempotency-Key: 24 hours;
 - lobby index entries: as long as their game (the index is pruned by the time
-  of each game's last change, and the index itself expires when idle).
+  of each game's last change, and the index itself expires when idle);
+- work queue entries: until the game no longer needs a worker (each write of
+  the game sets or removes its entry, in the same atomic step).
 """
 
 from __future__ import annotations
@@ -27,6 +29,12 @@ TTL_SECONDS = {
     "cancelled": 24 * 3600,
 }
 IDEMPOTENCY_TTL_S = 24 * 3600
+
+
+def due_at(record: Record) -> float | None:
+    """When the game next needs a background worker, as its record says."""
+    due: float | None = record.get("due_at") if record.get("status") == "active" else None
+    return due
 
 
 class StoreUnavailable(RuntimeError):
@@ -57,10 +65,45 @@ class EventFeed(Protocol):
         """Release the subscription."""
 
 
+class WorkQueue(Protocol):
+    """The games that need a background worker, and the leases of those being worked.
+
+    A game's entry is its record's ``due_at`` (epoch seconds; absent or None: it
+    needs nobody), written by the store in the same atomic step as the record.
+    """
+
+    def claim(self, now: float, owner: str, lease_s: float) -> str | None:
+        """Lease the most overdue game (``due_at <= now``) that no live lease holds."""
+
+    def extend(self, game_id: str, owner: str, lease_s: float, now: float) -> bool:
+        """Renew ``owner``'s lease to ``now + lease_s``; False if it holds none."""
+
+    def release(self, game_id: str, owner: str) -> None:
+        """End ``owner``'s lease and set the game's entry from its record again;
+        nothing if the lease is someone else's now."""
+
+    def next_due(self) -> float | None:
+        """The earliest entry's time (it may be leased)."""
+
+    def ring(self) -> None:
+        """Wake a waiting runner: a game is due now."""
+
+    def wait(self, timeout: float) -> None:
+        """Block until a ring or ``timeout`` seconds."""
+
+    def repair(self, now: float, every_s: float) -> int:
+        """Restore the entries of active games that lost theirs, a batch at a time
+        (one runner in ``every_s`` across all processes); how many were restored."""
+
+
 class GameStore(Protocol):
     """Atomic storage of game records (JSON dicts with ``id``, ``status`` and ``version``)."""
 
     kind: str
+
+    @property
+    def work(self) -> WorkQueue:
+        """The games that need a background worker."""
 
     def ping(self) -> None:
         """Raise StoreUnavailable unless the store answers, StoreDegraded unless it writes."""

@@ -2,7 +2,8 @@
 
 Per-game keys share one hash tag, ``{<game id>}``, so a game's state, events and
 idempotency keys live in one Redis Cluster slot and one MULTI can touch them all.
-The lobby indexes are global keys, updated after the game's own transaction.
+The lobby indexes and the work queue are global keys, written in the game's own
+transaction (a cluster backend will shard them).
 """
 
 from __future__ import annotations
@@ -31,9 +32,28 @@ class Keys:
     def lobby(self, status: str, variant: str) -> str:
         return f"{self.prefix}:lobby:{status}:{variant}"
 
-    def deadlines(self) -> str:
-        """A sorted set of ``<game id>:<version>`` scored by when a deadline falls."""
-        return f"{self.prefix}:deadlines"
+    def due(self) -> str:
+        """The work queue: game ids scored by when they next need a worker."""
+        return f"{self.prefix}:due"
+
+    def leases(self) -> str:
+        """Game id to ``<owner>|<expiry>`` for the games runners hold."""
+        return f"{self.prefix}:leases"
+
+    def doorbell(self) -> str:
+        """A short list idle runners block on."""
+        return f"{self.prefix}:doorbell"
+
+    def repair(self) -> str:
+        """Held by the runner that repairs the work queue now."""
+        return f"{self.prefix}:repair"
+
+    def repair_cursor(self) -> str:
+        return f"{self.prefix}:repair:cursor"
+
+    def streams(self) -> str:
+        """A hash of each web process's count of open event streams."""
+        return f"{self.prefix}:streams"
 
     def channel(self, game_id: str) -> str:
         return f"{self.prefix}:{{{game_id}}}:channel"

@@ -1,8 +1,9 @@
 """The production store: Redis, shared by any number of stateless API workers.
 
 Every change is one compare-and-set: WATCH the game's state key, decide, then
-MULTI/EXEC the new state, its events and its TTLs together; a concurrent write
-aborts the EXEC and the decision is made again on the fresh state.
+MULTI/EXEC the new state, its events, its TTLs, its work queue entry and its
+lobby entry together; a concurrent write aborts the EXEC and the decision is
+made again on the fresh state.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, TypeVar
 
 import redis
 from redis.backoff import NoBackoff
-from redis.exceptions import RedisError, ResponseError, WatchError
+from redis.exceptions import OutOfMemoryError, ReadOnlyError, RedisError, ResponseError, WatchError
 from redis.retry import Retry
 
 from . import (
@@ -26,19 +27,36 @@ from . import (
     Record,
     StoreDegraded,
     StoreUnavailable,
+    due_at,
 )
 from .broadcast import Broadcaster, Subscription
 from .keys import Keys
+from .redis_work import RedisWorkQueue
 
 T = TypeVar("T")
+# Health says degraded once Redis (without eviction) is this full: game writes are
+# far larger than the health check's, and fail first.
+NEARLY_FULL = 0.98
+
+
+def _refuses_writes(err: RedisError) -> bool:
+    """Out of memory, a read-only replica, or a failed snapshot that stops writes."""
+    if isinstance(err, OutOfMemoryError | ReadOnlyError):
+        return True
+    return isinstance(err, ResponseError) and str(err).split(" ")[0] in ("MISCONF", "READONLY")
 
 
 @contextmanager
 def _reachable() -> Iterator[None]:
-    """Turn any Redis failure into StoreUnavailable (a 503, never a 500)."""
+    """Turn any Redis failure into StoreUnavailable (a 503, never a 500), and a refused
+    write into StoreDegraded."""
     try:
         yield
-    except (RedisError, OSError) as err:
+    except RedisError as err:
+        if _refuses_writes(err):
+            raise StoreDegraded(type(err).__name__) from err
+        raise StoreUnavailable(type(err).__name__) from err
+    except OSError as err:
         raise StoreUnavailable(type(err).__name__) from err
 
 
@@ -61,19 +79,21 @@ class RedisStore:
             health_check_interval=30,
         )
         self.broadcaster = Broadcaster(self.client, self.keys)
+        self.work = RedisWorkQueue(self.client, self.keys, variants)
 
     def ping(self) -> None:
         with _reachable():
-            try:
-                self.client.set(self.keys.health(), "ok", ex=60)
-            except ResponseError as err:  # OOM, READONLY: it answers but refuses writes
-                raise StoreDegraded(str(err).split(" ")[0]) from err
+            self.client.set(self.keys.health(), "ok", ex=60)
+            memory: dict[str, Any] = self.client.info("memory")
+        limit = int(memory.get("maxmemory") or 0)
+        full = memory.get("maxmemory_policy") == "noeviction" and limit > 0
+        if full and int(memory.get("used_memory") or 0) >= NEARLY_FULL * limit:
+            raise StoreDegraded("Redis is out of memory")
 
     def create(self, record: Record, events: list[Event]) -> None:
         with _reachable(), self.client.pipeline(transaction=True) as pipe:
-            self._queue_write(pipe, record, events)
+            self._queue_write(pipe, record, events, None)
             pipe.execute()
-        self._index(record, None)
 
     def load(self, game_id: str) -> Record | None:
         with _reachable():
@@ -94,7 +114,7 @@ class RedisStore:
                     change, result = decide(record)
                     pipe.multi()
                     if change.record is not None:
-                        self._queue_write(pipe, change.record, change.events)
+                        self._queue_write(pipe, change.record, change.events, old_status)
                     if change.remember is not None:
                         idem, response = change.remember
                         pipe.set(
@@ -105,8 +125,6 @@ class RedisStore:
                     pipe.execute()
                 except WatchError:
                     continue  # someone else wrote the game first: decide again
-                if change.record is not None:
-                    self._index(change.record, old_status)
                 return result
 
     def events_after(self, game_id: str, version: int) -> list[Event]:
@@ -129,28 +147,37 @@ class RedisStore:
         variants = self.variants if variant is None else (variant,)
         lobbies = [self.keys.lobby(status, v) for v in variants]
         expired_before = time.time() - TTL_SECONDS[status]
-        with _reachable():
-            ranked: list[Any] = []
+        with _reachable(), self.client.pipeline(transaction=False) as pipe:
             for lobby in lobbies:
                 # Entries are scored by their game's last change: older ones have
                 # expired with their game.
-                self.client.zremrangebyscore(lobby, "-inf", expired_before)
-                ranked += self.client.zrevrange(lobby, 0, offset + limit - 1, withscores=True)
-            total = sum(self.client.zcard(lobby) for lobby in lobbies)
-            ranked.sort(key=lambda pair: (pair[1], pair[0]), reverse=True)
-            ids = [raw.decode() for raw, _ in ranked[offset : offset + limit]]
-            records = [self.load(game_id) for game_id in ids]
-        # The index is updated after each game's own transaction, so it may briefly
-        # lag; entries whose game was deleted or moved on are dropped here.
+                pipe.zremrangebyscore(lobby, "-inf", expired_before)
+                pipe.zrevrange(lobby, 0, offset + limit - 1, withscores=True)
+                pipe.zcard(lobby)
+            answers: list[Any] = pipe.execute()
+        ranked = [pair for found in answers[1::3] for pair in found]
+        total = sum(answers[2::3])
+        ranked.sort(key=lambda pair: (pair[1], pair[0]), reverse=True)
+        ids = [raw.decode() for raw, _ in ranked[offset : offset + limit]]
+        with _reachable():
+            raws: list[Any] = self.client.mget([self.keys.state(g) for g in ids]) if ids else []
+        records = [None if raw is None else _decode(raw) for raw in raws]
+        # Entries whose game expired (or, written by an older release, moved on)
+        # are dropped here.
         found = [r for r in records if r is not None and r["status"] == status]
         stale = [g for g, r in zip(ids, records, strict=True) if r is None or r["status"] != status]
         if stale:
-            with _reachable():
+            with _reachable(), self.client.pipeline(transaction=False) as pipe:
                 for lobby in lobbies:
-                    self.client.zrem(lobby, *stale)
+                    pipe.zrem(lobby, *stale)
+                pipe.execute()
         return found, max(total - len(stale), len(found))
 
-    def _queue_write(self, pipe: Any, record: Record, events: list[Event]) -> None:
+    def _queue_write(
+        self, pipe: Any, record: Record, events: list[Event], old_status: str | None
+    ) -> None:
+        """Queue one whole write of a game in its MULTI: state, events, TTLs, the live
+        event message, the game's work queue entry and its lobby entry."""
         ttl = TTL_SECONDS[record["status"]]
         game_id = record["id"]
         pipe.set(self.keys.state(game_id), json.dumps(record), ex=ttl)
@@ -160,19 +187,18 @@ class RedisStore:
         pipe.expire(self.keys.events(game_id), ttl)
         if encoded:  # the events themselves, so a listener need not read them back
             pipe.publish(self.keys.channel(game_id), f"[{','.join(encoded)}]")
+        self.work.queue_due(pipe, game_id, due_at(record))
+        self._queue_index(pipe, record, old_status)
 
-    def _index(self, record: Record, old_status: str | None) -> None:
+    def _queue_index(self, pipe: Any, record: Record, old_status: str | None) -> None:
         """Keep the game's lobby entry scored by its last change, under its status;
         the lobby key itself expires when no game has changed for a whole TTL."""
         lobby = self.keys.lobby(record["status"], record["variant"])
-        ttl = TTL_SECONDS[record["status"]]
-        with _reachable(), self.client.pipeline(transaction=False) as pipe:
-            if old_status not in (None, record["status"]):
-                pipe.zrem(self.keys.lobby(old_status, record["variant"]), record["id"])
-            changed = float(record.get("updated_at") or record["created_at"])
-            pipe.zadd(lobby, {record["id"]: changed})
-            pipe.expire(lobby, ttl)
-            pipe.execute()
+        if old_status not in (None, record["status"]):
+            pipe.zrem(self.keys.lobby(old_status, record["variant"]), record["id"])
+        changed = float(record.get("updated_at") or record["created_at"])
+        pipe.zadd(lobby, {record["id"]: changed})
+        pipe.expire(lobby, TTL_SECONDS[record["status"]])
 
 
 class RedisFeed:

@@ -1,29 +1,19 @@
 """Background work: bots' moves and expired block windows, never inside a request.
 
-A committed change that leaves a bot to move, or sets a deadline, hands the
-game to a job queue (``Jobs``). A worker runs ``GameService.advance`` on it:
-it loads a snapshot, lets the bot decide outside any lock or transaction, and
-commits with a version check. With Redis the queue is RQ and the workers are
-separate processes (``stacks-api worker``); with the embedded store it is
-``LocalWorkers``, threads inside the web process.
+Every write of a game records when it next needs a worker, in the store's work
+queue, in the same atomic step. Runners (``runner.py``) claim due games with a
+lease and run ``GameService.advance`` on them: it loads a snapshot, lets the bot
+decide outside any lock or transaction, and commits with a version check. With
+Redis the runners are separate processes (``stacks-api worker``, ``worker.py``);
+with the embedded store they are threads inside the web process.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 R = TypeVar("R")
-
-
-class Jobs(Protocol):
-    """Where the service hands games that need background work."""
-
-    def wake(self, game_id: str, version: int) -> None:
-        """The game at ``version`` has a bot to move: advance it soon."""
-
-    def wake_at(self, game_id: str, version: int, at: float) -> None:
-        """Advance the game at ``at`` (epoch seconds): a deadline falls then."""
 
 
 def gevent_active() -> bool:

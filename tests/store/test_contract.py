@@ -159,6 +159,6 @@ def test_redis_failing_while_listing_is_store_unavailable(redis_url, prefix, mon
     def broken(*args, **kwargs):
         raise redis.ConnectionError("Redis went away")
 
-    monkeypatch.setattr(store.client, "zrem", broken)
+    monkeypatch.setattr(store.client, "mget", broken)  # reading the listed games
     with pytest.raises(StoreUnavailable):
         store.list_games("waiting", None, 0, 10)

@@ -1,0 +1,176 @@
+"""The work queue on Redis: which games need a worker, and who holds each one.
+
+Keys (all built in ``keys.py``):
+- ``<prefix>:due``: a sorted set, game id scored by when it needs a worker. It
+  is written in the same MULTI as the game's state, from the record's
+  ``due_at``, so it can never miss a committed change.
+- ``<prefix>:leases``: a hash, game id to ``<owner>|<expiry>``. A lease that
+  has run out is as good as none: any runner may claim the game.
+- ``<prefix>:doorbell``: a short list that runners block on, so a game due now
+  is picked up at once rather than at the next poll (a lost ring only costs
+  latency, never a game).
+- ``<prefix>:repair`` and ``<prefix>:repair:cursor``: who repairs next, and
+  where in the active games the last repair stopped.
+
+Each operation is one Lua script, so a claim, a renewal or a release is atomic
+against every other runner and every write of the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+
+from .keys import Keys
+
+# Lua that sets a game's queue entry from its stored record; 1 when it added an
+# entry that was missing. KEYS: due, state. ARGV[1]: the game id.
+_SET_DUE_FROM_RECORD = """
+local function set_due(due_key, state_key, game)
+  local raw = redis.call('GET', state_key)
+  if raw then
+    local record = cjson.decode(raw)
+    if record.status == 'active' and type(record.due_at) == 'number' then
+      return redis.call('ZADD', due_key, record.due_at, game)
+    end
+  end
+  redis.call('ZREM', due_key, game)
+  return 0
+end
+"""
+
+# KEYS: due, leases. ARGV: now, owner, lease seconds, how many due games to look at.
+_CLAIM = """
+local now = tonumber(ARGV[1])
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[4]))
+for _, game in ipairs(due) do
+  local held = redis.call('HGET', KEYS[2], game)
+  if not held or tonumber(string.match(held, '|([^|]*)$')) <= now then
+    redis.call('HSET', KEYS[2], game, ARGV[2] .. '|' .. (now + tonumber(ARGV[3])))
+    return game
+  end
+end
+return false
+"""
+
+_OWNED = """
+local function owned(held, owner)
+  return held and string.sub(held, 1, #owner + 1) == owner .. '|'
+end
+"""
+
+# KEYS: leases. ARGV: game, owner, new expiry.
+_EXTEND = (
+    _OWNED
+    + """
+if not owned(redis.call('HGET', KEYS[1], ARGV[1]), ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '|' .. ARGV[3])
+return 1
+"""
+)
+
+# KEYS: leases, due, state. ARGV: game, owner.
+_RELEASE = (
+    _OWNED
+    + _SET_DUE_FROM_RECORD
+    + """
+if not owned(redis.call('HGET', KEYS[1], ARGV[1]), ARGV[2]) then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+set_due(KEYS[2], KEYS[3], ARGV[1])
+return 1
+"""
+)
+
+# KEYS: due, state. ARGV: game.
+_REPAIR_ONE = _SET_DUE_FROM_RECORD + "return set_due(KEYS[1], KEYS[2], ARGV[1])"
+
+# KEYS: leases. ARGV: expired before. Leases of games that ended while their worker
+# was dead would otherwise stay for ever.
+_DROP_EXPIRED = """
+local held = redis.call('HGETALL', KEYS[1])
+for i = 1, #held, 2 do
+  if tonumber(string.match(held[i + 1], '|([^|]*)$')) < tonumber(ARGV[1]) then
+    redis.call('HDEL', KEYS[1], held[i])
+  end
+end
+return 0
+"""
+
+CLAIM_LOOKAHEAD = 256  # due games a claim looks at: more than there are runners at once
+REPAIR_BATCH = 500  # active games one repair reads
+DOORBELL_LENGTH = 16  # rings kept for idle runners; more would only wake them in vain
+
+
+class RedisWorkQueue:
+    """``WorkQueue`` on Redis (see ``stacks_api.store.WorkQueue``)."""
+
+    def __init__(self, client: redis.Redis, keys: Keys, variants: tuple[str, ...]) -> None:
+        self.client, self.keys, self.variants = client, keys, variants
+        self._claim = client.register_script(_CLAIM)
+        self._extend = client.register_script(_EXTEND)
+        self._release = client.register_script(_RELEASE)
+        self._repair_one = client.register_script(_REPAIR_ONE)
+        self._drop_expired = client.register_script(_DROP_EXPIRED)
+
+    def queue_due(self, pipe: Any, game_id: str, due_at: float | None) -> None:
+        """Add the game's entry to a write's MULTI (``None``: it needs nobody)."""
+        if due_at is None:
+            pipe.zrem(self.keys.due(), game_id)
+        else:
+            pipe.zadd(self.keys.due(), {game_id: due_at})
+
+    def claim(self, now: float, owner: str, lease_s: float) -> str | None:
+        keys = [self.keys.due(), self.keys.leases()]
+        claimed = self._claim(keys=keys, args=[repr(now), owner, lease_s, CLAIM_LOOKAHEAD])
+        return None if claimed is None else _text(claimed)
+
+    def extend(self, game_id: str, owner: str, lease_s: float, now: float) -> bool:
+        args = [game_id, owner, repr(now + lease_s)]
+        return bool(self._extend(keys=[self.keys.leases()], args=args))
+
+    def release(self, game_id: str, owner: str) -> None:
+        keys = [self.keys.leases(), self.keys.due(), self.keys.state(game_id)]
+        self._release(keys=keys, args=[game_id, owner])
+
+    def next_due(self) -> float | None:
+        first: list[tuple[Any, float]] = self.client.zrange(  # type: ignore[assignment]
+            self.keys.due(), 0, 0, withscores=True
+        )
+        return first[0][1] if first else None
+
+    def ring(self) -> None:
+        with self.client.pipeline(transaction=False) as pipe:
+            pipe.lpush(self.keys.doorbell(), 1)
+            pipe.ltrim(self.keys.doorbell(), 0, DOORBELL_LENGTH - 1)
+            pipe.execute()
+
+    def wait(self, timeout: float) -> None:
+        self.client.blpop([self.keys.doorbell()], timeout=timeout)
+
+    def repair(self, now: float, every_s: float) -> int:
+        """Rebuild the entries of the next batch of active games from their records;
+        at most one runner of the whole fleet does it every ``every_s``."""
+        if not self.client.set(self.keys.repair(), "1", nx=True, px=int(every_s * 1000)):
+            return 0
+        start = int(self.client.get(self.keys.repair_cursor()) or 0)
+        batches = [
+            self.client.zrange(self.keys.lobby("active", v), start, start + REPAIR_BATCH - 1)
+            for v in self.variants
+        ]
+        ids = [_text(raw) for batch in batches for raw in batch]  # type: ignore[arg-type]
+        restored = 0
+        if ids:
+            with self.client.pipeline(transaction=False) as pipe:
+                for game_id in ids:
+                    keys = [self.keys.due(), self.keys.state(game_id)]
+                    self._repair_one(keys=keys, args=[game_id], client=pipe)
+                restored = sum(int(n) for n in pipe.execute())
+        done = all(len(batch) < REPAIR_BATCH for batch in batches)
+        self.client.set(self.keys.repair_cursor(), 0 if done else start + REPAIR_BATCH)
+        self._drop_expired(keys=[self.keys.leases()], args=[repr(now - 60)])
+        return restored
+
+
+def _text(raw: bytes | str) -> str:
+    return raw.decode() if isinstance(raw, bytes) else raw

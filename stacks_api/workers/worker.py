@@ -1,0 +1,30 @@
+"""``stacks-api worker``: one process that runs one runner loop until TERM or INT.
+
+Bots think on this process's own core (processes, not threads under one GIL).
+On TERM the loop stops claiming; a game under way is released after its current
+step (a bot decision takes at most 2 s), and an idle worker exits at once. A
+worker killed outright loses nothing: its lease runs out and another takes over.
+"""
+
+from __future__ import annotations
+
+import signal
+from types import FrameType
+
+from ..service import GameService
+from .runner import Runner, owner_name
+
+
+def run_worker(service: GameService) -> None:
+    """Advance due games in this process until TERM or INT."""
+    runner = Runner(service.store.work, service.advance, threads=0)
+    busy = [False]
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        runner.request_stop()
+        if not busy[0]:  # waiting for work: nothing to hand back, leave now
+            raise SystemExit(0)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, stop)
+    runner.serve(owner_name(0), busy)
