@@ -8,13 +8,16 @@
 
 Actions carry an ``Idempotency-Key`` of their own, so the client retries them
 safely after a lost connection or a 503: the server acts once and answers the
-retry with the first outcome. ``follow`` iterates over a game's event stream
+retry with the first outcome. A 429 (nothing was done) is always retried. Every
+retry waits at least the server's ``Retry-After``, plus a random share of an
+exponential back-off, so many clients refused together do not return together. ``follow`` iterates over a game's event stream
 and reconnects with ``Last-Event-ID``, so no event is lost or repeated.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import time
 import uuid
 from collections.abc import Iterator
@@ -25,6 +28,18 @@ import requests
 
 JSON = dict[str, Any]
 RETRYABLE = (requests.ConnectionError, requests.Timeout)
+BACKOFF_S = 0.25  # the first retry's back-off; it doubles with each retry
+MAX_BACKOFF_S = 8.0
+
+
+def retry_delay(attempt: int, retry_after: str | None, rng: random.Random) -> float:
+    """How long to wait before retry ``attempt`` (0 first): at least the server's
+    Retry-After, plus "full jitter" of an exponential back-off."""
+    try:
+        floor = max(0.0, float(retry_after)) if retry_after is not None else 0.0
+    except ValueError:  # an HTTP date, which this server never sends
+        floor = 1.0
+    return floor + rng.uniform(0, min(MAX_BACKOFF_S, BACKOFF_S * 2**attempt))
 
 
 class ApiError(Exception):
@@ -49,10 +64,11 @@ class Seat:
 class Client:
     """The API at ``base_url`` (scheme, host and port)."""
 
-    def __init__(self, base_url: str, timeout: float = 15.0, retries: int = 3) -> None:
+    def __init__(self, base_url: str, timeout: float = 15.0, retries: int = 6) -> None:
         self.base = base_url.rstrip("/") + "/api/v1"
         self.timeout, self.retries = timeout, retries
         self.session = requests.Session()
+        self._rng = random.Random()
 
     # -- games ------------------------------------------------------------------
 
@@ -184,12 +200,12 @@ class Client:
             except RETRYABLE:
                 if not retry or attempt == self.retries:
                     raise
-                time.sleep(0.2 * 2**attempt)
+                time.sleep(retry_delay(attempt, None, self._rng))
                 continue
             # 503: retry what is safe to retry; 429: nothing was done, so always.
             again = response.status_code == 429 or (response.status_code == 503 and retry)
             if again and attempt < self.retries:
-                time.sleep(float(response.headers.get("Retry-After", "1")))
+                time.sleep(retry_delay(attempt, response.headers.get("Retry-After"), self._rng))
                 continue
             if response.status_code >= 400:
                 raise ApiError(_problem(response))

@@ -95,12 +95,48 @@ def test_a_retried_action_acts_once(server, monkeypatch):
     assert len([e for e in mine if e["type"] in ("play", "exchange")]) == 1
 
 
-def test_the_example_script_plays_a_game_to_its_end(server):
-    script = Path(__file__).parent.parent / "examples" / "play_vs_bot.py"
-    done = subprocess.run([sys.executable, str(script), server.url], capture_output=True,
-                          text=True, timeout=120)  # fmt: skip
+@pytest.fixture(scope="module")
+def limited_server(redis_url):
+    """A server with the default rate limits on, as deployed."""
+    env = {"REDIS_URL": redis_url, "STACKS_STORE_PREFIX": "limited", "STACKS_RATE_LIMITS": "on"}
+    process = ServerProcess(env)
+    yield process
+    process.stop()
+
+
+@pytest.mark.parametrize(
+    "example", sorted((Path(__file__).parent.parent / "examples").glob("*.py"))
+)
+def test_the_examples_play_their_games_to_the_end_under_the_default_limits(limited_server, example):
+    done = subprocess.run([sys.executable, str(example), limited_server.url], capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("result: {")
+
+
+def test_the_client_rides_out_a_burst_of_429s(redis_url):
+    env = {"REDIS_URL": redis_url, "STACKS_STORE_PREFIX": "burst", "STACKS_RATE_LIMITS": "on",
+           "STACKS_LIMIT_ACT": "3/second"}  # fmt: skip
+    server = ServerProcess(env)
+    try:
+        api = Client(server.url)
+        refused = []
+        api.session.hooks["response"].append(
+            lambda r, *a, **k: (
+                refused.append(r.headers["Retry-After"]) if r.status_code == 429 else None
+            )
+        )
+        game = api.create("stacks", 2, seats=[{}, {"bot": "greedy"}], seed=8)
+        me = api.join(game["id"], "Ada")
+        view = api.view(game["id"], me.token, wait=10)
+        for _ in range(40):  # far more actions a second than the limit allows
+            if view["status"] != "active":
+                break
+            view = api.act(game["id"], me.token, view["you"]["legal_actions"][0], wait=10)["game"]
+        assert refused, "the burst met the limit"
+        assert all(int(after) >= 1 for after in refused), "Retry-After is never 0"
+    finally:
+        server.stop()
 
 
 def test_a_tournament_over_http_is_played_by_the_servers_bots(server):

@@ -8,6 +8,7 @@ over the registered variants (see ``openapi``).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
@@ -37,6 +38,26 @@ STATUSES = ["waiting", "active", "finished", "cancelled"]
 def whole(**kwargs: Any) -> fields.Integer:
     """An integer that refuses strings and floats."""
     return fields.Integer(strict=True, **kwargs)
+
+
+# Characters that change how the text around a name is shown: bidirectional
+# embeddings, overrides and isolates (a name could reverse the words after it).
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                          "\u2066\u2067\u2068\u2069")  # fmt: skip
+
+
+def shown_name(name: str) -> None:
+    """A player's name is shown to everyone: refuse control characters (NUL, ESC,
+    line breaks), bidirectional controls, unpaired surrogates and blank names."""
+    for char in name:
+        kind = unicodedata.category(char)
+        if kind in ("Cc", "Cs", "Zl", "Zp") or char in BIDI_CONTROLS:
+            raise ValidationError(
+                f"a name cannot hold the control character U+{ord(char):04X}; "
+                "use letters, digits, spaces and punctuation"
+            )
+    if not name.strip():
+        raise ValidationError("a name needs at least one visible character")
 
 
 def ranged(low: int, high: int, **kwargs: Any) -> fields.Integer:
@@ -166,7 +187,11 @@ class CreateGameSchema(Schema):
 
 
 class JoinSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    name = fields.String(
+        required=True,
+        validate=[validate.Length(min=1, max=40), shown_name],
+        metadata={"description": "Shown to everyone: no control or bidirectional characters."},
+    )
     seat = whole(
         allow_none=True,
         validate=validate.Range(min=0, max=MAX_SEAT),

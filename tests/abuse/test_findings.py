@@ -302,3 +302,25 @@ def test_10_after_a_hundred_plays_only_a_discard_is_offered(client):
     problem(act(client, game["id"], token, {"type": "play", "card": "B1", "pile": 0}), 409,
             "illegal_action")  # fmt: skip
     assert json.dumps(mine).count('"plays": 100') == 1
+
+
+# 11. Names are shown to everyone: no control characters, no text direction tricks.
+
+
+@pytest.mark.parametrize(
+    "name", ["Ada\x00", "\x1b[31mAda", "Ada\nBo", "\u202eadA", "Ada\u2066", "   ", "A\u2029B"]
+)
+def test_11_names_with_control_or_bidi_characters_are_refused(client, name):
+    game_id = client.post(API, json={"variant": "sequence", "players": 2}).json["game"]["id"]
+    body = problem(client.post(f"{API}/{game_id}/players", json={"name": name}), 422,
+                   "validation_error")  # fmt: skip
+    assert "name" in body["errors"]
+    assert "control" in str(body["errors"]["name"]) or "visible" in str(body["errors"]["name"])
+
+
+@pytest.mark.parametrize("name", ["Zoë", "李雷", "Ana-María O'Neil", "👩‍💻 Bo", "عائشة"])
+def test_11_names_in_any_script_and_emoji_are_taken(client, name):
+    game_id = client.post(API, json={"variant": "sequence", "players": 2}).json["game"]["id"]
+    joined = client.post(f"{API}/{game_id}/players", json={"name": name})
+    assert joined.status_code == 201
+    assert client.get(f"{API}/{game_id}").json["players"][0]["name"] == name
