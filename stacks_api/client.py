@@ -10,8 +10,9 @@ Actions carry an ``Idempotency-Key`` of their own, so the client retries them
 safely after a lost connection or a 503: the server acts once and answers the
 retry with the first outcome. A 429 (nothing was done) is always retried. Every
 retry waits at least the server's ``Retry-After``, plus a random share of an
-exponential back-off, so many clients refused together do not return together. ``follow`` iterates over a game's event stream
-and reconnects with ``Last-Event-ID``, so no event is lost or repeated.
+exponential back-off, so many clients refused together do not return together.
+``follow`` iterates over a game's event stream and reconnects with
+``Last-Event-ID``, so no event is lost or repeated.
 """
 
 from __future__ import annotations
