@@ -343,6 +343,10 @@ class GameService:
         record = self.store.load(game_id)
         return feed, record is None or record["status"] in ("finished", "cancelled")
 
+    def open_streams(self, process: str, open_here: int) -> int:
+        """Report this process's open event streams; the server's total."""
+        return self.store.count_streams(process, open_here, self.clock())
+
     def health(self) -> str:
         """The store's kind, once it has taken a write; a 503 problem otherwise."""
         try:

@@ -246,7 +246,7 @@ class Events(MethodView):
         config = current_app.config
         stream = event_stream(
             lambda: games.follow(game_id, after), config["SSE_KEEPALIVE_S"], config["SSE_MAX_S"],
-            client_gone=disconnect_probe(request.environ),
+            games.open_streams, client_gone=disconnect_probe(request.environ),
         )  # fmt: skip
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)

@@ -9,7 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from .schemas import HealthSchema
-from .stream import open_streams
+from .stream import server_streams
 
 blp = Blueprint("health", __name__, url_prefix="/api/v1", description="Service health")
 
@@ -20,5 +20,6 @@ class Health(MethodView):
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self) -> Any:
         """Whether the server and its store answer"""
-        kind = current_app.extensions["stacks_api.games"].health()
-        return {"status": "ok", "store": kind, "open_streams": open_streams()}
+        games = current_app.extensions["stacks_api.games"]
+        kind = games.health()
+        return {"status": "ok", "store": kind, "open_streams": server_streams(games.open_streams)}

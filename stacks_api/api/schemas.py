@@ -419,7 +419,10 @@ class HealthSchema(Schema):
     store = fields.String(required=True, validate=validate.OneOf(["redis", "memory"]))
     open_streams = fields.Integer(
         required=True,
-        metadata={"description": "Event streams open on the worker process that answered."},
+        metadata={
+            "description": "Event streams open on the whole server: every web process "
+            "reports its own every 2 s, so the total lags a change by up to that."
+        },
     )
 
 

@@ -8,8 +8,10 @@ event after it) can neither split nor repeat a version.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
 import select
 import socket
 import threading
@@ -24,8 +26,11 @@ from ..store import Event, EventFeed, StoreUnavailable
 log = logging.getLogger(__name__)
 
 ENDING_EVENTS = frozenset({"game_over", "cancelled"})
+REPORT_EVERY_S = 2.0  # how often a process tells the store its count of open streams
+PROCESS = f"{socket.gethostname()}:{os.getpid()}"
 _open = [0]  # streams open in this process
 _open_lock = threading.Lock()
+_reporter: list[threading.Thread] = []
 
 
 def open_streams() -> int:
@@ -33,9 +38,27 @@ def open_streams() -> int:
     return _open[0]
 
 
-def _count(change: int) -> None:
+def server_streams(report: Callable[[str, int], int]) -> int:
+    """The server's open streams over all its processes: ``report(process, count)``
+    records this process's count and answers the total (``GameService.open_streams``)."""
+    return report(PROCESS, _open[0])
+
+
+def _count(change: int, report: Callable[[str, int], int]) -> None:
     with _open_lock:
         _open[0] += change
+        if not _reporter or not _reporter[0].is_alive():
+            # A thread, or under gevent a greenlet: it only sleeps and writes.
+            _reporter[:] = [threading.Thread(target=_report, args=(report,), daemon=True)]
+            _reporter[0].start()
+
+
+def _report(report: Callable[[str, int], int]) -> None:
+    """Keep this process's count fresh in the store, so any process can sum them."""
+    while True:
+        with contextlib.suppress(StoreUnavailable):  # health says so; the next one retries
+            report(PROCESS, _open[0])
+        time.sleep(REPORT_EVERY_S)
 
 
 def format_events(events: list[Event]) -> str:
@@ -80,6 +103,7 @@ def event_stream(
     follow: Callable[[], tuple[EventFeed, bool]],
     keepalive_s: float,
     max_s: float,
+    report: Callable[[str, int], int],
     client_gone: Callable[[], bool] = lambda: False,
 ) -> Iterator[str]:
     """The events of ``follow()``'s feed until the game ends, the client hangs up, or
@@ -94,7 +118,7 @@ def event_stream(
         feed, ended = follow()  # subscribes only once the response starts
     except (StoreUnavailable, KeyError):
         return  # the client's reconnection will get a clear answer
-    _count(+1)
+    _count(+1, report)
     try:
         yield "retry: 1000\n\n"
         start = last_sent = time.monotonic()
@@ -116,5 +140,5 @@ def event_stream(
                 yield ": keep-alive\n\n"
                 last_sent = now
     finally:
-        _count(-1)
+        _count(-1, report)
         feed.close()

@@ -29,6 +29,9 @@ TTL_SECONDS = {
     "cancelled": 24 * 3600,
 }
 IDEMPOTENCY_TTL_S = 24 * 3600
+# A web process reports its open streams every few seconds; a report older than
+# this is a process that has gone.
+STREAM_REPORTS_FRESH_S = 10.0
 
 
 def due_at(record: Record) -> float | None:
@@ -135,6 +138,10 @@ class GameStore(Protocol):
         self, status: str, variant: str | None, offset: int, limit: int
     ) -> tuple[list[Record], int]:
         """A page of games with that status (newest first) and how many there are."""
+
+    def count_streams(self, process: str, open_here: int, now: float) -> int:
+        """Record how many event streams ``process`` serves; the total over every
+        process that reported within ``STREAM_REPORTS_FRESH_S``."""
 
 
 def make_store(

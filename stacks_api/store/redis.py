@@ -21,6 +21,7 @@ from redis.retry import Retry
 
 from . import (
     IDEMPOTENCY_TTL_S,
+    STREAM_REPORTS_FRESH_S,
     TTL_SECONDS,
     Change,
     Event,
@@ -172,6 +173,25 @@ class RedisStore:
                     pipe.zrem(lobby, *stale)
                 pipe.execute()
         return found, max(total - len(stale), len(found))
+
+    def count_streams(self, process: str, open_here: int, now: float) -> int:
+        key = self.keys.streams()
+        with _reachable(), self.client.pipeline(transaction=False) as pipe:
+            pipe.hset(key, process, f"{open_here}|{now}")
+            pipe.hgetall(key)
+            pipe.expire(key, int(STREAM_REPORTS_FRESH_S * 6))
+            _, reports, _ = pipe.execute()
+        total, gone = 0, []
+        for name, report in reports.items():
+            count, _, at = report.decode().partition("|")
+            if float(at) >= now - STREAM_REPORTS_FRESH_S:
+                total += int(count)
+            else:
+                gone.append(name)
+        if gone:
+            with _reachable():
+                self.client.hdel(key, *gone)
+        return total
 
     def _queue_write(
         self, pipe: Any, record: Record, events: list[Event], old_status: str | None

@@ -64,6 +64,23 @@ def test_a_stream_is_released_within_a_second_of_its_client_hanging_up(memory_se
     streams[2].close()
 
 
+def test_open_streams_counts_every_web_process_of_the_server(redis_url, prefix):
+    server = ServerProcess({"REDIS_URL": redis_url, "STACKS_STORE_PREFIX": prefix}, workers=2)
+    try:
+        game_id = new_game(server)["game"]["id"]
+        streams = [open_stream(server, game_id) for _ in range(8)]  # spread over both workers
+        deadline = time.monotonic() + 30
+        answers: list[int] = []
+        while answers[-6:] != [8] * 6:  # six answers in a row, from whichever worker
+            assert time.monotonic() < deadline, f"health said {answers[-6:]}, not 8"
+            answers.append(open_streams(server))
+            time.sleep(0.2)
+        for sock in streams:
+            sock.close()
+    finally:
+        server.stop()
+
+
 def test_term_with_open_and_dropped_streams_exits_in_under_two_seconds(redis_url, prefix):
     server = ServerProcess({"REDIS_URL": redis_url, "STACKS_STORE_PREFIX": prefix}, workers=2)
     game_id = new_game(server)["game"]["id"]
