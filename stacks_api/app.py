@@ -59,9 +59,10 @@ def build_service(config: Mapping[str, Any]) -> GameService:
         config["STORE_TIMEOUT_S"],
         tuple(variants.names()),
     )
+    tuning = {"bot_budget_s": config["BOT_BUDGET_S"], "lobby_cache_s": config["LOBBY_CACHE_S"]}
     if config["JOBS"] != "local":
-        return GameService(store, RemoteWorkers(store.work), bot_budget_s=config["BOT_BUDGET_S"])
+        return GameService(store, RemoteWorkers(store.work), **tuning)
     runner = Runner(store.work, lambda game_id, renew: service.advance(game_id, renew),
                     threads=config["LOCAL_BOT_THREADS"])  # fmt: skip
-    service = GameService(store, runner, bot_budget_s=config["BOT_BUDGET_S"])
+    service = GameService(store, runner, **tuning)
     return service

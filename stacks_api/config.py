@@ -19,6 +19,8 @@ class Config:
     # the web process; the only choice without Redis).
     JOBS = os.environ.get("STACKS_JOBS") or ("workers" if REDIS_URL else "local")
     LOCAL_BOT_THREADS = int(os.environ.get("STACKS_LOCAL_BOT_THREADS", "2"))
+    # A lobby page is served from this process's copy for this long.
+    LOBBY_CACHE_S = float(os.environ.get("STACKS_LOBBY_CACHE_S", "1"))
     SSE_KEEPALIVE_S = float(os.environ.get("STACKS_SSE_KEEPALIVE_S", "15"))
     SSE_MAX_S = float(os.environ.get("STACKS_SSE_MAX_S", "300"))
 
@@ -86,3 +88,4 @@ class TestConfig(Config):
     JOBS = "local"  # Flask's test client has no worker processes beside it
     RATE_LIMITS = False  # the abuse tests turn them on
     BOT_BUDGET_S = 1.0  # short jobs: a stopped app's workers end soon
+    LOBBY_CACHE_S = 0.0  # tests list what they just created

@@ -29,6 +29,7 @@ from .. import variants
 from ..bots import NAMES as BOT_NAMES
 
 MAX_SEED = 2**63 - 1
+MAX_PAGE_SIZE = 50  # a lobby page's cost grows with it: each game on it is read whole
 MAX_VERSION = 10**18 - 1  # 18 digits, as in the version headers
 MAX_PLAYERS = 12
 MAX_SEAT = MAX_PLAYERS - 1
@@ -275,7 +276,7 @@ class ListQuerySchema(Schema):
     variant = fields.String(validate=Registered(variants.names))
     # Query strings are text, so these integers are parsed, not strict.
     page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=10_000))
-    page_size = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    page_size = fields.Integer(load_default=20, validate=validate.Range(min=1, max=MAX_PAGE_SIZE))
 
 
 class EventsQuerySchema(Schema):

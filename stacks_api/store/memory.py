@@ -31,6 +31,11 @@ class _Slot:
     changed: threading.Condition = field(init=False)
     state: str | None = None
     expires: float = 0.0
+    # What the lobby sorts and filters by, kept beside the JSON so that listing
+    # decodes only the games of the page it answers.
+    status: str = ""
+    variant: str = ""
+    last_change: float = 0.0
     events: list[Event] = field(default_factory=list)
     remembered: dict[str, tuple[str, float]] = field(default_factory=dict)
 
@@ -112,15 +117,24 @@ class MemoryStore:
         self, status: str, variant: str | None, offset: int, limit: int
     ) -> tuple[list[Record], int]:
         with self._slots_lock:
-            slots = list(self._slots.values())
-        found = []
-        for slot in slots:
+            items = list(self._slots.items())
+        now = self._clock()
+        listed = [
+            (slot.last_change, game_id, slot)
+            for game_id, slot in items
+            if slot.status == status
+            and variant in (None, slot.variant)
+            and slot.state is not None
+            and slot.expires > now
+        ]
+        listed.sort(key=lambda entry: entry[:2], reverse=True)
+        page = []
+        for _, _, slot in listed[offset : offset + limit]:
             with slot.lock:
                 record = self._read(slot)
-            if record and record["status"] == status and variant in (None, record["variant"]):
-                found.append(record)
-        found.sort(key=lambda r: (r.get("updated_at", r["created_at"]), r["id"]), reverse=True)
-        return found[offset : offset + limit], len(found)
+            if record is not None and record["status"] == status:
+                page.append(record)
+        return page, len(listed)
 
     def count_streams(self, process: str, open_here: int, now: float) -> int:
         return open_here  # one process serves everything
@@ -159,6 +173,8 @@ class MemoryStore:
 
     def _write(self, slot: _Slot, record: Record, events: list[Event]) -> None:
         slot.state = json.dumps(record)
+        slot.status, slot.variant = record["status"], record["variant"]
+        slot.last_change = record.get("updated_at") or record["created_at"]
         slot.expires = self._clock() + TTL_SECONDS[record["status"]]
         slot.events.extend(copy.deepcopy(events))
         self.work.set_due(record["id"], due_at(record))

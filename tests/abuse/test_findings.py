@@ -185,7 +185,7 @@ def test_7_rate_limits_answer_429_with_retry_after_and_ratelimit_headers(store_u
     assert refused["detail"]
     other = client.post(API, json=body, environ_base={"REMOTE_ADDR": "10.1.2.3"})
     assert other.status_code == 201, "another address has its own budget"
-    assert client.get(f"{API}?status=waiting").status_code == 200, "reads are not limited"
+    assert client.get(f"{API}?status=waiting").status_code == 200, "the lobby has its own budget"
 
 
 # 8. Slow clients are cut off and cost the server nothing meanwhile.
@@ -324,3 +324,13 @@ def test_11_names_in_any_script_and_emoji_are_taken(client, name):
     joined = client.post(f"{API}/{game_id}/players", json={"name": name})
     assert joined.status_code == 201
     assert client.get(f"{API}/{game_id}").json["players"][0]["name"] == name
+
+
+def test_7_lobby_reads_are_limited_per_address_and_pages_are_capped(client):
+    app = create_app(TestConfig, RATE_LIMITS=True, LIMIT_LIST="2/second")
+    limited = app.test_client()
+    answers = [limited.get(API) for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    assert int(answers[2].headers["Retry-After"]) >= 1
+    problem(client.get(f"{API}?page_size=51"), 422, "validation_error")
+    app.extensions["stacks_api.games"].jobs.stop()
