@@ -91,7 +91,7 @@ def test_stale_versions_are_refused_with_412(client):
     fresh = act(client, game_id, tokens[mover], action, **{"If-Match": f'"{current["version"]}"'})
     assert fresh.status_code == 200
     assert fresh.json["game"]["version"] == current["version"] + 1
-    assert fresh.headers["ETag"] == f'"{current["version"] + 1}"'
+    assert fresh.headers["ETag"] == f'"{current["version"] + 1}-s{mover}"'  # the seat's view
     assert [e["version"] for e in fresh.json["events"]] == [current["version"] + 1] * len(
         fresh.json["events"]
     )
