@@ -67,12 +67,29 @@ def held_games(admin: redis.Redis) -> dict[str, int]:
     return {g.decode(): int(h.decode().split(":")[1]) for g, h in leases.items()}
 
 
+def new_game(server: ServerProcess) -> str:
+    body = {"variant": "sequence", "players": 2, "seats": THINKING}
+    return str(
+        requests.post(f"{server.url}/api/v1/games", json=body, timeout=5).json()["game"]["id"]
+    )
+
+
+def a_held_game(server: ServerProcess, admin: redis.Redis, ids: list[str]) -> tuple[str, int]:
+    """A game of ours that a worker holds, and that worker's pid; a new game when
+    ours have ended."""
+    waited = time.monotonic()
+    while True:
+        held = {g: pid for g, pid in held_games(admin).items() if g in ids}
+        if held:
+            return next(iter(held.items()))
+        if time.monotonic() - waited > 3:
+            ids.append(new_game(server))
+            waited = time.monotonic()
+        time.sleep(0.05)
+
+
 def stranding(server: ServerProcess, admin: redis.Redis, kills: int) -> None:
-    games = []
-    for _ in range(2):
-        body = {"variant": "sequence", "players": 2, "seats": THINKING}
-        games.append(requests.post(f"{server.url}/api/v1/games", json=body, timeout=5).json())
-    ids = [g["game"]["id"] for g in games]
+    ids = [new_game(server) for _ in range(2)]
     time.sleep(3)
     normal = [next_move_after(server.url, g, version(server.url, g)) for g in ids for _ in range(2)]
     print(f"baseline, one move to the next: median {statistics.median(normal):.2f} s, "
@@ -80,11 +97,7 @@ def stranding(server: ServerProcess, admin: redis.Redis, kills: int) -> None:
     waits = []
     for n in range(kills):
         workers_before = bot_workers(server.process.pid)
-        held = {g: pid for g, pid in held_games(admin).items() if g in ids}
-        while not held:
-            time.sleep(0.05)
-            held = {g: pid for g, pid in held_games(admin).items() if g in ids}
-        game_id, pid = next(iter(held.items()))
+        game_id, pid = a_held_game(server, admin, ids)
         os.kill(pid, signal.SIGKILL)
         at_kill = version(server.url, game_id)  # the dead commit nothing after this
         waits.append(next_move_after(server.url, game_id, at_kill))
