@@ -59,27 +59,28 @@ def _depth(value: Any) -> int:
     return deepest
 
 
-def version_header(name: str) -> int | None:
-    """A version from ``name`` ("12", W/"12"), None when absent or ``*``; else 400."""
+def _tag(name: str, form: re.Pattern[str], message: str) -> str | None:
+    """The entity tag in header ``name`` without ``W/`` and quotes; None when absent
+    or ``*``; a 400 saying ``message`` when it is not of ``form``."""
     value = request.headers.get(name)
     if value is None or value == "*":
         return None
-    match = VERSION_HEADER.fullmatch(value)
+    match = form.fullmatch(value)
     if match is None:
-        raise Refusal("bad_request", f'{name} must be a version such as "12"')
-    return int(match.group(1) or match.group(2))
+        raise Refusal("bad_request", message)
+    return match.group(1) or match.group(2)
+
+
+def version_header(name: str) -> int | None:
+    """A version from ``name`` ("12", W/"12"), None when absent or ``*``; else 400."""
+    tag = _tag(name, VERSION_HEADER, f'{name} must be a version such as "12"')
+    return None if tag is None else int(tag)
 
 
 def view_tag_header(name: str) -> str | None:
-    """A view's entity tag from ``name`` ("12", W/"12-s1") without quotes, None when
-    absent or ``*``; else 400."""
-    value = request.headers.get(name)
-    if value is None or value == "*":
-        return None
-    match = VIEW_TAG.fullmatch(value)
-    if match is None:
-        raise Refusal("bad_request", f'{name} must be an ETag of a view such as "12" or "12-s1"')
-    return match.group(1) or match.group(2)
+    """A view's entity tag from ``name`` ("12", W/"12-s1"), None when absent or ``*``;
+    else 400."""
+    return _tag(name, VIEW_TAG, f'{name} must be the ETag of a view, such as "12" or "12-s1"')
 
 
 def idempotency_key() -> str | None:
