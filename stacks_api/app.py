@@ -14,6 +14,7 @@ from .api import cors, docs, games, guards, health, limits, openapi
 from .api.problems import ProblemApi
 from .service import GameService
 from .store import make_store
+from .ttl_cache import TtlCache
 from .workers.runner import RemoteWorkers, Runner
 
 
@@ -34,6 +35,9 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     app.config["API_SPEC_OPTIONS"] = copy.deepcopy(app.config["API_SPEC_OPTIONS"])
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented key order
     app.extensions["stacks_api.games"] = build_service(app.config)
+    # Lobby pages as sent, kept a moment: a lobby many clients poll costs one read
+    # and one rendering a second a process.
+    app.extensions["stacks_api.lobby"] = TtlCache[bytes](app.config["LOBBY_CACHE_S"])
     api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": openapi.VariantsPlugin()})
     api.register_blueprint(health.blp)
     api.register_blueprint(games.blp)
@@ -59,10 +63,10 @@ def build_service(config: Mapping[str, Any]) -> GameService:
         config["STORE_TIMEOUT_S"],
         tuple(variants.names()),
     )
-    tuning = {"bot_budget_s": config["BOT_BUDGET_S"], "lobby_cache_s": config["LOBBY_CACHE_S"]}
+    budget = config["BOT_BUDGET_S"]
     if config["JOBS"] != "local":
-        return GameService(store, RemoteWorkers(store.work), **tuning)
+        return GameService(store, RemoteWorkers(store.work), bot_budget_s=budget)
     runner = Runner(store.work, lambda game_id, renew: service.advance(game_id, renew),
                     threads=config["LOCAL_BOT_THREADS"])  # fmt: skip
-    service = GameService(store, runner, **tuning)
+    service = GameService(store, runner, bot_budget_s=budget)
     return service

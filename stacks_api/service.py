@@ -34,7 +34,6 @@ from .engine import Game, IllegalAction, SetupError, create_game, load_game
 from .problems import Refusal, validation_error
 from .store import Change, EventFeed, GameStore, Record, StoreDegraded, StoreUnavailable
 from .tokens import matches, new_token, token_hash
-from .ttl_cache import TtlCache
 from .workers import offload
 from .workers.runner import Jobs
 
@@ -87,13 +86,11 @@ class GameService:
         jobs: Jobs,
         clock: Callable[[], float] = time.time,
         bot_budget_s: float = BOT_BUDGET_S,
-        lobby_cache_s: float = 0.0,
     ) -> None:
         self.store = store
         self.jobs = jobs
         self.clock = clock
         self.bot_budget_s = bot_budget_s
-        self._lobby: TtlCache[tuple[list[JSON], int]] = TtlCache(lobby_cache_s)
 
     # -- lobby ---------------------------------------------------------------
 
@@ -161,15 +158,9 @@ class GameService:
     def list_games(
         self, status: str, variant: str | None, page: int, page_size: int
     ) -> tuple[list[JSON], int]:
-        """A lobby page; the same page asked again within ``lobby_cache_s`` is the same
-        answer (a lobby that many clients poll costs one read a second a process)."""
-
-        def read() -> tuple[list[JSON], int]:
-            offset = (page - 1) * page_size
-            records, total = self.store.list_games(status, variant, offset, page_size)
-            return [self._summary(r) for r in records], total
-
-        return self._lobby.get((status, variant, page, page_size), read)
+        """A lobby page: the games' summaries, and how many games there are."""
+        records, total = self.store.list_games(status, variant, (page - 1) * page_size, page_size)
+        return [self._summary(r) for r in records], total
 
     def join(self, game_id: str, name: str, seat: int | None) -> JSON:
         """Take a free human seat; the game starts when the last one is taken."""

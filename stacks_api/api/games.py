@@ -12,6 +12,7 @@ from flask_smorest import Blueprint
 
 from ..problems import Refusal
 from ..service import GameService
+from ..ttl_cache import TtlCache
 from . import examples
 from .auth import BEARER, bearer_token
 from .caching import NEVER_STORE, view_headers, view_tag
@@ -110,17 +111,23 @@ class Games(MethodView):
     @blp.arguments(ListQuerySchema, location="query")
     @blp.response(200, GameListSchema, example=examples.LISTING)
     @problems(422, 429, 503)
-    def get(self, query: dict[str, Any]) -> dict[str, Any]:
-        """List games (default: those waiting for players), newest first"""
-        games, total = service().list_games(
-            query["status"], query.get("variant"), query["page"], query["page_size"]
-        )
-        return {
-            "games": games,
-            "page": query["page"],
-            "page_size": query["page_size"],
-            "total": total,
-        }
+    def get(self, query: dict[str, Any]) -> Response:
+        """List games (default: those waiting for players), newest first
+
+        A page is the same for everyone: each server process answers it from
+        its own copy for up to a second.
+        """
+        status, variant, page, size = (query["status"], query.get("variant"),
+                                       query["page"], query["page_size"])  # fmt: skip
+
+        def render() -> bytes:
+            games, total = service().list_games(status, variant, page, size)
+            listing = {"games": games, "page": page, "page_size": size, "total": total}
+            return current_app.json.dumps(GameListSchema().dump(listing)).encode()
+
+        pages: TtlCache[bytes] = current_app.extensions["stacks_api.lobby"]
+        body = pages.get((status, variant, page, size), render)
+        return Response(body, mimetype="application/json")
 
     @blp.arguments(CreateGameSchema, examples=examples.CREATE)
     @blp.response(201, CreatedSchema, example=examples.CREATED)
