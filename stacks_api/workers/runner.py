@@ -136,6 +136,10 @@ class Runner:
                 log.warning("runner: the store is unavailable (%s)", err)
                 time.sleep(STORE_RETRY_S)
                 continue
+            except Exception:  # a runner that died here would strand every game it would take
+                log.exception("runner: claiming failed")
+                time.sleep(STORE_RETRY_S)
+                continue
             finally:
                 busy[0] = False
             self._idle()
