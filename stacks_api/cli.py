@@ -45,8 +45,9 @@ def gunicorn_argv(args: argparse.Namespace, workers: int) -> list[str]:
     return argv
 
 
-# Waits before restarting a child that died, by how many times in a row it died
-# soon after starting; one that ran HEALTHY_AFTER_S starts over from the first.
+# Waits before restarting a child that died: the first for a death after a
+# healthy run (HEALTHY_AFTER_S or longer), then one further for each death in a
+# row soon after starting.
 RESTART_BACKOFF_S = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 HEALTHY_AFTER_S = 30.0
 # On TERM or INT, children get this long to finish (gunicorn's graceful timeout is
@@ -62,7 +63,7 @@ class Child:
     argv: list[str]
     process: subprocess.Popen[bytes] | None = None
     started: float = 0.0
-    quick_deaths: int = 0
+    deaths_in_a_row: int = 0  # deaths that each came soon after the start before
     restart_at: float = 0.0
 
     def start(self) -> None:
@@ -74,8 +75,8 @@ class Child:
         if self.process is None or (code := self.process.poll()) is None:
             return
         ran = now - self.started
-        self.quick_deaths = 0 if ran >= HEALTHY_AFTER_S else self.quick_deaths + 1
-        delay = RESTART_BACKOFF_S[min(self.quick_deaths, len(RESTART_BACKOFF_S)) - 1]
+        self.deaths_in_a_row = 1 if ran >= HEALTHY_AFTER_S else self.deaths_in_a_row + 1
+        delay = RESTART_BACKOFF_S[min(self.deaths_in_a_row, len(RESTART_BACKOFF_S)) - 1]
         how = f"signal {-code}" if code < 0 else f"status {code}"
         message = (f"stacks-api serve: {self.name} (pid {self.process.pid}) exited with "
                    f"{how} after {ran:.1f} s; restarting it in {delay:g} s")  # fmt: skip
