@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import redis
 from redis.backoff import NoBackoff
-from redis.exceptions import OutOfMemoryError, ReadOnlyError, RedisError, ResponseError, WatchError
+from redis.exceptions import WatchError
 from redis.retry import Retry
 
 from . import (
@@ -27,38 +26,17 @@ from . import (
     Event,
     Record,
     StoreDegraded,
-    StoreUnavailable,
     due_at,
 )
 from .broadcast import Broadcaster, Subscription
 from .keys import Keys
+from .redis_errors import reachable
 from .redis_work import RedisWorkQueue
 
 T = TypeVar("T")
 # Health says degraded once Redis (without eviction) is this full: game writes are
 # far larger than the health check's, and fail first.
 NEARLY_FULL = 0.98
-
-
-def _refuses_writes(err: RedisError) -> bool:
-    """Out of memory, a read-only replica, or a failed snapshot that stops writes."""
-    if isinstance(err, OutOfMemoryError | ReadOnlyError):
-        return True
-    return isinstance(err, ResponseError) and str(err).split(" ")[0] in ("MISCONF", "READONLY")
-
-
-@contextmanager
-def _reachable() -> Iterator[None]:
-    """Turn any Redis failure into StoreUnavailable (a 503, never a 500), and a refused
-    write into StoreDegraded."""
-    try:
-        yield
-    except RedisError as err:
-        if _refuses_writes(err):
-            raise StoreDegraded(type(err).__name__) from err
-        raise StoreUnavailable(type(err).__name__) from err
-    except OSError as err:
-        raise StoreUnavailable(type(err).__name__) from err
 
 
 class RedisStore:
@@ -83,7 +61,7 @@ class RedisStore:
         self.work = RedisWorkQueue(self.client, self.keys, variants)
 
     def ping(self) -> None:
-        with _reachable():
+        with reachable():
             self.client.set(self.keys.health(), "ok", ex=60)
             memory: dict[str, Any] = self.client.info("memory")
         limit = int(memory.get("maxmemory") or 0)
@@ -92,18 +70,18 @@ class RedisStore:
             raise StoreDegraded("Redis is out of memory")
 
     def create(self, record: Record, events: list[Event]) -> None:
-        with _reachable(), self.client.pipeline(transaction=True) as pipe:
+        with reachable(), self.client.pipeline(transaction=True) as pipe:
             self._queue_write(pipe, record, events, None)
             pipe.execute()
 
     def load(self, game_id: str) -> Record | None:
-        with _reachable():
+        with reachable():
             raw = self.client.get(self.keys.state(game_id))
         return None if raw is None else _decode(raw)
 
     def update(self, game_id: str, decide: Callable[[Record], tuple[Change, T]]) -> T:
         key = self.keys.state(game_id)
-        with _reachable(), self.client.pipeline(transaction=True) as pipe:
+        with reachable(), self.client.pipeline(transaction=True) as pipe:
             while True:
                 try:
                     pipe.watch(key)  # type: ignore[no-untyped-call]
@@ -129,7 +107,7 @@ class RedisStore:
                 return result
 
     def events_after(self, game_id: str, version: int) -> list[Event]:
-        with _reachable():
+        with reachable():
             stored: list[Any] = self.client.lrange(self.keys.events(game_id), 0, -1)
         events = [_decode(raw) for raw in stored]
         return [e for e in events if e["version"] > version]
@@ -138,7 +116,7 @@ class RedisStore:
         return RedisFeed(self, game_id, after)
 
     def recall(self, game_id: str, key: str) -> Record | None:
-        with _reachable():
+        with reachable():
             raw = self.client.get(self.keys.idempotency(game_id, key))
         return None if raw is None else _decode(raw)
 
@@ -148,7 +126,7 @@ class RedisStore:
         variants = self.variants if variant is None else (variant,)
         lobbies = [self.keys.lobby(status, v) for v in variants]
         expired_before = time.time() - TTL_SECONDS[status]
-        with _reachable(), self.client.pipeline(transaction=False) as pipe:
+        with reachable(), self.client.pipeline(transaction=False) as pipe:
             for lobby in lobbies:
                 # Entries are scored by their game's last change: older ones have
                 # expired with their game.
@@ -160,7 +138,7 @@ class RedisStore:
         total = sum(answers[2::3])
         ranked.sort(key=lambda pair: (pair[1], pair[0]), reverse=True)
         ids = [raw.decode() for raw, _ in ranked[offset : offset + limit]]
-        with _reachable():
+        with reachable():
             raws: list[Any] = self.client.mget([self.keys.state(g) for g in ids]) if ids else []
         records = [None if raw is None else _decode(raw) for raw in raws]
         # Entries whose game expired (or, written by an older release, moved on)
@@ -168,7 +146,7 @@ class RedisStore:
         found = [r for r in records if r is not None and r["status"] == status]
         stale = [g for g, r in zip(ids, records, strict=True) if r is None or r["status"] != status]
         if stale:
-            with _reachable(), self.client.pipeline(transaction=False) as pipe:
+            with reachable(), self.client.pipeline(transaction=False) as pipe:
                 for lobby in lobbies:
                     pipe.zrem(lobby, *stale)
                 pipe.execute()
@@ -176,7 +154,7 @@ class RedisStore:
 
     def count_streams(self, process: str, open_here: int, now: float) -> int:
         key = self.keys.streams()
-        with _reachable(), self.client.pipeline(transaction=False) as pipe:
+        with reachable(), self.client.pipeline(transaction=False) as pipe:
             pipe.hset(key, process, f"{open_here}|{now}")
             pipe.hgetall(key)
             pipe.expire(key, int(STREAM_REPORTS_FRESH_S * 6))
@@ -189,7 +167,7 @@ class RedisStore:
             else:
                 gone.append(name)
         if gone:
-            with _reachable():
+            with reachable():
                 self.client.hdel(key, *gone)
         return total
 
@@ -265,7 +243,7 @@ class RedisFeed:
         return batch
 
     def _read_new(self) -> list[Event]:
-        with _reachable():
+        with reachable():
             stored: list[Any] = self._store.client.lrange(self._key, self._index, -1)
         self._index += len(stored)
         events = [e for e in map(_decode, stored) if e["version"] > self._last]

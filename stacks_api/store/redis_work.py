@@ -18,30 +18,12 @@ against every other runner and every write of the game.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import redis
 
-from . import StoreUnavailable
 from .keys import Keys
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _unavailable_on_failure(method: F) -> F:
-    """Any Redis failure is StoreUnavailable: the runner waits and tries again."""
-
-    @functools.wraps(method)
-    def converted(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(*args, **kwargs)
-        except (redis.RedisError, OSError) as err:
-            raise StoreUnavailable(type(err).__name__) from err
-
-    return converted  # type: ignore[return-value]
-
+from .redis_errors import reachable
 
 # Lua that sets a game's queue entry from its stored record; 1 when it added an
 # entry that was missing. KEYS: due, state. ARGV[1]: the game id.
@@ -139,41 +121,41 @@ class RedisWorkQueue:
         else:
             pipe.zadd(self.keys.due(), {game_id: due_at})
 
-    @_unavailable_on_failure
+    @reachable()
     def claim(self, now: float, owner: str, lease_s: float) -> str | None:
         keys = [self.keys.due(), self.keys.leases()]
         claimed = self._claim(keys=keys, args=[repr(now), owner, lease_s, CLAIM_LOOKAHEAD])
         return None if claimed is None else _text(claimed)
 
-    @_unavailable_on_failure
+    @reachable()
     def extend(self, game_id: str, owner: str, lease_s: float, now: float) -> bool:
         args = [game_id, owner, repr(now + lease_s)]
         return bool(self._extend(keys=[self.keys.leases()], args=args))
 
-    @_unavailable_on_failure
+    @reachable()
     def release(self, game_id: str, owner: str) -> None:
         keys = [self.keys.leases(), self.keys.due(), self.keys.state(game_id)]
         self._release(keys=keys, args=[game_id, owner])
 
-    @_unavailable_on_failure
+    @reachable()
     def next_due(self) -> float | None:
         first: list[tuple[Any, float]] = self.client.zrange(  # type: ignore[assignment]
             self.keys.due(), 0, 0, withscores=True
         )
         return first[0][1] if first else None
 
-    @_unavailable_on_failure
+    @reachable()
     def ring(self) -> None:
         with self.client.pipeline(transaction=False) as pipe:
             pipe.lpush(self.keys.doorbell(), 1)
             pipe.ltrim(self.keys.doorbell(), 0, DOORBELL_LENGTH - 1)
             pipe.execute()
 
-    @_unavailable_on_failure
+    @reachable()
     def wait(self, timeout: float) -> None:
         self.client.blpop([self.keys.doorbell()], timeout=timeout)
 
-    @_unavailable_on_failure
+    @reachable()
     def repair(self, now: float, every_s: float) -> int:
         """Rebuild the entries of the next batch of active games from their records;
         at most one runner of the whole fleet does it every ``every_s``."""

@@ -137,7 +137,7 @@ class Runner:
                 time.sleep(STORE_RETRY_S)
                 continue
             except Exception:  # a runner that died here would strand every game it would take
-                log.exception("runner: claiming failed")
+                log.exception("runner: the work queue failed")
                 time.sleep(STORE_RETRY_S)
                 continue
             finally:
