@@ -33,8 +33,7 @@ import time
 import redis
 import requests
 
-from stacks_api.store.keys import Keys
-from stacks_api.testing import RedisServer, ServerProcess
+from stacks_api.testing import RedisServer, ServerProcess, lease_holders
 
 THINKING = [{"bot": "pimc", "options": {"seconds": 1.0, "iterations": 5000}}] * 2
 PREFIX = "faults"
@@ -54,19 +53,6 @@ def next_move_after(url: str, game_id: str, since: int, limit_s: float = 60) -> 
     return time.monotonic() - start
 
 
-def bot_workers(pid: int) -> set[int]:
-    found: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        found |= {int(c) for c in (task / "children").read_text().split()}
-    return found
-
-
-def held_games(admin: redis.Redis) -> dict[str, int]:
-    """Game id to the pid of the worker that holds it."""
-    leases = admin.hgetall(Keys(PREFIX).leases())
-    return {g.decode(): int(h.decode().split(":")[1]) for g, h in leases.items()}
-
-
 def new_game(server: ServerProcess) -> str:
     body = {"variant": "sequence", "players": 2, "seats": THINKING}
     return str(
@@ -79,7 +65,7 @@ def a_held_game(server: ServerProcess, admin: redis.Redis, ids: list[str]) -> tu
     ours have ended."""
     waited = time.monotonic()
     while True:
-        held = {g: pid for g, pid in held_games(admin).items() if g in ids}
+        held = {g: pid for g, pid in lease_holders(admin, PREFIX).items() if g in ids}
         if held:
             return next(iter(held.items()))
         if time.monotonic() - waited > 3:
@@ -96,14 +82,14 @@ def stranding(server: ServerProcess, admin: redis.Redis, kills: int) -> None:
           f"max {max(normal):.2f} s ({len(normal)} moves)")  # fmt: skip
     waits = []
     for n in range(kills):
-        workers_before = bot_workers(server.process.pid)
+        workers_before = server.children()
         game_id, pid = a_held_game(server, admin, ids)
         os.kill(pid, signal.SIGKILL)
         at_kill = version(server.url, game_id)  # the dead commit nothing after this
         waits.append(next_move_after(server.url, game_id, at_kill))
         print(f"kill {n + 1}: worker {pid} held {game_id}; its next move came "
               f"{waits[-1]:.2f} s after the kill")  # fmt: skip
-        while len(bot_workers(server.process.pid) - {pid}) < len(workers_before):
+        while len(server.children() - {pid}) < len(workers_before):
             time.sleep(0.1)  # serve restarts it (after its back-off)
     print(f"stranded after a kill: median {statistics.median(waits):.2f} s, "
           f"max {max(waits):.2f} s over {kills} kills (target: within 10 s)")  # fmt: skip

@@ -16,9 +16,12 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 import redis
+
+from .store.keys import Keys
 
 
 def free_port() -> int:
@@ -98,12 +101,26 @@ class ServerProcess:
         self.stop()
         raise RuntimeError("the server did not start")
 
+    def children(self) -> set[int]:
+        """The pids of the processes ``serve`` runs: the web server and the bot workers."""
+        found: set[int] = set()
+        for task in Path(f"/proc/{self.process.pid}/task").iterdir():
+            found |= {int(pid) for pid in (task / "children").read_text().split()}
+        return found
+
     def stop(self) -> float:
         """Stop the server with TERM, as an orchestrator would; how long it took."""
         start = time.monotonic()
         self.process.terminate()
         self.process.wait(timeout=10)
         return time.monotonic() - start
+
+
+def lease_holders(client: redis.Redis, prefix: str) -> dict[str, int]:
+    """Each game a runner holds now, and the pid of that runner's process (lease owners
+    are ``host:pid:thread:nonce``)."""
+    leases: dict[bytes, bytes] = client.hgetall(Keys(prefix).leases())  # type: ignore[assignment]
+    return {game.decode(): int(held.decode().split(":")[1]) for game, held in leases.items()}
 
 
 def parse_sse(

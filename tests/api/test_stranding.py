@@ -4,7 +4,6 @@ no game is stranded, with no client request to nudge it (a GET never computes)."
 import os
 import signal
 import time
-from pathlib import Path
 
 import pytest
 import redis
@@ -12,8 +11,7 @@ import requests
 
 from stacks_api.app import create_app
 from stacks_api.config import TestConfig
-from stacks_api.store.keys import Keys
-from stacks_api.testing import ServerProcess
+from stacks_api.testing import ServerProcess, lease_holders
 
 from .helpers import create
 
@@ -37,17 +35,8 @@ def wait_until(predicate, what, patience=PATIENCE_S, between=None):
     pytest.fail(f"waited {patience} s: {what}")
 
 
-def children(pid: int) -> set[int]:
-    found = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        found |= {int(c) for c in (task / "children").read_text().split()}
-    return found
-
-
 def lease_holder(admin: redis.Redis, prefix: str, game_id: str) -> int | None:
-    """The pid of the process whose runner holds the game (owners are host:pid:...)."""
-    held = admin.hget(Keys(prefix).leases(), game_id)
-    return None if held is None else int(held.decode().split(":")[1])
+    return lease_holders(admin, prefix).get(game_id)
 
 
 @pytest.fixture
@@ -86,16 +75,16 @@ def test_a_killed_bot_worker_is_restarted_and_its_game_moves_on(served, redis_ur
     admin = redis.Redis.from_url(redis_url)
     game_id = start_bot_game(served)
     holder = wait_until(lambda: lease_holder(admin, prefix, game_id), "a worker claims the game")
-    workers_before = children(served.process.pid)
+    workers_before = served.children()
     assert holder in workers_before
     os.kill(holder, signal.SIGKILL)
     at_kill = version(served, game_id)  # read after the kill: the dead commit nothing more
     wait_until(lambda: version(served, game_id) > at_kill, "the game moves after the kill",
                between=lambda: health_answers(served))  # fmt: skip
     assert lease_holder(admin, prefix, game_id) != holder
-    restarted = wait_until(lambda: children(served.process.pid) - workers_before,
+    restarted = wait_until(lambda: served.children() - workers_before,
                            "the supervisor starts a new worker")  # fmt: skip
-    assert holder not in children(served.process.pid) and len(restarted) == 1
+    assert holder not in served.children() and len(restarted) == 1
     health_answers(served)
     moves_are_whole(served, game_id)
 
