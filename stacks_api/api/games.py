@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +17,7 @@ from ..ttl_cache import TtlCache
 from . import examples
 from .auth import BEARER, bearer_token
 from .caching import NEVER_STORE, view_headers, view_tag
-from .guards import idempotency_key, version_header, view_tag_header
+from .guards import VERSION_HEADER, VIEW_TAG, idempotency_key, version_header, view_tag_header
 from .schemas import (
     ActionRequestSchema,
     ActionResultSchema,
@@ -46,7 +47,12 @@ def header(name: str, description: str, **schema: Any) -> dict[str, Any]:
     }
 
 
-VERSION = {"pattern": r'^(W/)?("[0-9]{1,18}"|[0-9]{1,18})$|^\*$', "maxLength": 22}
+def tag_form(form: re.Pattern[str], longest: int) -> dict[str, Any]:
+    """The OpenAPI form of a header the guards read with ``form`` (or ``*``)."""
+    return {"pattern": rf"^{form.pattern}$|^\*$", "maxLength": longest}
+
+
+VERSION = tag_form(VERSION_HEADER, 22)
 IF_MATCH = header(
     "If-Match", 'Act only if the game is at this version, e.g. "12" (412 otherwise).', **VERSION
 )
@@ -54,8 +60,7 @@ IF_NONE_MATCH = header(
     "If-None-Match",
     'The ETag of the view you have, e.g. "12" (spectators) or "12-s1" (seat 1): 304 with '
     "no body while it is current. Only your own view's tag ever matches.",
-    pattern=r'^(W/)?("[0-9]{1,18}(-s[0-9]{1,2})?"|[0-9]{1,18}(-s[0-9]{1,2})?)$|^\*$',
-    maxLength=26,
+    **tag_form(VIEW_TAG, 26),
 )
 IDEMPOTENCY_KEY = header(
     "Idempotency-Key",
