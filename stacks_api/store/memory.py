@@ -7,6 +7,7 @@ sweep) and serves one process only (run one worker with it).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import threading
@@ -273,8 +274,8 @@ class MemoryWorkQueue:
 
     def release(self, game_id: str, owner: str) -> None:
         slot = self._store._slot(game_id)
-        lock = slot.lock if slot is not None else threading.Lock()
-        with lock:  # no write of the game can come between reading it and the entry
+        # No write of the game can come between reading it and setting its entry.
+        with slot.lock if slot is not None else contextlib.nullcontext():
             at = self._store._due_of(game_id)
             with self._lock:
                 held = self._leases.get(game_id)
