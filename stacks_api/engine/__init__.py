@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Action, Event, Game
-from .errors import IllegalAction, SetupError
+from ..rules.base import Action, Event, Game
+from ..rules.errors import IllegalAction, SetupError
 
 __all__ = [
     "Action",

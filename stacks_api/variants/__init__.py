@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..engine.base import Game
+from ..rules.base import Game
 
 if TYPE_CHECKING:  # the API's schemas load with the API, not with the rules
     from marshmallow import Schema

@@ -3,7 +3,7 @@
 
 import pytest
 
-from stacks_api.engine.rng import _GAMMA, _MASK, _MIX1, _MIX2, Rng
+from stacks_api.rules.rng import _GAMMA, _MASK, _MIX1, _MIX2, Rng
 
 
 def shuffled_one_draw_at_a_time(items: list[int], rng: Rng) -> list[int]:

@@ -19,9 +19,9 @@ from stacks_api.api.schemas import (
     view_fields,
     you_fields,
 )
-from stacks_api.engine.base import JSON, Action, Event, Game, is_int
-from stacks_api.engine.errors import SetupError, bad_action, illegal
-from stacks_api.engine.rng import Rng
+from stacks_api.rules.base import JSON, Action, Event, Game, is_int
+from stacks_api.rules.errors import SetupError, bad_action, illegal
+from stacks_api.rules.rng import Rng
 from stacks_api.variants import Bots, Examples, Schemas, Tuning, Variant
 
 MOST = 3

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from itertools import chain, compress
 from typing import ClassVar
 
-from ...engine.base import JSON, Action, Event, is_int
-from ...engine.cards import CardGame
-from ...engine.errors import bad_action, illegal
-from ...engine.prebuilt import Prebuilt
-from ...engine.rng import Rng
+from ...rules.base import JSON, Action, Event, is_int
+from ...rules.cards import CardGame
+from ...rules.errors import bad_action, illegal
+from ...rules.prebuilt import Prebuilt
+from ...rules.rng import Rng
 from .board import (
     CARD_CELLS,
     CARD_SET,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.base import JSON
-from ...engine.rng import Rng
-from ...engine.validate import (
+from ...rules.base import JSON
+from ...rules.rng import Rng
+from ...rules.validate import (
     expect_cards,
     expect_int,
     expect_keys,

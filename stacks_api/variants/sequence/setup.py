@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.base import is_int
-from ...engine.errors import SetupError
-from ...engine.rng import Rng
+from ...rules.base import is_int
+from ...rules.errors import SetupError
+from ...rules.rng import Rng
 from .board import ALL_CARDS, RANKS
 
 HAND_SIZES = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}

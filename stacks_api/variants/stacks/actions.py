@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...engine.base import Action
-from ...engine.prebuilt import Prebuilt
+from ...rules.base import Action
+from ...rules.prebuilt import Prebuilt
 from .cards import (
     ACTION_CARDS,
     BLOCK,

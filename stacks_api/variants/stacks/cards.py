@@ -6,8 +6,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.base import is_int
-from ...engine.errors import SetupError
+from ...rules.base import is_int
+from ...rules.errors import SetupError
 
 COLORS = ("blue", "red")
 LETTER = {"blue": "B", "red": "R"}

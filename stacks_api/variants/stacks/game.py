@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from ...engine.base import JSON, Action, Event, is_int
-from ...engine.cards import CardGame
-from ...engine.errors import bad_action, illegal
-from ...engine.rng import Rng
+from ...rules.base import JSON, Action, Event, is_int
+from ...rules.cards import CardGame
+from ...rules.errors import bad_action, illegal
+from ...rules.rng import Rng
 from .actions import (
     DISCARD,
     ON_PILE,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...engine.base import JSON, Action, Event
-from ...engine.errors import illegal
+from ...rules.base import JSON, Action, Event
+from ...rules.errors import illegal
 from .actions import PASS, SIMPLE
 from .cards import BLOCK, COLORS, HAND_SIZE, PILE_COLORS, Setup, wins
 

@@ -1,0 +1,135 @@
+"""The hot path's cost against GET /health, measured with wrk (a C load generator, so
+the client takes little of the CPU the server needs).
+
+    python bench/wrk.py [--seconds 8] [--connections 16] [--workers 2]
+
+Starts its own redis-server and ``stacks-api serve`` (gevent web workers, rate
+limits off), then runs four phases of the same length, back to back:
+  1. GET /api/v1/health (the baseline);
+  2. GET a seat's view of an active two-human Sequence game;
+  3. POST /api/v1/games (a two-human Sequence game, so no bot wakes);
+  4. POST one action: a list of legal actions worked out beforehand by replaying
+     the same seeded games in the engine here, sent round-robin over many games
+     (a move that arrives before the one ahead of it is refused and counted).
+Each phase prints its rate and its ratio to health in the same run.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path.append(sys.path.pop(0))  # as in http.py: the helpers beside it are found last
+
+import argparse
+import json
+import random
+import re
+import shutil
+import subprocess
+import tempfile
+
+from load import served_on_redis
+
+from stacks_api.client import Client
+from stacks_api.engine import create_game
+
+GAMES = 300
+MOVES_PER_GAME = 40
+CREATE = {"variant": "sequence", "players": 2}
+
+
+def lua_string(text: str) -> str:
+    return "[==[" + text + "]==]"
+
+
+def action_script(url: str, seats: list[tuple[str, list[str]]], seeds: list[int]) -> str:
+    """A wrk script sending each game's legal actions in turn, round-robin over the games."""
+    rows = []
+    for (game_id, tokens), seed in zip(seats, seeds, strict=True):
+        game = create_game("sequence", players=2, seed=seed)
+        rng = random.Random(seed)
+        moves = []
+        for _ in range(MOVES_PER_GAME):
+            if game.result is not None:
+                break
+            seat = game.to_move[0]
+            action = rng.choice(game.legal_actions(seat))
+            game.apply(seat, action)
+            moves.append(f"{{{lua_string(tokens[seat])},{lua_string(json.dumps(action))}}}")
+        rows.append(f"{{{lua_string(f'/api/v1/games/{game_id}/actions')},{{{','.join(moves)}}}}}")
+    return f"""
+games = {{{",".join(rows)}}}
+n = 0
+request = function()
+  local game = games[(n % #games) + 1]
+  local move = game[2][math.floor(n / #games) + 1]
+  n = n + 1
+  if move == nil then move = game[2][#game[2]] end
+  return wrk.format("POST", game[1], {{["Content-Type"] = "application/json",
+    ["Authorization"] = "Bearer " .. move[1]}}, move[2])
+end
+"""
+
+
+def wrk(url: str, seconds: float, connections: int, script: str | None = None,
+        headers: dict[str, str] | None = None) -> tuple[float, int]:  # fmt: skip
+    """Requests a second, and how many answers were not 2xx/3xx."""
+    command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "--latency"]
+    for name, value in (headers or {}).items():
+        command += ["-H", f"{name}: {value}"]
+    with tempfile.NamedTemporaryFile("w", suffix=".lua") as lua:
+        if script:
+            lua.write(script)
+            lua.flush()
+            command += ["-s", lua.name]
+        out = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    refused = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return rate, int(refused.group(1)) if refused else 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=8)
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is not installed (apt-get install wrk)")
+
+    with served_on_redis({}, args.workers) as (server, _):
+        api = Client(server.url)
+        seeds = list(range(1, GAMES + 1))
+        seats = []
+        for seed in seeds:
+            created = api.create("sequence", 2, seed=seed)
+            game_id = created["id"]
+            tokens = [api.join(game_id, f"p{s}", seat=s).token for s in range(2)]
+            seats.append((game_id, tokens))
+        viewed_id, viewed_tokens = seats[0]
+        base = f"{server.url}/api/v1"
+        run = {"seconds": args.seconds, "connections": args.connections}
+        health, _ = wrk(f"{base}/health", **run)
+        view, view_refused = wrk(
+            f"{base}/games/{viewed_id}", headers={"Authorization": f"Bearer {viewed_tokens[0]}"},
+            **run,
+        )  # fmt: skip
+        create_lua = f'wrk.method = "POST"\nwrk.body = {lua_string(json.dumps(CREATE))}\n'
+        create_lua += 'wrk.headers["Content-Type"] = "application/json"\n'
+        created, create_refused = wrk(f"{base}/games", script=create_lua, **run)
+        acted, act_refused = wrk(server.url, script=action_script(server.url, seats, seeds), **run)
+        print(f"stacks-api serve: {args.workers} gevent web workers, Redis; wrk "
+              f"{args.connections} connections, {args.seconds:g} s a phase")  # fmt: skip
+        for name, rate, refused in (
+            ("GET health", health, 0),
+            ("GET seat view", view, view_refused),
+            ("POST games", created, create_refused),
+            ("POST action", acted, act_refused),
+        ):
+            print(f"{name:14} {rate:8.1f}/s  {rate / health:5.2f}x health   refused {refused}")
+
+
+if __name__ == "__main__":
+    main()
