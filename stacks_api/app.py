@@ -66,7 +66,7 @@ def build_service(config: Mapping[str, Any]) -> GameService:
     budget = config["BOT_BUDGET_S"]
     if config["JOBS"] != "local":
         return GameService(store, RemoteWorkers(store.work), bot_budget_s=budget)
-    runner = Runner(store.work, lambda game_id, renew: service.advance(game_id, renew),
+    runner = Runner(store.work, lambda game_id, renew: service.turns.advance(game_id, renew),
                     threads=config["LOCAL_BOT_THREADS"])  # fmt: skip
     service = GameService(store, runner, bot_budget_s=budget)
     return service

@@ -301,7 +301,7 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "worker":
         work(args)
     elif args.command == "tournament":
-        from .bots.tournament import run
+        from .tournament import run
 
         for name in args.bots:
             if name not in NAMES:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import requests
 
-from stacks_api.bots.tournament import run
 from stacks_api.client import ApiError, Client
 from stacks_api.testing import ServerProcess
+from stacks_api.tournament import run
 
 
 @pytest.fixture(scope="module", params=["memory", "redis"])

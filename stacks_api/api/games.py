@@ -107,6 +107,13 @@ def _prefer_wait() -> int | None:
     return None
 
 
+def rendered(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """An answer the service has already rendered as the documented JSON: sent as it
+    is, not dumped through its schema again (tests check that the schemas and the
+    answers agree)."""
+    return Response(current_app.json.dumps(body), status, headers, mimetype="application/json")
+
+
 def _applied(wait: int | None) -> dict[str, str]:
     return {} if wait is None else {"Preference-Applied": f"wait={wait}"}
 
@@ -126,7 +133,7 @@ class Games(MethodView):
                                        query["page"], query["page_size"])  # fmt: skip
 
         def render() -> bytes:
-            games, total = service().list_games(status, variant, page, size)
+            games, total = service().lobby.list_games(status, variant, page, size)
             listing = {"games": games, "page": page, "page_size": size, "total": total}
             return current_app.json.dumps(GameListSchema().dump(listing)).encode()
 
@@ -137,16 +144,16 @@ class Games(MethodView):
     @blp.arguments(CreateGameSchema, examples=examples.CREATE)
     @blp.response(201, CreatedSchema, example=examples.CREATED)
     @problems(400, 413, 422, 429, 503)
-    def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
+    def post(self, body: dict[str, Any]) -> Response:
         """Create a game
 
         Seats are humans unless they name a bot. Humans take seats with
         POST /players; the game deals when the last seat is filled.
         """
-        view, host_token = service().create(body)
+        view, host_token = service().lobby.create(body)
         location = url_for("games.Game", game_id=view["id"])
         headers = {"Location": location, **view_headers(view), **NEVER_STORE}
-        return {"game": view, "host_token": host_token}, 201, headers
+        return rendered({"game": view, "host_token": host_token}, 201, headers)
 
 
 @blp.route("/<game_id>")
@@ -163,19 +170,19 @@ class Game(MethodView):
         """
         wait = _prefer_wait()
         cached = view_tag_header("If-None-Match")
-        view = service().view(game_id, bearer_token(), wait_s=wait or 0)
+        view = service().play.view(game_id, bearer_token(), wait_s=wait or 0)
         headers = {**view_headers(view), **_applied(wait)}
         if cached == view_tag(view):  # only ever the caller's own view (api/caching.py)
             return "", 304, headers
-        return view, 200, headers
+        return rendered(view, 200, headers)
 
     @blp.response(200, GameViewSchema)
     @blp.doc(security=BEARER)
     @problems(401, 404, 409, 503)
     def delete(self, game_id: str) -> Any:
         """Cancel the game (host token only)"""
-        view = service().cancel(game_id, bearer_token(required=True))
-        return view, 200, view_headers(view)
+        view = service().lobby.cancel(game_id, bearer_token(required=True))
+        return rendered(view, 200, view_headers(view))
 
 
 @blp.route("/<game_id>/players")
@@ -185,7 +192,7 @@ class Players(MethodView):
     @problems(400, 404, 409, 413, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Take a free human seat; keep the token, it is shown only once"""
-        return service().join(game_id, body["name"], body.get("seat")), 201, NEVER_STORE
+        return service().lobby.join(game_id, body["name"], body.get("seat")), 201, NEVER_STORE
 
 
 @blp.route("/<game_id>/actions")
@@ -209,12 +216,12 @@ class Actions(MethodView):
         if expected is not None and from_header is not None and expected != from_header:
             raise Refusal("stale_version", "If-Match and expected_version disagree")
         wait = _prefer_wait()
-        result = service().act(
+        result = service().play.act(
             game_id, token, body,
             expected_version=from_header if from_header is not None else expected,
             idempotency_key=key, wait_s=wait or 0,
         )  # fmt: skip
-        return result, 200, {**view_headers(result["game"]), **_applied(wait)}
+        return rendered(result, 200, {**view_headers(result["game"]), **_applied(wait)})
 
 
 SSE_DOC = {
@@ -253,12 +260,13 @@ class Events(MethodView):
         after = query["after"] if resume is None else resume
         games = service()
         if not wants_stream():
-            return {"events": games.events(game_id, after)}
-        games.require(game_id)  # a 404 now, before the stream begins
+            return {"events": games.play.events(game_id, after)}
+        games.play.require(game_id)  # a 404 now, before the stream begins
         config = current_app.config
         stream = event_stream(
-            lambda: games.follow(game_id, after), config["SSE_KEEPALIVE_S"], config["SSE_MAX_S"],
-            games.open_streams, client_gone=disconnect_probe(request.environ),
+            lambda: games.play.follow(game_id, after),
+            config["SSE_KEEPALIVE_S"], config["SSE_MAX_S"], games.open_streams,
+            client_gone=disconnect_probe(request.environ),
         )  # fmt: skip
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)

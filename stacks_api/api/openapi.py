@@ -13,8 +13,9 @@ from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from marshmallow import fields
 
 from .. import variants
+from ..variants.fields import ref
 from . import examples
-from .schemas import BotOptionsSchema, ref
+from .schemas import BotOptionsSchema, OneOfRegistered
 
 
 class _Converter(OpenAPIConverter):
@@ -32,6 +33,7 @@ class _Converter(OpenAPIConverter):
     def init_attribute_functions(self) -> None:
         super().init_attribute_functions()  # type: ignore[no-untyped-call]
         self.add_attribute_function(_variant_part)  # type: ignore[no-untyped-call]
+        self.add_attribute_function(_registered_enum)  # type: ignore[no-untyped-call]
 
 
 def _variant_part(_: Any, field: fields.Field[Any], **__: Any) -> dict[str, Any]:
@@ -39,6 +41,13 @@ def _variant_part(_: Any, field: fields.Field[Any], **__: Any) -> dict[str, Any]
     if part is None:
         return {}
     return {"oneOf": [ref(f"{v.schema_prefix}{part}") for v in variants.registered().values()]}
+
+
+def _registered_enum(_: Any, field: fields.Field[Any], **__: Any) -> dict[str, Any]:
+    for check in field.validators:
+        if isinstance(check, OneOfRegistered):
+            return {"enum": sorted(check.read())}
+    return {}
 
 
 class VariantsPlugin(MarshmallowPlugin):

@@ -13,7 +13,7 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from ..problems import Refusal
-from ..store import StoreDegraded, StoreUnavailable
+from ..service.ports import Degraded, Unavailable
 from . import codes
 from .schemas import ProblemSchema
 
@@ -58,7 +58,7 @@ class ProblemApi(Api):  # type: ignore[misc]
     def init_app(self, app: Flask, *args: Any, **kwargs: Any) -> None:
         super().init_app(app, *args, **kwargs)
         app.register_error_handler(Refusal, problem_response)
-        app.register_error_handler(StoreUnavailable, self._store_unavailable)
+        app.register_error_handler(Unavailable, self._store_unavailable)
         app.register_error_handler(Exception, self._unexpected)
 
     def _register_responses(self) -> None:
@@ -88,9 +88,9 @@ class ProblemApi(Api):  # type: ignore[misc]
         return problem_response(Refusal(codes.for_status(status), detail, errors), allowed)
 
     @staticmethod
-    def _store_unavailable(error: StoreUnavailable) -> Response:
+    def _store_unavailable(error: Unavailable) -> Response:
         log.warning("store unavailable: %s", error)
-        if isinstance(error, StoreDegraded):
+        if isinstance(error, Degraded):
             detail = "the game store answers but refuses writes (out of memory or read-only)"
             return problem_response(Refusal("degraded", f"{detail}; retry soon"))
         refusal = Refusal("store_unavailable", "the game store cannot be reached; retry soon")

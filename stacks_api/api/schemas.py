@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from marshmallow import (
-    EXCLUDE,
     INCLUDE,
-    RAISE,
     Schema,
     ValidationError,
     fields,
@@ -25,20 +24,12 @@ from marshmallow import (
     validates_schema,
 )
 
-from .. import variants
-from ..bots import NAMES as BOT_NAMES
+from .. import bots, variants
+from ..variants.fields import MAX_PLAYERS, MAX_SEAT, STATUSES, Strict, ref, whole
 
 MAX_SEED = 2**63 - 1
 MAX_PAGE_SIZE = 50  # a lobby page's cost grows with it: each game on it is read whole
 MAX_VERSION = 10**18 - 1  # 18 digits, as in the version headers
-MAX_PLAYERS = 12
-MAX_SEAT = MAX_PLAYERS - 1
-STATUSES = ["waiting", "active", "finished", "cancelled"]
-
-
-def whole(**kwargs: Any) -> fields.Integer:
-    """An integer that refuses strings and floats."""
-    return fields.Integer(strict=True, **kwargs)
 
 
 # Characters that change how the text around a name is shown: bidirectional
@@ -61,70 +52,26 @@ def shown_name(name: str) -> None:
         raise ValidationError("a name needs at least one visible character")
 
 
-def ranged(low: int, high: int, **kwargs: Any) -> fields.Integer:
-    return whole(validate=validate.Range(min=low, max=high), **kwargs)
+@dataclass(frozen=True)
+class OneOfRegistered:
+    """A validator for one of a set read when it checks, not when declared: the variant
+    registry can grow after this module is imported (a plug-in registers its game).
+    The OpenAPI document lists the set as an ``enum`` (``openapi._registered_enum``)."""
 
+    read: Callable[[], Iterable[str]]
 
-def card_field(codes: frozenset[str], description: str) -> fields.String:
-    """A required card code of ``codes``."""
-    return fields.String(
-        required=True, validate=validate.OneOf(sorted(codes)), metadata={"description": description}
-    )
-
-
-def card_list(codes: frozenset[str], **kwargs: Any) -> fields.List[Any]:
-    return fields.List(fields.String(validate=validate.OneOf(sorted(codes))), **kwargs)
-
-
-def per_seat_cards(codes: frozenset[str], description: str, **kwargs: Any) -> fields.List[Any]:
-    """A list of cards for each seat (of 2 to 12)."""
-    return fields.List(
-        card_list(codes),
-        validate=validate.Length(min=2, max=MAX_PLAYERS),
-        metadata={"description": description},
-        **kwargs,
-    )
-
-
-def ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-class Strict(Schema):
-    class Meta:
-        unknown = RAISE  # documented as additionalProperties: false
-
-
-class Registered(validate.OneOf):
-    """One of a set read when checked, not when declared: the variant registry can
-    grow after this module is imported (and the OpenAPI document reads it too)."""
-
-    def __init__(self, choices: Callable[[], Iterable[str]]) -> None:
-        # OneOf.__init__ would read the choices now: set its other attributes instead.
-        self._choices = choices
-        self.labels, self.labels_text, self.error = [], "", self.default_message
-
-    # OneOf declares these as plain attributes; the no-op setters keep the overrides
-    # type-correct (nothing sets them: __init__ above does not call OneOf's).
-    @property
-    def choices(self) -> list[str]:
-        return sorted(self._choices())
-
-    @choices.setter
-    def choices(self, _: object) -> None:
-        pass
-
-    @property
-    def choices_text(self) -> str:
-        return ", ".join(self.choices)
-
-    @choices_text.setter
-    def choices_text(self, _: object) -> None:
-        pass
+    def __call__(self, value: str) -> None:
+        known = sorted(self.read())
+        if value not in known:
+            raise ValidationError(f"Must be one of: {', '.join(known)}.")
 
 
 def action_types() -> set[str]:
     return {kind for v in variants.registered().values() for kind in v.schemas.actions}
+
+
+KNOWN_VARIANT = OneOfRegistered(variants.names)
+KNOWN_ACTION = OneOfRegistered(action_types)
 
 
 def per_variant(part: str, description: str, **kwargs: Any) -> fields.Dict:
@@ -142,21 +89,20 @@ def per_variant(part: str, description: str, **kwargs: Any) -> fields.Dict:
 class SeatSpecSchema(Schema):
     bot = fields.String(
         allow_none=True,
-        validate=validate.OneOf(BOT_NAMES),
+        validate=validate.OneOf(bots.NAMES),
         metadata={"description": "A bot plays this seat; leave out for a human seat."},
     )
     options = fields.Dict(
         keys=fields.String(validate=validate.Length(max=40)),
         metadata={
-            "description": 'Bot options, e.g. pimc: {"iterations": 80, "seconds": 0.8} '
-            "(at most 5,000 iterations and 2 s a decision)",
+            "description": 'Bot options, e.g. pimc: {"iterations": 80, "seconds": 0.8}',
             "allOf": [{"$ref": "#/components/schemas/BotOptions"}],
         },
     )
 
 
 class CreateGameSchema(Schema):
-    variant = fields.String(required=True, validate=Registered(variants.names))
+    variant = fields.String(required=True, validate=KNOWN_VARIANT)
     players = whole(
         required=True,
         validate=validate.Range(min=2, max=MAX_PLAYERS),
@@ -200,21 +146,6 @@ class JoinSchema(Schema):
     )
 
 
-class ActionShape(Schema):
-    """An action's fields, for the OpenAPI document and for checking one field at a
-    time; the engine refuses any field an action does not have. Documented open, so
-    that a request may add ``expected_version``."""
-
-    class Meta:
-        unknown = EXCLUDE
-
-
-class PassSchema(ActionShape):
-    """Pass: legal only where a variant's rules say so."""
-
-    type = fields.String(required=True, validate=validate.Equal("pass"))
-
-
 @cache
 def _action_fields(names: tuple[str, ...]) -> dict[str, list[fields.Field[Any]]]:
     """Every field the actions of the variants ``names`` have, by name."""
@@ -230,7 +161,7 @@ class ActionRequestSchema(Schema):
     """One action, in the shape of some variant's actions (the game's variant checks it
     exactly), and an optional version precondition."""
 
-    type = fields.String(required=True, validate=Registered(action_types))
+    type = fields.String(required=True, validate=KNOWN_ACTION)
     expected_version = whole(
         validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "Refuse with 412 unless the game is at this version"},
@@ -273,7 +204,7 @@ class ActionRequestSchema(Schema):
 
 class ListQuerySchema(Schema):
     status = fields.String(load_default="waiting", validate=validate.OneOf(STATUSES))
-    variant = fields.String(validate=Registered(variants.names))
+    variant = fields.String(validate=KNOWN_VARIANT)
     # Query strings are text, so these integers are parsed, not strict.
     page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=10_000))
     page_size = fields.Integer(load_default=20, validate=validate.Range(min=1, max=MAX_PAGE_SIZE))
@@ -284,57 +215,6 @@ class EventsQuerySchema(Schema):
 
 
 # -- responses --------------------------------------------------------------------
-
-
-def player_fields(**own: fields.Field[Any]) -> dict[str, fields.Field[Any]]:
-    """A player's fields in a view: the common ones, then the variant's ``own``."""
-    return {
-        "seat": whole(required=True),
-        "name": fields.String(required=True, allow_none=True),
-        "bot": fields.String(required=True, allow_none=True),
-        **own,
-        "hand_size": whole(required=True),
-        "discard_top": fields.String(required=True, allow_none=True),
-    }
-
-
-def you_fields(action: str, **own: fields.Field[Any]) -> dict[str, fields.Field[Any]]:
-    """The seat's own part of a view; ``action`` names the variant's action schema."""
-    return {
-        "seat": whole(required=True),
-        **own,
-        "hand": fields.List(fields.String(), required=True),
-        "legal_actions": fields.List(
-            fields.Dict(keys=fields.String(), metadata={"allOf": [ref(action)]}), required=True
-        ),
-    }
-
-
-def view_fields(
-    you: type[Schema], player: type[Schema], **own: fields.Field[Any]
-) -> dict[str, Any]:
-    """A game view's fields: what every variant shows, then the variant's ``own``."""
-    return {
-        "id": fields.String(required=True),
-        "variant": fields.String(required=True),
-        "status": fields.String(required=True, validate=validate.OneOf(STATUSES)),
-        "version": whole(required=True),
-        "you": fields.Nested(
-            you,
-            metadata={"description": "With a seat token: your hand and every action you may take"},
-        ),
-        "practice": fields.Boolean(required=True),
-        "options": fields.Dict(required=True, keys=fields.String()),
-        "players": fields.List(fields.Nested(player), required=True),
-        "to_move": fields.List(whole(), required=True),
-        "result": fields.Dict(required=True, keys=fields.String(), allow_none=True),
-        "turn": whole(required=True),
-        "dealer": whole(allow_none=True),
-        "log": fields.List(fields.Dict(keys=fields.String())),
-        "discards": fields.List(fields.List(fields.String()), required=True),
-        "draw_pile_count": whole(required=True),
-        **own,
-    }
 
 
 class GameViewSchema(Schema):
@@ -427,15 +307,20 @@ class HealthSchema(Schema):
     )
 
 
-class BotOptionsSchema(Strict):
-    iterations = whole(
-        validate=validate.Range(min=1, max=5_000),
-        metadata={"description": "pimc: sampled worlds a decision"},
-    )
-    seconds = fields.Float(
-        validate=validate.Range(min=0.01, max=2.0),
-        metadata={"description": "pimc: most thinking time a decision"},
-    )
+def _bot_option(bot: str, option: bots.Option) -> fields.Field[Any]:
+    checks: dict[str, Any] = {
+        "validate": validate.Range(min=option.low, max=option.high),
+        "metadata": {"description": f"{bot}: {option.meaning}"},
+    }
+    return whole(**checks) if option.kind is int else fields.Float(**checks)
+
+
+# Every bot's options in one object (each bot refuses those it does not take).
+BotOptionsSchema = Strict.from_dict(
+    {name: _bot_option(bot, option) for bot, taken in bots.OPTIONS.items()
+     for name, option in taken.items()},
+    name="BotOptionsSchema",
+)  # fmt: skip
 
 
 class ProblemSchema(Schema):

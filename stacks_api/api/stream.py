@@ -21,7 +21,8 @@ from typing import Any
 
 from flask import request
 
-from ..store import Event, EventFeed, StoreUnavailable
+from ..record import Event
+from ..service.ports import EventFeed, Unavailable
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ def _count(change: int, report: Callable[[str, int], int]) -> None:
 def _report(report: Callable[[str, int], int]) -> None:
     """Keep this process's count fresh in the store, so any process can sum them."""
     while True:
-        with contextlib.suppress(StoreUnavailable):  # health says so; the next one retries
+        with contextlib.suppress(Unavailable):  # health says so; the next one retries
             report(PROCESS, _open[0])
         time.sleep(REPORT_EVERY_S)
 
@@ -116,7 +117,7 @@ def event_stream(
     """
     try:
         feed, ended = follow()  # subscribes only once the response starts
-    except (StoreUnavailable, KeyError):
+    except (Unavailable, KeyError):
         return  # the client's reconnection will get a clear answer
     _count(+1, report)
     try:
@@ -125,7 +126,7 @@ def event_stream(
         while time.monotonic() - start < max_s and not client_gone():
             try:
                 batch = feed.next_batch(timeout=min(1.0, keepalive_s))
-            except StoreUnavailable:
+            except Unavailable:
                 log.warning("event stream ended: the store is unavailable")
                 return
             now = time.monotonic()

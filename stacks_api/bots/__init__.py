@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .greedy import greedy_bot
@@ -17,12 +18,26 @@ from .simple import random_bot
 
 Bot = Callable[..., dict[str, Any]]  # (view, rng, **options) -> action
 
-# The options each bot takes, with their allowed ranges.
-OPTIONS: dict[str, dict[str, tuple[type, float, float]]] = {
+
+@dataclass(frozen=True)
+class Option:
+    """One option a bot takes: its type, its allowed range and what it means. The API's
+    schema of bot options and its checks are built from these."""
+
+    kind: type[int] | type[float]
+    low: float
+    high: float
+    meaning: str
+
+
+# The options each bot takes. A bot thinks at most 2 s a decision, whatever a seat asks.
+OPTIONS: dict[str, dict[str, Option]] = {
     "random": {},
     "greedy": {},
-    # A bot thinks at most 2 s a decision, whatever a seat asks (docs/api.md).
-    "pimc": {"iterations": (int, 1, 5_000), "seconds": (float, 0.01, 2.0)},
+    "pimc": {
+        "iterations": Option(int, 1, 5_000, "sampled worlds a decision"),
+        "seconds": Option(float, 0.01, 2.0, "most thinking time a decision"),
+    },
 }
 
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "pimc": pimc_bot}
@@ -48,11 +63,11 @@ def check_options(name: str, options: dict[str, Any]) -> str | None:
     for key, value in options.items():
         if key not in allowed:
             return f"the {name} bot takes no option {key!r}"
-        kind, low, high = allowed[key]
+        option = allowed[key]
         if isinstance(value, bool) or not isinstance(value, int | float):
             return f"{key} must be a number"
-        if kind is int and not isinstance(value, int):
+        if option.kind is int and not isinstance(value, int):
             return f"{key} must be a whole number"
-        if not low <= value <= high:
-            return f"{key} must be from {low:g} to {high:g}"
+        if not option.low <= value <= option.high:
+            return f"{key} must be from {option.low:g} to {option.high:g}"
     return None

@@ -8,8 +8,6 @@ the world is started from that position through the engine façade.
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Iterable
 from typing import Any
 
 from .. import variants
@@ -25,24 +23,3 @@ def sample_world(view: View, rng: random.Random) -> Game:
     position = variant.bots.sample_position(view, rng)
     players = len(view["players"])
     return create_game(variant.name, players, rng.getrandbits(62), view["options"], position)
-
-
-def unseen(deck: Iterable[str], seen: Iterable[str], rng: random.Random) -> list[str]:
-    """The cards of ``deck`` the view does not show (``seen`` shown), shuffled."""
-    left = Counter(deck)
-    left.subtract(seen)
-    pool = sorted(left.elements())
-    rng.shuffle(pool)
-    return pool
-
-
-def deal_hidden(view: View, pool: list[str]) -> list[list[str]]:
-    """Each seat's hand: the viewer's own, every other drawn from the end of ``pool``
-    in the size the view shows."""
-    me = view["you"]["seat"]
-    return [
-        list(view["you"]["hand"])
-        if p["seat"] == me
-        else [pool.pop() for _ in range(p["hand_size"])]
-        for p in view["players"]
-    ]

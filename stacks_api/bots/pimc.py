@@ -100,8 +100,8 @@ def pimc_bot(view: View, rng: random.Random, **options: Any) -> Action:
         action: Action = legal[0]
         return action
     kit = _bots(view)
-    if view.get("block_window") or not kit.worth_searching(view):
-        return kit.policy(view, rng)  # block whenever possible: nothing to search
+    if not kit.worth_searching(view):
+        return kit.policy(view, rng)
     iterations = int(options.get("iterations", kit.tuning.iterations))
     seconds = float(options.get("seconds", kit.tuning.seconds))
     return search(view, rng, iterations, seconds)

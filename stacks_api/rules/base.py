@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any, ClassVar, Generic, Self, TypeGuard
 
 from typing_extensions import TypeVar
@@ -50,16 +51,18 @@ class Game(ABC, Generic[SetupT, PositionT]):
         return game
 
     @classmethod
-    def from_dict(cls, data: JSON) -> Self:
-        """Rebuild a game from ``to_dict`` output, re-checking its state like a position."""
+    def from_dict(cls, data: JSON, trusted: bool = False) -> Self:
+        """Rebuild a game from ``to_dict`` output, re-checking its state like a position;
+        ``trusted``: output we wrote ourselves, taken as it is."""
         game = cls(cls._resolve(data["players"], data["options"]), Rng(data["rng"]))
-        game._restore(data)
+        game._restore(data, trusted)
         game.result, game.dealer, game.log = data["result"], data["dealer"], data["log"]
         return game
 
     @abstractmethod
-    def _restore(self, data: JSON) -> None:
-        """Take the variant's own part of ``to_dict`` output (see ``_saved``)."""
+    def _restore(self, data: JSON, trusted: bool) -> None:
+        """Take the variant's own part of ``to_dict`` output (see ``_saved``); read it
+        without checks when ``trusted``."""
 
     @classmethod
     @abstractmethod
@@ -103,6 +106,10 @@ class Game(ABC, Generic[SetupT, PositionT]):
     def team_of(self, seat: int) -> int | None:
         """The team ``seat`` plays for, in a variant of teams (else None)."""
         return None
+
+    def outcome(self) -> list[float] | None:
+        """Per seat, 1 for a win, 0 for a loss, 0.5 for a draw; None while the game goes on."""
+        return None if self.result is None else seat_scores(self.result, self.players, self.team_of)
 
     def copy(self) -> Self:
         """An independent copy of the whole state, for searches that try moves on it."""
@@ -175,6 +182,16 @@ class Game(ABC, Generic[SetupT, PositionT]):
         if not allowed.issuperset(action):
             unknown = next(key for key in action if key not in allowed)
             raise bad_action(f"unknown field {unknown!r} in a {kind} action")
+
+
+def seat_scores(result: JSON, players: int, team_of: Callable[[int], int | None]) -> list[float]:
+    """A result (``{"winner_seat": s}``, ``{"winner_team": t}`` or ``{"draw": ...}``) as
+    each seat's score: 1 for a win, 0 for a loss, 0.5 for a draw."""
+    if "draw" in result:
+        return [0.5] * players
+    if "winner_seat" in result:
+        return [1.0 if s == result["winner_seat"] else 0.0 for s in range(players)]
+    return [1.0 if team_of(s) == result["winner_team"] else 0.0 for s in range(players)]
 
 
 def is_int(value: object) -> TypeGuard[int]:

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
-Record = dict[str, Any]
-Event = dict[str, Any]
+from ..record import JSON, Event, GameRecord
+
 T = TypeVar("T")
 
 TTL_SECONDS = {
@@ -34,10 +34,9 @@ IDEMPOTENCY_TTL_S = 24 * 3600
 STREAM_REPORTS_FRESH_S = 10.0
 
 
-def due_at(record: Record) -> float | None:
+def due_at(record: GameRecord) -> float | None:
     """When the game next needs a background worker, as its record says."""
-    due: float | None = record.get("due_at") if record.get("status") == "active" else None
-    return due
+    return record.due_at if record.status == "active" else None
 
 
 class StoreUnavailable(RuntimeError):
@@ -52,10 +51,10 @@ class StoreDegraded(StoreUnavailable):
 class Change:
     """What an update decided: the record to write (None: write nothing) and its events."""
 
-    record: Record | None
+    record: GameRecord | None
     events: list[Event] = field(default_factory=list)
     # A response to remember under an Idempotency-Key, written in the same atomic step.
-    remember: tuple[str, Record] | None = None
+    remember: tuple[str, JSON] | None = None
 
 
 class EventFeed(Protocol):
@@ -100,7 +99,7 @@ class WorkQueue(Protocol):
 
 
 class GameStore(Protocol):
-    """Atomic storage of game records (JSON dicts with ``id``, ``status`` and ``version``)."""
+    """Atomic storage of game records, each kept in its JSON form (``GameRecord.to_json``)."""
 
     kind: str
 
@@ -111,13 +110,13 @@ class GameStore(Protocol):
     def ping(self) -> None:
         """Raise StoreUnavailable unless the store answers, StoreDegraded unless it writes."""
 
-    def create(self, record: Record, events: list[Event]) -> None:
+    def create(self, record: GameRecord, events: list[Event]) -> None:
         """Store a new game with its first events."""
 
-    def load(self, game_id: str) -> Record | None:
+    def load(self, game_id: str) -> GameRecord | None:
         """The game's record, or None."""
 
-    def update(self, game_id: str, decide: Callable[[Record], tuple[Change, T]]) -> T:
+    def update(self, game_id: str, decide: Callable[[GameRecord], tuple[Change, T]]) -> T:
         """Compare-and-set: ``decide`` sees the current record and says what to write.
 
         ``decide`` may run more than once (on a conflicting write) and may raise to
@@ -131,12 +130,12 @@ class GameStore(Protocol):
     def feed(self, game_id: str, after: int) -> EventFeed:
         """Follow the game's events after version ``after``, as other workers write them."""
 
-    def recall(self, game_id: str, key: str) -> Record | None:
+    def recall(self, game_id: str, key: str) -> JSON | None:
         """A response remembered under an Idempotency-Key, if any."""
 
     def list_games(
         self, status: str, variant: str | None, offset: int, limit: int
-    ) -> tuple[list[Record], int]:
+    ) -> tuple[list[GameRecord], int]:
         """A page of games with that status (newest first) and how many there are."""
 
     def count_streams(self, process: str, open_here: int, now: float) -> int:

@@ -18,7 +18,8 @@ from typing import Any
 import redis
 from redis.exceptions import RedisError
 
-from . import Event, StoreUnavailable
+from ..record import Event
+from . import StoreUnavailable
 from .keys import Keys
 
 log = logging.getLogger(__name__)

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from . import IDEMPOTENCY_TTL_S, TTL_SECONDS, Change, Event, Record, due_at
+from ..record import JSON, Event, GameRecord
+from . import IDEMPOTENCY_TTL_S, TTL_SECONDS, Change, due_at
 
 T = TypeVar("T")
 SWEEP_EVERY_S = 60.0
@@ -60,21 +61,21 @@ class MemoryStore:
     def ping(self) -> None:
         return None
 
-    def create(self, record: Record, events: list[Event]) -> None:
+    def create(self, record: GameRecord, events: list[Event]) -> None:
         self._sweep_if_due()
-        slot = self._slot(record["id"], create=True)
+        slot = self._slot(record.id, create=True)
         assert slot is not None
         with slot.lock:
             self._write(slot, record, events)
 
-    def load(self, game_id: str) -> Record | None:
+    def load(self, game_id: str) -> GameRecord | None:
         slot = self._slot(game_id)
         if slot is None:
             return None
         with slot.lock:
             return self._read(slot)
 
-    def update(self, game_id: str, decide: Callable[[Record], tuple[Change, T]]) -> T:
+    def update(self, game_id: str, decide: Callable[[GameRecord], tuple[Change, T]]) -> T:
         slot = self._slot(game_id)
         if slot is None:
             raise KeyError(game_id)
@@ -103,7 +104,7 @@ class MemoryStore:
     def feed(self, game_id: str, after: int) -> MemoryFeed:
         return MemoryFeed(self, game_id, after)
 
-    def recall(self, game_id: str, key: str) -> Record | None:
+    def recall(self, game_id: str, key: str) -> JSON | None:
         slot = self._slot(game_id)
         if slot is None:
             return None
@@ -111,12 +112,12 @@ class MemoryStore:
             found = slot.remembered.get(key)
             if found is None or found[1] <= self._clock():
                 return None
-            remembered: Record = json.loads(found[0])
+            remembered: JSON = json.loads(found[0])
             return remembered
 
     def list_games(
         self, status: str, variant: str | None, offset: int, limit: int
-    ) -> tuple[list[Record], int]:
+    ) -> tuple[list[GameRecord], int]:
         with self._slots_lock:
             items = list(self._slots.items())
         now = self._clock()
@@ -133,7 +134,7 @@ class MemoryStore:
         for _, _, slot in listed[offset : offset + limit]:
             with slot.lock:
                 record = self._read(slot)
-            if record is not None and record["status"] == status:
+            if record is not None and record.status == status:
                 page.append(record)
         return page, len(listed)
 
@@ -166,19 +167,18 @@ class MemoryStore:
                 slot = self._slots[game_id] = _Slot()
             return slot
 
-    def _read(self, slot: _Slot) -> Record | None:
+    def _read(self, slot: _Slot) -> GameRecord | None:
         if slot.state is None or slot.expires <= self._clock():
             return None
-        record: Record = json.loads(slot.state)
-        return record
+        return GameRecord.from_json(json.loads(slot.state))
 
-    def _write(self, slot: _Slot, record: Record, events: list[Event]) -> None:
-        slot.state = json.dumps(record)
-        slot.status, slot.variant = record["status"], record["variant"]
-        slot.last_change = record.get("updated_at") or record["created_at"]
-        slot.expires = self._clock() + TTL_SECONDS[record["status"]]
+    def _write(self, slot: _Slot, record: GameRecord, events: list[Event]) -> None:
+        slot.state = json.dumps(record.to_json())
+        slot.status, slot.variant = record.status, record.variant
+        slot.last_change = record.updated_at
+        slot.expires = self._clock() + TTL_SECONDS[record.status]
         slot.events.extend(copy.deepcopy(events))
-        self.work.set_due(record["id"], due_at(record))
+        self.work.set_due(record.id, due_at(record))
         slot.changed.notify_all()
 
     def _due_of(self, game_id: str) -> float | None:

@@ -1,13 +1,16 @@
 """The production store: Redis, shared by any number of stateless API workers.
 
-Every change is one compare-and-set: WATCH the game's state key, decide, then
-MULTI/EXEC the new state, its events, its TTLs, its work queue entry and its
-lobby entry together; a concurrent write aborts the EXEC and the decision is
+Every change is one compare-and-set in two round trips: GET the game's state,
+decide, then one script (``WRITE_GAME``) checks that the state is still the one
+read (by its SHA-1) and writes the new state, its events, its TTLs, its live
+event message, its work queue entry and its lobby entry together. If someone
+else wrote the game in between, the script writes nothing and the decision is
 made again on the fresh state.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Callable
@@ -15,19 +18,10 @@ from typing import Any, TypeVar
 
 import redis
 from redis.backoff import NoBackoff
-from redis.exceptions import WatchError
 from redis.retry import Retry
 
-from . import (
-    IDEMPOTENCY_TTL_S,
-    STREAM_REPORTS_FRESH_S,
-    TTL_SECONDS,
-    Change,
-    Event,
-    Record,
-    StoreDegraded,
-    due_at,
-)
+from ..record import JSON, Event, GameRecord
+from . import IDEMPOTENCY_TTL_S, STREAM_REPORTS_FRESH_S, TTL_SECONDS, Change, StoreDegraded, due_at
 from .broadcast import Broadcaster, Subscription
 from .keys import Keys
 from .redis_errors import reachable
@@ -37,6 +31,41 @@ T = TypeVar("T")
 # Health says degraded once Redis (without eviction) is this full: game writes are
 # far larger than the health check's, and fail first.
 NEARLY_FULL = 0.98
+
+# KEYS: state, events, due, lobby, previous lobby (or the lobby again), remembered
+# response (or the state again). ARGV: the SHA-1 of the state the change was decided
+# on ("" for a new game: there must be none), the new state ("": keep it), its TTL,
+# the live event channel, the due time ("": none), the game id, the lobby score, the
+# response to remember ("": none) and how long, then the events, one JSON text each.
+# Returns 1 when written, 0 when the state was not the one read.
+WRITE_GAME = """
+local current = redis.call('GET', KEYS[1])
+if ARGV[1] == '' then
+  if current then return 0 end
+elseif not current or redis.sha1hex(current) ~= ARGV[1] then
+  return 0
+end
+if ARGV[8] ~= '' then
+  redis.call('SET', KEYS[6], ARGV[8], 'EX', ARGV[9])
+end
+if ARGV[2] == '' then return 1 end
+local ttl = tonumber(ARGV[3])
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
+if #ARGV > 9 then
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 10))
+  redis.call('PUBLISH', ARGV[4], '[' .. table.concat(ARGV, ',', 10) .. ']')
+end
+redis.call('EXPIRE', KEYS[2], ttl)
+if ARGV[5] == '' then
+  redis.call('ZREM', KEYS[3], ARGV[6])
+else
+  redis.call('ZADD', KEYS[3], ARGV[5], ARGV[6])
+end
+if KEYS[5] ~= KEYS[4] then redis.call('ZREM', KEYS[5], ARGV[6]) end
+redis.call('ZADD', KEYS[4], ARGV[7], ARGV[6])
+redis.call('EXPIRE', KEYS[4], ttl)
+return 1
+"""
 
 
 class RedisStore:
@@ -59,6 +88,7 @@ class RedisStore:
         )
         self.broadcaster = Broadcaster(self.client, self.keys)
         self.work = RedisWorkQueue(self.client, self.keys, variants)
+        self._write_game = self.client.register_script(WRITE_GAME)
 
     def ping(self) -> None:
         with reachable():
@@ -69,42 +99,30 @@ class RedisStore:
         if full and int(memory.get("used_memory") or 0) >= NEARLY_FULL * limit:
             raise StoreDegraded("Redis is out of memory")
 
-    def create(self, record: Record, events: list[Event]) -> None:
-        with reachable(), self.client.pipeline(transaction=True) as pipe:
-            self._queue_write(pipe, record, events, None)
-            pipe.execute()
+    def create(self, record: GameRecord, events: list[Event]) -> None:
+        with reachable():
+            if not self._write(None, record, Change(record, events), None):
+                raise RuntimeError(f"a game with id {record.id!r} exists already")
 
-    def load(self, game_id: str) -> Record | None:
+    def load(self, game_id: str) -> GameRecord | None:
         with reachable():
             raw = self.client.get(self.keys.state(game_id))
-        return None if raw is None else _decode(raw)
+        return None if raw is None else GameRecord.from_json(_decode(raw))
 
-    def update(self, game_id: str, decide: Callable[[Record], tuple[Change, T]]) -> T:
-        key = self.keys.state(game_id)
-        with reachable(), self.client.pipeline(transaction=True) as pipe:
+    def update(self, game_id: str, decide: Callable[[GameRecord], tuple[Change, T]]) -> T:
+        with reachable():
             while True:
-                try:
-                    pipe.watch(key)  # type: ignore[no-untyped-call]
-                    raw = pipe.get(key)
-                    if raw is None:
-                        raise KeyError(game_id)
-                    record = _decode(raw)
-                    old_status = record["status"]
-                    change, result = decide(record)
-                    pipe.multi()
-                    if change.record is not None:
-                        self._queue_write(pipe, change.record, change.events, old_status)
-                    if change.remember is not None:
-                        idem, response = change.remember
-                        pipe.set(
-                            self.keys.idempotency(game_id, idem),
-                            json.dumps(response),
-                            ex=IDEMPOTENCY_TTL_S,
-                        )
-                    pipe.execute()
-                except WatchError:
-                    continue  # someone else wrote the game first: decide again
-                return result
+                raw: bytes | None = self.client.get(self.keys.state(game_id))  # type: ignore[assignment]
+                if raw is None:
+                    raise KeyError(game_id)
+                record = GameRecord.from_json(_decode(raw))
+                change, result = decide(record)
+                if change.record is None and change.remember is None:
+                    return result
+                read = hashlib.sha1(raw).hexdigest()
+                if self._write(read, record, change, record.status):
+                    return result
+                # Someone else wrote the game first: decide again on the fresh state.
 
     def events_after(self, game_id: str, version: int) -> list[Event]:
         with reachable():
@@ -115,14 +133,14 @@ class RedisStore:
     def feed(self, game_id: str, after: int) -> RedisFeed:
         return RedisFeed(self, game_id, after)
 
-    def recall(self, game_id: str, key: str) -> Record | None:
+    def recall(self, game_id: str, key: str) -> JSON | None:
         with reachable():
             raw = self.client.get(self.keys.idempotency(game_id, key))
         return None if raw is None else _decode(raw)
 
     def list_games(
         self, status: str, variant: str | None, offset: int, limit: int
-    ) -> tuple[list[Record], int]:
+    ) -> tuple[list[GameRecord], int]:
         variants = self.variants if variant is None else (variant,)
         lobbies = [self.keys.lobby(status, v) for v in variants]
         expired_before = time.time() - TTL_SECONDS[status]
@@ -140,11 +158,11 @@ class RedisStore:
         ids = [raw.decode() for raw, _ in ranked[offset : offset + limit]]
         with reachable():
             raws: list[Any] = self.client.mget([self.keys.state(g) for g in ids]) if ids else []
-        records = [None if raw is None else _decode(raw) for raw in raws]
+        records = [None if raw is None else GameRecord.from_json(_decode(raw)) for raw in raws]
         # Entries whose game expired (or, written by an older release, moved on)
         # are dropped here.
-        found = [r for r in records if r is not None and r["status"] == status]
-        stale = [g for g, r in zip(ids, records, strict=True) if r is None or r["status"] != status]
+        found = [r for r in records if r is not None and r.status == status]
+        stale = [g for g, r in zip(ids, records, strict=True) if r is None or r.status != status]
         if stale:
             with reachable(), self.client.pipeline(transaction=False) as pipe:
                 for lobby in lobbies:
@@ -171,32 +189,46 @@ class RedisStore:
                 self.client.hdel(key, *gone)
         return total
 
-    def _queue_write(
-        self, pipe: Any, record: Record, events: list[Event], old_status: str | None
-    ) -> None:
-        """Queue one whole write of a game in its MULTI: state, events, TTLs, the live
-        event message, the game's work queue entry and its lobby entry."""
-        ttl = TTL_SECONDS[record["status"]]
-        game_id = record["id"]
-        pipe.set(self.keys.state(game_id), json.dumps(record), ex=ttl)
-        encoded = [json.dumps(e) for e in events]
-        if encoded:
-            pipe.rpush(self.keys.events(game_id), *encoded)
-        pipe.expire(self.keys.events(game_id), ttl)
-        if encoded:  # the events themselves, so a listener need not read them back
-            pipe.publish(self.keys.channel(game_id), f"[{','.join(encoded)}]")
-        self.work.queue_due(pipe, game_id, due_at(record))
-        self._queue_index(pipe, record, old_status)
-
-    def _queue_index(self, pipe: Any, record: Record, old_status: str | None) -> None:
-        """Keep the game's lobby entry scored by its last change, under its status;
-        the lobby key itself expires when no game has changed for a whole TTL."""
-        lobby = self.keys.lobby(record["status"], record["variant"])
-        if old_status not in (None, record["status"]):
-            pipe.zrem(self.keys.lobby(old_status, record["variant"]), record["id"])
-        changed = float(record.get("updated_at") or record["created_at"])
-        pipe.zadd(lobby, {record["id"]: changed})
-        pipe.expire(lobby, TTL_SECONDS[record["status"]])
+    def _write(
+        self, read: str | None, current: GameRecord, change: Change, old_status: str | None
+    ) -> bool:
+        """Run ``WRITE_GAME`` for ``change``, decided on the state whose SHA-1 is ``read``
+        (None: a new game); False if the game was written by someone else meanwhile."""
+        record = change.record or current
+        game_id, keys = record.id, self.keys
+        lobby = keys.lobby(record.status, record.variant)
+        previous = (
+            lobby if old_status in (None, record.status) else keys.lobby(old_status, record.variant)
+        )
+        remembered = keys.state(game_id)
+        response = ""
+        if change.remember is not None:
+            slot, answer = change.remember
+            remembered, response = keys.idempotency(game_id, slot), json.dumps(answer)
+        due = due_at(record)
+        written = self._write_game(
+            keys=[
+                keys.state(game_id),
+                keys.events(game_id),
+                keys.due(),
+                lobby,
+                previous,
+                remembered,
+            ],
+            args=[
+                read or "",
+                "" if change.record is None else json.dumps(record.to_json()),
+                TTL_SECONDS[record.status],
+                keys.channel(game_id),
+                "" if due is None else repr(due),
+                game_id,
+                repr(float(record.updated_at)),
+                response,
+                IDEMPOTENCY_TTL_S,
+                *(json.dumps(e) for e in change.events),
+            ],
+        )
+        return bool(written)
 
 
 class RedisFeed:

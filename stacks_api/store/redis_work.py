@@ -114,13 +114,6 @@ class RedisWorkQueue:
         self._repair_one = client.register_script(_REPAIR_ONE)
         self._drop_expired = client.register_script(_DROP_EXPIRED)
 
-    def queue_due(self, pipe: Any, game_id: str, due_at: float | None) -> None:
-        """Add the game's entry to a write's MULTI (``None``: it needs nobody)."""
-        if due_at is None:
-            pipe.zrem(self.keys.due(), game_id)
-        else:
-            pipe.zadd(self.keys.due(), {game_id: due_at})
-
     @reachable()
     def claim(self, now: float, owner: str, lease_s: float) -> str | None:
         keys = [self.keys.due(), self.keys.leases()]

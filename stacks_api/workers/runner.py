@@ -28,9 +28,8 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from typing import Protocol
 
-from ..store import StoreUnavailable, WorkQueue
+from ..service.ports import Unavailable, WorkQueue
 
 log = logging.getLogger(__name__)
 LEASE_S = 5.0  # a claimed game is its worker's for this long after its last renewal
@@ -40,16 +39,6 @@ STORE_RETRY_S = 1.0  # after a store failure, a runner waits this long before tr
 
 # ``advance(game_id, renew)``: renew() renews the lease and says whether to go on.
 Advance = Callable[[str, Callable[[], bool]], None]
-
-
-class Jobs(Protocol):
-    """What the service tells the background workers after a write."""
-
-    def wake(self) -> None:
-        """A game is due now (or a deadline moved nearer): look at the queue soon."""
-
-    def stop(self) -> None:
-        """Stop any workers this process runs (the ones in other processes go on)."""
 
 
 class RemoteWorkers:
@@ -132,7 +121,7 @@ class Runner:
                     self._work(claimed, owner)
                     continue
                 self._repair_if_due()
-            except StoreUnavailable as err:
+            except Unavailable as err:
                 log.warning("runner: the store is unavailable (%s)", err)
                 time.sleep(STORE_RETRY_S)
                 continue
@@ -148,21 +137,21 @@ class Runner:
         """Wait for the doorbell, the next deadline, or ``POLL_S``, whichever is first."""
         try:
             due = self.queue.next_due()
-        except StoreUnavailable:
+        except Unavailable:
             due = None
         wait = POLL_S
         if due is not None and due > self.clock():
             wait = min(POLL_S, max(0.005, due - self.clock()))
         try:
             self.queue.wait(wait)
-        except StoreUnavailable:
+        except Unavailable:
             time.sleep(STORE_RETRY_S)
 
     def _work(self, game_id: str, owner: str) -> None:
         lease = Lease(self, game_id, owner)
         try:
             self.advance(game_id, lease.renew)
-        except StoreUnavailable:
+        except Unavailable:
             raise  # the lease runs out and someone tries again
         except Exception:  # one game's failure must not stop the runner
             # Not released: the lease runs out and the game is tried again in

@@ -17,7 +17,7 @@ from .runner import Runner, owner_name
 
 def run_worker(service: GameService) -> None:
     """Advance due games in this process until TERM or INT."""
-    runner = Runner(service.store.work, service.advance, threads=0)
+    runner = Runner(service.work, service.turns.advance, threads=0)
     busy = [False]
 
     def stop(signum: int, frame: FrameType | None) -> None:

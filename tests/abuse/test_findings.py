@@ -15,6 +15,7 @@ from stacks_api.config import TestConfig
 from stacks_api.testing import RedisServer, ServerProcess
 
 from ..api.helpers import API, act, create, join, problem, view
+from ..store.records import game_record
 
 
 def post_raw(client, path, body: bytes, **headers):
@@ -128,14 +129,7 @@ def test_4_a_refused_token_stores_nothing_and_keys_are_per_seat(client):
 def test_4_the_memory_store_expires_games_and_idempotency_records():
     now = [0.0]
     memory = store_module.memory.MemoryStore(clock=lambda: now[0])
-    record = {
-        "id": "g",
-        "status": "waiting",
-        "version": 1,
-        "created_at": 0.0,
-        "variant": "sequence",
-    }
-    memory.create(record, [])
+    memory.create(game_record("g", status="waiting", version=1, created_at=0.0), [])
     memory.update("g", lambda r: (store_module.Change(r, [], remember=("0:abc", {"x": 1})), None))
     now[0] = store_module.TTL_SECONDS["waiting"] + 1
     memory.sweep()

@@ -91,16 +91,18 @@ def test_two_workers_racing_on_one_game_never_apply_a_move_twice(redis_url, pref
     game_id = create(client, variant="stacks", players=3, seats=[{"bot": "greedy"}] * 3)["game"][
         "id"
     ]
-    racers = [threading.Thread(target=services[n % 2].advance, args=(game_id,)) for n in range(4)]
+    racers = [
+        threading.Thread(target=services[n % 2].turns.advance, args=(game_id,)) for n in range(4)
+    ]
     for racer in racers:
         racer.start()
     for racer in racers:
         racer.join()
     record = services[0].store.load(game_id)
     events = services[0].store.events_after(game_id, 0)
-    assert sorted({e["version"] for e in events}) == list(range(1, record["version"] + 1))
-    game = load_game(record["game"])
-    assert cards_in_play(game) == cards_in_play(load_game(record["game"]))
+    assert sorted({e["version"] for e in events}) == list(range(1, record.version + 1))
+    game = load_game(record.game)
+    assert cards_in_play(game) == cards_in_play(load_game(record.game))
     plays = [e for e in events if e["type"] in ("play", "discard")]
     assert len(plays) == len({(e["version"], e.get("seat")) for e in plays})
 

@@ -28,7 +28,7 @@ class SharedGame:
     store: Any
 
     def state(self):
-        return load_game(self.store.load(self.id)["game"])
+        return load_game(self.store.load(self.id).game)
 
 
 def shared_game(redis_url: str, prefix: str, variant: str, seed: int) -> SharedGame:

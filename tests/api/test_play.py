@@ -150,13 +150,14 @@ def test_events_after_a_version(client):
 def test_an_expired_block_window_is_closed_by_the_worker_not_by_a_view(app, client):
     clock = [1000.0]
     service: GameService = app.extensions["stacks_api.games"]
-    service.clock = lambda: clock[0]
+    service.table.clock = lambda: clock[0]
+    service.jobs.stop()  # the test plays the runner: its own threads would race it
     game_id, tokens, response = open_block_window(client, timeout_s=30)
     window = response.json["game"]["block_window"]
     assert window == {"completer": 0, "pile": 0, "waiting": [1, 2], "deadline": 1030.0}
     clock[0] = 1031.0
     assert view(client, game_id)["block_window"]["waiting"] == [1, 2], "a GET computes nothing"
-    service.advance(game_id)  # what the deadline's job does
+    service.turns.advance(game_id)  # what the deadline's job does
     after = view(client, game_id, tokens[0])
     assert after["block_window"] is None and after["chips"][0] == {"blue": 1, "red": 0}
     assert after["to_move"] == [0]

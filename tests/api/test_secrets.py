@@ -44,7 +44,7 @@ def test_every_route_keeps_hidden_information_hidden(app, client, variant):
     store = app.extensions["stacks_api.games"].store
 
     def secret():
-        return store.load(game_id)["game"]
+        return store.load(game_id).game
 
     for step in range(12):
         current = secret()

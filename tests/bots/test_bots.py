@@ -8,8 +8,8 @@ import pytest
 from stacks_api import bots, cli
 from stacks_api.bots import pimc
 from stacks_api.bots.determinize import sample_world
-from stacks_api.bots.tournament import Standing, play_one
 from stacks_api.engine import create_game
+from stacks_api.tournament import Standing, play_one
 from stacks_api.variants.sequence import bot as sequence_greedy
 from stacks_api.variants.sequence.setup import DECK
 from stacks_api.variants.stacks import bot as stacks_greedy

@@ -2,6 +2,7 @@
 
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 import redis
@@ -10,13 +11,15 @@ from stacks_api.store import TTL_SECONDS, Change, StoreUnavailable, make_store
 from stacks_api.store.keys import Keys
 from stacks_api.store.memory import MemoryStore
 
+from .records import game_record
+
 VARIANTS = ("sequence", "stacks")
 NOW = time.time()  # lobby entries older than their status's TTL count as expired
 
 
 def record(game_id="g1", status="waiting", version=1, created_at=NOW, variant="sequence"):
-    return {"id": game_id, "status": status, "version": version, "created_at": created_at,
-            "variant": variant, "payload": [1, 2, 3]}  # fmt: skip
+    return game_record(game_id, status=status, version=version, created_at=created_at,
+                       variant=variant)  # fmt: skip
 
 
 @pytest.fixture
@@ -26,10 +29,8 @@ def store(store_url, prefix):
 
 def bump(new_status=None, events=1):
     def decide(rec):
-        rec["version"] += 1
-        if new_status:
-            rec["status"] = new_status
-        return Change(rec, [{"version": rec["version"], "type": "x"}] * events), rec["version"]
+        rec = replace(rec, version=rec.version + 1, status=new_status or rec.status)
+        return Change(rec, [{"version": rec.version, "type": "x"}] * events), rec.version
 
     return decide
 
@@ -45,7 +46,7 @@ def test_create_load_and_missing(store):
 def test_update_writes_state_and_events_together(store):
     store.create(record(), [{"version": 1, "type": "created"}])
     assert store.update("g1", bump(events=2)) == 2
-    assert store.load("g1")["version"] == 2
+    assert store.load("g1").version == 2
     assert [e["version"] for e in store.events_after("g1", 0)] == [1, 2, 2]
     assert [e["version"] for e in store.events_after("g1", 1)] == [2, 2]
 
@@ -54,12 +55,12 @@ def test_a_decision_that_raises_writes_nothing(store):
     store.create(record(), [])
 
     def refuse(rec):
-        rec["version"] = 99
+        replace(rec, version=99)
         raise ValueError("no")
 
     with pytest.raises(ValueError):
         store.update("g1", refuse)
-    assert store.load("g1")["version"] == 1 and store.events_after("g1", 0) == []
+    assert store.load("g1").version == 1 and store.events_after("g1", 0) == []
 
 
 def test_a_decision_to_write_nothing(store):
@@ -72,7 +73,7 @@ def test_idempotent_responses_are_remembered_atomically(store):
     store.create(record(), [])
 
     def decide(rec):
-        rec["version"] += 1
+        rec = replace(rec, version=rec.version + 1)
         return Change(rec, [], remember=("key-1", {"answer": 42})), None
 
     store.update("g1", decide)
@@ -92,7 +93,7 @@ def test_concurrent_updates_are_serialized(store):
         t.start()
     for t in threads:
         t.join()
-    assert store.load("g1")["version"] == 101
+    assert store.load("g1").version == 101
     assert [e["version"] for e in store.events_after("g1", 0)] == list(range(2, 102))
 
 
@@ -103,11 +104,11 @@ def test_listing_follows_status_changes_newest_first(store):
         )
     store.update("g2", bump("active"))
     waiting, total = store.list_games("waiting", None, 0, 10)
-    assert [r["id"] for r in waiting] == ["g4", "g3", "g1", "g0"] and total == 4
+    assert [r.id for r in waiting] == ["g4", "g3", "g1", "g0"] and total == 4
     page, total = store.list_games("waiting", "sequence", 1, 2)
-    assert [r["id"] for r in page] == ["g1", "g0"] and total == 3
+    assert [r.id for r in page] == ["g1", "g0"] and total == 3
     active, total = store.list_games("active", None, 0, 10)
-    assert [r["id"] for r in active] == ["g2"] and total == 1
+    assert [r.id for r in active] == ["g2"] and total == 1
 
 
 def test_memory_store_expires_by_the_ttl_policy():
@@ -140,11 +141,11 @@ def test_redis_retries_a_decision_when_another_writer_wins(redis_url, prefix):
     calls = []
 
     def decide(rec):
-        calls.append(rec["version"])
+        calls.append(rec.version)
         if len(calls) == 1:
-            other.update("g1", bump())  # a rival write lands between WATCH and EXEC
-        rec["version"] += 1
-        return Change(rec, [{"version": rec["version"]}]), rec["version"]
+            other.update("g1", bump())  # a rival write lands between the read and the write
+        rec = replace(rec, version=rec.version + 1)
+        return Change(rec, [{"version": rec.version}]), rec.version
 
     assert store.update("g1", decide) == 3
     assert calls == [1, 2]

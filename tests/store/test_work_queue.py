@@ -3,11 +3,14 @@ lease holder at a time, releases and repairs set entries from the records."""
 
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 
 from stacks_api.store import Change, make_store
 from stacks_api.store.keys import Keys
+
+from .records import game_record
 
 VARIANTS = ("sequence", "stacks")
 NOW = time.time()
@@ -15,13 +18,12 @@ LEASE = 5.0
 
 
 def record(game_id="g1", status="active", due_at=NOW, version=1):
-    return {"id": game_id, "status": status, "version": version, "created_at": NOW,
-            "variant": "sequence", "due_at": due_at}  # fmt: skip
+    return game_record(game_id, status=status, version=version, due_at=due_at)
 
 
 def set_due(due_at, status="active"):
     def decide(rec):
-        rec.update(version=rec["version"] + 1, due_at=due_at, status=status)
+        rec = replace(rec, version=rec.version + 1, due_at=due_at, status=status)
         return Change(rec, []), None
 
     return decide

@@ -11,7 +11,11 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema, fields, validate
 
-from stacks_api.api.schemas import (
+from stacks_api.rules.base import JSON, Action, Event, Game, is_int
+from stacks_api.rules.errors import SetupError, bad_action, illegal
+from stacks_api.rules.rng import Rng
+from stacks_api.variants import Bots, Examples, Schemas, Tuning, Variant
+from stacks_api.variants.fields import (
     ActionShape,
     Strict,
     player_fields,
@@ -19,10 +23,6 @@ from stacks_api.api.schemas import (
     view_fields,
     you_fields,
 )
-from stacks_api.rules.base import JSON, Action, Event, Game, is_int
-from stacks_api.rules.errors import SetupError, bad_action, illegal
-from stacks_api.rules.rng import Rng
-from stacks_api.variants import Bots, Examples, Schemas, Tuning, Variant
 
 MOST = 3
 
@@ -75,7 +75,7 @@ class NimGame(Game[NimSetup, JSON]):
     def _load(self, position: JSON) -> None:
         self.stones, self.turn = position["stones"], position["turn"]
 
-    def _restore(self, data: JSON) -> None:
+    def _restore(self, data: JSON, trusted: bool) -> None:
         self.stones, self.turn = data["stones"], data["turn"]
 
     @property
@@ -202,7 +202,7 @@ NIM = Variant(
         playout=Playout,
         tuning=Tuning(iterations=8, branching=3, playout_turns=100, margin=0.0, seconds=0.5),
     ),
-    load_schemas=lambda: Schemas(
+    schemas=Schemas(
         view=NimViewSchema,
         actions={"take": NimTakeActionSchema},
         position=NimPositionSchema,

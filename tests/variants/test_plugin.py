@@ -90,7 +90,7 @@ def test_the_registry_refuses_a_second_variant_of_the_same_name():
                 schema_prefix="Again",
                 summary="",
                 bots=NIM.bots,
-                load_schemas=NIM.load_schemas,
+                schemas=NIM.schemas,
                 examples=NIM.examples,
             )
         )

@@ -3,22 +3,11 @@ two or three teams race for sequences of five chips on a 10x10 board."""
 
 from __future__ import annotations
 
-from .. import Bots, Examples, Schemas, Tuning, Variant, example
-from . import bot
+from ..kit import Bots, Examples, Schemas, Tuning, Variant, example
+from . import bot, schemas
 from .game import SequenceGame
 
 __all__ = ["VARIANT", "SequenceGame"]
-
-
-def _schemas() -> Schemas:
-    from . import schemas
-
-    return Schemas(
-        view=schemas.SequenceViewSchema,
-        actions=schemas.ACTIONS,
-        position=schemas.SequencePositionSchema,
-        options=schemas.SequenceOptionsSchema,
-    )
 
 
 VARIANT = Variant(
@@ -38,7 +27,12 @@ VARIANT = Variant(
         # changes of who is to move won 119 and 120, at a third of their cost.
         tuning=Tuning(iterations=80, branching=6, playout_turns=2, margin=0.01, seconds=0.8),
     ),
-    load_schemas=_schemas,
+    schemas=Schemas(
+        view=schemas.SequenceViewSchema,
+        actions=schemas.ACTIONS,
+        position=schemas.SequencePositionSchema,
+        options=schemas.SequenceOptionsSchema,
+    ),
     examples=Examples(
         create={
             "vs_bot": example(

@@ -13,10 +13,9 @@ import copy
 import random
 from typing import Any
 
-from ...bots.determinize import deal_hidden, unseen
-from ...bots.evaluate import sigmoid
-from ...engine import Game
-from ...variants import JSON
+from ...rules.base import Game
+from ..kit import JSON
+from ..sampling import deal_hidden, sigmoid, unseen
 from .board import CELLS, DIRECTIONS, ONE_EYED_JACKS, SIZE, TWO_EYED_JACKS
 from .position import CHAR_OF, CORNER, EMPTY
 from .setup import DECK

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from ...api.schemas import (
+from ..fields import (
     ActionShape,
     PassSchema,
     Strict,

@@ -3,22 +3,11 @@ numbered piles and win chips, two of each colour and five in all."""
 
 from __future__ import annotations
 
-from .. import Bots, Examples, Schemas, Tuning, Variant, example
-from . import bot
+from ..kit import Bots, Examples, Schemas, Tuning, Variant, example
+from . import bot, schemas
 from .game import StacksGame
 
 __all__ = ["VARIANT", "StacksGame"]
-
-
-def _schemas() -> Schemas:
-    from . import schemas
-
-    return Schemas(
-        view=schemas.StacksViewSchema,
-        actions=schemas.ACTIONS,
-        position=schemas.StacksPositionSchema,
-        options=schemas.StacksOptionsSchema,
-    )
 
 
 VARIANT = Variant(
@@ -38,7 +27,12 @@ VARIANT = Variant(
         tuning=Tuning(iterations=48, branching=8, playout_turns=1_000, margin=0.05, seconds=0.8),
         worth_searching=bot.worth_searching,
     ),
-    load_schemas=_schemas,
+    schemas=Schemas(
+        view=schemas.StacksViewSchema,
+        actions=schemas.ACTIONS,
+        position=schemas.StacksPositionSchema,
+        options=schemas.StacksOptionsSchema,
+    ),
     examples=Examples(
         create={
             "vs_bots": example(

@@ -17,10 +17,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...bots.determinize import deal_hidden, unseen
-from ...bots.evaluate import sigmoid
-from ...engine import Game
-from ...variants import JSON
+from ...rules.base import Game
+from ..kit import JSON
+from ..sampling import deal_hidden, sigmoid, unseen
 from .cards import COLOURED_CARDS, LETTER, PILE_COLORS, deck_for
 
 View = dict[str, Any]
@@ -179,8 +178,11 @@ def rank(view: View) -> Callable[[Action], float]:
 
 
 def worth_searching(view: View) -> bool:
-    """Only near the end of the draw pile, and never when a pile can be completed: the
-    policy completes it, and no searched move beats a chip."""
+    """Only near the end of the draw pile, and never in a block window (the policy blocks
+    whenever it can) or when a pile can be completed: the policy completes it, and no
+    searched move beats a chip."""
+    if view.get("block_window"):
+        return False
     return view["draw_pile_count"] < SEARCH_BELOW and not any(
         completes(view, a) for a in view["you"]["legal_actions"]
     )

@@ -6,10 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from ...rules.base import JSON, Action, Event, is_int
-from ...rules.cards import CardGame
+from ...rules.base import Action, Event, is_int
 from ...rules.errors import bad_action, illegal
-from ...rules.rng import Rng
 from .actions import (
     DISCARD,
     ON_PILE,
@@ -24,7 +22,6 @@ from .actions import (
 from .cards import (
     BLOCK,
     CARD_SET,
-    CHIPS_PER_COLOR,
     COLOR_OF,
     COLORS,
     HAND_SIZE,
@@ -38,14 +35,11 @@ from .cards import (
     SKIP,
     STEAL_CARD,
     STEAL_CHIP,
-    Setup,
-    deck_for,
     fits_pile,
-    resolve_setup,
     winning,
 )
-from .position import StacksPosition, read_position, write_position
-from .window import BlockWindow, BlockWindowRules
+from .state import StacksState
+from .window import BlockWindowRules
 
 
 def _on_piles(source: str, card: str) -> tuple[int, int, tuple[bool, ...], Action, Action] | None:
@@ -59,7 +53,7 @@ def _on_piles(source: str, card: str) -> tuple[int, int, tuple[bool, ...], Actio
 _ON_PILES = {source: {card: _on_piles(source, card) for card in CARD_SET} for source in SOURCES}
 
 
-class StacksGame(BlockWindowRules, CardGame[Setup, StacksPosition]):
+class StacksGame(BlockWindowRules, StacksState):
     """One game of Sequence Stacks: four shared piles, action cards, chips of two colours."""
 
     variant: ClassVar[str] = "stacks"
@@ -70,68 +64,6 @@ class StacksGame(BlockWindowRules, CardGame[Setup, StacksPosition]):
     }
     card_codes: ClassVar[frozenset[str]] = CARD_SET
     card_example: ClassVar[str] = "'B3' or 'SKIP'"
-
-    @classmethod
-    def _resolve(cls, players: object, options: JSON | None) -> Setup:
-        return resolve_setup(players, options)
-
-    @classmethod
-    def _read(cls, position: object, setup: Setup, rng: Rng) -> StacksPosition:
-        return read_position(position, setup, rng)
-
-    def __init__(self, setup: Setup, rng: Rng) -> None:
-        n = setup.players
-        self.setup = setup
-        self.players = n
-        self.options = setup.options()
-        self.rng = rng
-        self.result: JSON | None = None
-        self.piles: list[list[str]] = [[] for _ in range(PILES)]
-        self.hands: list[list[str]] = [[] for _ in range(n)]
-        self.discards: list[list[str]] = [[] for _ in range(n)]
-        self.chips: list[dict[str, int]] = [{"blue": 0, "red": 0} for _ in range(n)]
-        self.set_aside: list[str] = []
-        self.special: list[str] = []
-        self.draw: list[str] = []  # the next card to draw is last
-        self.direction = 1
-        self.skips = [0] * n
-        self.turn = 0
-        self.window: BlockWindow | None = None
-        self.dealer: int | None = None
-        self.log: list[Event] = []
-        self.pile_play = False  # a card went onto a pile this turn
-        self.stalled = 0  # consecutive turns ending with nothing to draw and no pile play
-        self.turns = 0  # turns taken so far
-        self.plays = 0  # plays made in the turn under way (at most MAX_PLAYS_PER_TURN)
-
-    # -- construction -------------------------------------------------------
-
-    def _restore(self, data: JSON) -> None:
-        window = data["window"] and BlockWindow.from_json(data["window"])
-        pos = read_position(
-            data["position"], self.setup, self.rng,
-            finished=data["result"] is not None, full_pile=window.pile if window else None,
-        )  # fmt: skip
-        self._load(pos)
-        self.window = window or None
-        self.pile_play, self.stalled, self.turns = (
-            data["pile_play"], data["stalled"], data["turns"]
-        )  # fmt: skip
-
-    def _deal(self) -> None:
-        n = self.players
-        deck = deck_for(n)
-        self.rng.shuffle(deck)
-        self.dealer = self.rng.below(n)
-        self.turn = (self.dealer + 1) % n
-        self._deal_hands(deck, HAND_SIZE)
-        self.log = [{"type": "deal", "dealer": self.dealer, "first": self.turn}]
-
-    def _load(self, p: StacksPosition) -> None:
-        self.piles, self.hands, self.discards, self.chips = p.piles, p.hands, p.discards, p.chips
-        self.set_aside, self.special, self.draw = p.set_aside, p.special, p.draw
-        self.direction, self.skips, self.turn = p.direction, p.skips, p.turn
-        self.plays, self.turns = p.plays, p.turns
 
     # -- who acts, and how --------------------------------------------------
 
@@ -364,9 +296,6 @@ class StacksGame(BlockWindowRules, CardGame[Setup, StacksPosition]):
         self.discards[seat].append(card)
         return self._end_turn(seat, [{"type": "discard", "seat": seat, "card": card}])
 
-    def _supply(self, color: str) -> int:
-        return CHIPS_PER_COLOR - sum(chips[color] for chips in self.chips)
-
     # -- turns, drawing, the end ---------------------------------------------
 
     def _end_turn(self, seat: int, events: list[Event]) -> list[Event]:
@@ -407,36 +336,3 @@ class StacksGame(BlockWindowRules, CardGame[Setup, StacksPosition]):
             drawn += 1
         if drawn:
             events.append({"type": "draw", "seat": seat, "count": drawn})
-
-    # -- views and serialization --------------------------------------------
-
-    def _position(self) -> StacksPosition:
-        return StacksPosition(
-            self.piles, self.hands, self.discards, self.chips, self.set_aside, self.special,
-            self.draw, self.direction, self.skips, self.turn, self.plays,
-        )  # fmt: skip
-
-    def _player_view(self, seat: int) -> JSON:
-        return {"chips": dict(self.chips[seat]), "skips": self.skips[seat]}
-
-    def _table_view(self) -> JSON:
-        return {
-            "direction": self.direction,
-            "piles": [list(p) for p in self.piles],
-            "chips": [dict(c) for c in self.chips],
-            "supply": {c: self._supply(c) for c in COLORS},
-            "special_discard": list(self.special),
-            "set_aside_count": len(self.set_aside),
-            "block_window": self.window.public() if self.window else None,
-            "turns": self.turns,
-            "plays": self.plays,
-        }
-
-    def _saved(self) -> JSON:
-        return {
-            "position": write_position(self._position()),
-            "window": self.window.to_json() if self.window else None,
-            "pile_play": self.pile_play,
-            "stalled": self.stalled,
-            "turns": self.turns,
-        }

@@ -132,6 +132,23 @@ def read_position(
                           skips, turn, plays, turns)  # fmt: skip
 
 
+def trusted_position(pos: JSON) -> StacksPosition:
+    """A position this program wrote (``write_position``) read back without checks."""
+    return StacksPosition(
+        [list(x) for x in pos["piles"]],
+        [list(x) for x in pos["hands"]],
+        [list(x) for x in pos["discards"]],
+        [dict(c) for c in pos["chips"]],
+        list(pos["set_aside"]),
+        list(pos["special_discard"]),
+        pos["draw_pile"][::-1],
+        pos["direction"],
+        list(pos["skips"]),
+        pos["turn"],
+        pos["plays"],
+    )
+
+
 def write_position(p: StacksPosition) -> JSON:
     """The exact position notation for a state; the inverse of ``read_position``."""
     out: dict[str, Any] = {

@@ -17,9 +17,10 @@ from typing import Any
 
 from tqdm import tqdm
 
-from .. import bots
-from ..client import Client
-from ..engine import create_game
+from . import bots
+from .client import Client
+from .engine import create_game
+from .rules.base import seat_scores
 
 
 @dataclass
@@ -66,11 +67,7 @@ def play_one(
         action = bots.choose(names[seat], view, rng, options.get(names[seat]))
         standings[names[seat]].times.append(time.perf_counter() - start)
         game.apply(seat, action)
-    if game.result is None or "draw" in game.result:
-        return None
-    result = game.result
-    winner: int = result["winner_seat"] if "winner_seat" in result else result["winner_team"]
-    return names[winner]
+    return _winner(names, game.outcome())
 
 
 def play_remote(
@@ -82,11 +79,17 @@ def play_remote(
     view = game
     while view["status"] == "active" or view["status"] == "waiting":
         view = api.view(game["id"], wait=10)
-    result = view["result"]
-    if not result or "draw" in result:
+    if not view["result"]:
         return None
-    winner: int = result["winner_seat"] if "winner_seat" in result else result["winner_team"]
-    return names[winner]
+    teams = [p.get("team") for p in view["players"]]
+    return _winner(names, seat_scores(view["result"], len(names), teams.__getitem__))
+
+
+def _winner(names: list[str], outcome: list[float] | None) -> str | None:
+    """The name of the bot that won, or None for a draw or an unfinished game."""
+    if outcome is None or 1.0 not in outcome:
+        return None
+    return names[outcome.index(1.0)]
 
 
 def run(

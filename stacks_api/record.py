@@ -1,0 +1,161 @@
+"""A game as the server keeps it: its seats, the engine's state, its result and its
+timestamps, as frozen dataclasses with one JSON form.
+
+A record is built by the service (from requests it has checked) or read back
+from our own store, where the service wrote it: ``from_json`` trusts what it
+reads and checks nothing. A change is a new record (``dataclasses.replace``),
+never an edit in place, so a decision that is thrown away (a lost race, a
+refusal) leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, cast
+
+JSON = dict[str, Any]
+Event = dict[str, Any]
+
+Status = Literal["waiting", "active", "finished", "cancelled"]
+STATUSES: tuple[Status, ...] = ("waiting", "active", "finished", "cancelled")
+ENDED: frozenset[str] = frozenset({"finished", "cancelled"})
+
+SeatState = Literal["free", "human", "bot"]
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat: free, a person's (``token`` is the hash of their token) or a bot's."""
+
+    state: SeatState
+    name: str | None = None
+    bot: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)  # the bot's
+    token: str | None = None
+
+    @classmethod
+    def for_bot(cls, bot: str, options: Mapping[str, Any]) -> Seat:
+        return cls("bot", name=f"{bot} bot", bot=bot, options=dict(options))
+
+    def taken_by(self, name: str, token_hash: str) -> Seat:
+        return replace(self, state="human", name=name, token=token_hash)
+
+    def to_json(self) -> JSON:
+        return {
+            "state": self.state,
+            "name": self.name,
+            "bot": self.bot,
+            "options": dict(self.options),
+            "token": self.token,
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Seat:
+        # Records written before seats had a state say it by which keys are set.
+        state: SeatState = data.get("state") or (
+            "bot" if data["bot"] else "human" if data["token"] else "free"
+        )
+        return cls(state, data["name"], data["bot"], data["options"], data["token"])
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a finished game ended: each seat's score (1 won, 0 lost, 0.5 a draw) and
+    the engine's own account of it."""
+
+    scores: tuple[float, ...]
+    detail: JSON
+
+    def to_json(self) -> JSON:
+        return {"scores": list(self.scores), "detail": self.detail}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Result:
+        return cls(tuple(data["scores"]), data["detail"])
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """Everything the server knows of one game. ``version`` counts its changes; each
+    change's public events carry the version it made. ``to_move``, ``deadline`` and
+    ``due_at`` copy what the engine's state says (so waiting and scheduling need not
+    load the game): ``due_at`` is when a background worker is next needed (now if a
+    bot is to move, else the deadline, else None)."""
+
+    id: str
+    variant: str
+    players: int
+    status: Status
+    version: int
+    practice: bool
+    created_at: float
+    updated_at: float
+    host: str  # the hash of the host's token
+    bot_seed: int
+    seats: tuple[Seat, ...]
+    game: JSON  # the engine's ``to_dict``
+    to_move: tuple[int, ...] = ()
+    deadline: float | None = None
+    due_at: float | None = None
+    result: Result | None = None
+
+    @property
+    def ended(self) -> bool:
+        return self.status in ENDED
+
+    def free_seats(self) -> list[int]:
+        return [i for i, seat in enumerate(self.seats) if seat.state == "free"]
+
+    def bot_to_move(self) -> int | None:
+        """The first bot seat the game waits for, if any."""
+        return next((s for s in self.to_move if self.seats[s].state == "bot"), None)
+
+    def human_must_act(self) -> bool:
+        """Whether the game waits for a person (or for nobody: it is not active)."""
+        if self.status != "active":
+            return True
+        return any(self.seats[s].state != "bot" for s in self.to_move)
+
+    def to_json(self) -> JSON:
+        return {
+            "id": self.id,
+            "variant": self.variant,
+            "players": self.players,
+            "status": self.status,
+            "version": self.version,
+            "practice": self.practice,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "host": self.host,
+            "bot_seed": self.bot_seed,
+            "seats": [seat.to_json() for seat in self.seats],
+            "game": self.game,
+            "to_move": list(self.to_move),
+            "deadline": self.deadline,
+            "due_at": self.due_at,
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> GameRecord:
+        """The record our store holds, as the service wrote it (nothing is re-checked)."""
+        result = data.get("result")
+        return cls(
+            id=data["id"],
+            variant=data["variant"],
+            players=data["players"],
+            status=cast(Status, data["status"]),
+            version=data["version"],
+            practice=data["practice"],
+            created_at=data["created_at"],
+            updated_at=data.get("updated_at") or data["created_at"],
+            host=data["host"],
+            bot_seed=data["bot_seed"],
+            seats=tuple(Seat.from_json(s) for s in data["seats"]),
+            game=data["game"],
+            to_move=tuple(data.get("to_move") or ()),
+            deadline=data.get("deadline"),
+            due_at=data.get("due_at"),
+            result=None if result is None else Result.from_json(result),
+        )

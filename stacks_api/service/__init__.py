@@ -1,0 +1,65 @@
+"""The game server's domain, in parts with one job each; no HTTP in here.
+
+- ``lobby``: create a game, list games, take a seat, cancel (``lobby.py``);
+- ``play``: a seat's view, one action with its idempotency, the events (``play.py``);
+- ``turns``: the background's moves, bots and expired windows (``turns.py``);
+- ``views.py`` renders what they show, ``changes.py`` makes each change of a record,
+  ``table.py`` is the write path they share, ``ports.py`` the interface to the rest.
+
+A game lives in the store as one ``GameRecord`` (``stacks_api.record``). Every
+change bumps its version by one and appends that change's public events, each
+stamped with the version, in the same atomic store write, together with the
+game's entry in the work queue. Requests never compute a bot move: a background
+runner claims each due game and calls ``turns.advance``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from ..problems import Refusal
+from ..store import GameStore
+from .lobby import Lobby
+from .play import Play
+from .ports import Degraded, Jobs, Unavailable, WorkQueue
+from .table import Table
+from .turns import BOT_BUDGET_S, Turns
+
+
+class GameService:
+    """Every operation on games, each one atomic against the store."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        jobs: Jobs,
+        clock: Callable[[], float] = time.time,
+        bot_budget_s: float = BOT_BUDGET_S,
+    ) -> None:
+        self.store = store
+        self.jobs = jobs
+        self.table = Table(store, jobs, clock)
+        self.lobby = Lobby(self.table)
+        self.play = Play(self.table)
+        self.turns = Turns(self.table, bot_budget_s)
+
+    @property
+    def work(self) -> WorkQueue:
+        """The games that need a background worker (the runners claim them here)."""
+        return self.store.work
+
+    def open_streams(self, process: str, open_here: int) -> int:
+        """Report this process's open event streams; the server's total."""
+        return self.store.count_streams(process, open_here, self.table.clock())
+
+    def health(self) -> str:
+        """The store's kind, once it has taken a write; a 503 problem otherwise."""
+        kind = self.store.kind
+        try:
+            self.store.ping()
+        except Degraded:
+            raise Refusal("degraded", f"the {kind} store answers but refuses writes") from None
+        except Unavailable:
+            raise Refusal("store_unavailable", f"the {kind} store cannot be reached") from None
+        return kind

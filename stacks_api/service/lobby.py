@@ -1,0 +1,139 @@
+"""Games before and around play: create one, list them, take a seat, cancel."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from .. import bots
+from ..engine import SetupError, create_game
+from ..problems import Refusal, validation_error
+from ..record import JSON, Event, GameRecord, Seat
+from ..store import Change
+from ..tokens import matches, new_token, token_hash
+from .changes import settled, stamped, started
+from .table import Table
+from .views import render, summary
+
+
+def seats_of(requested: list[Mapping[str, Any]], players: int) -> tuple[Seat, ...]:
+    """The seats a create request asks for (a bot's, or free for a person), checked."""
+    if len(requested) != players:
+        raise validation_error(
+            "seats", f"give one seat per player: {players}, not {len(requested)}"
+        )
+    seats = []
+    for seat in requested:
+        bot, options = seat.get("bot"), seat.get("options") or {}
+        if bot is None:
+            if options:
+                raise validation_error("seats", "options are for bot seats")
+            seats.append(Seat("free"))
+            continue
+        if bot not in bots.NAMES:
+            raise validation_error(
+                "seats", f"unknown bot {bot!r}; choose from {', '.join(bots.BOTS)}"
+            )
+        problem = bots.check_options(bot, options)
+        if problem:
+            raise validation_error("seats", problem)
+        seats.append(Seat.for_bot(bot, options))
+    return tuple(seats)
+
+
+class Lobby:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def create(self, body: JSON) -> tuple[JSON, str]:
+        """Create a game; returns its spectator view and the host token."""
+        players, seed, position = body["players"], body.get("seed"), body.get("position")
+        try:  # the engine checks the player count before anything is sized by it
+            game = create_game(
+                body["variant"],
+                players=players,
+                seed=secrets.randbits(63) if seed is None else seed,
+                options=body.get("options"),
+                position=position,
+            )
+        except SetupError as err:
+            raise validation_error(err.field, err.message) from None
+        seats = seats_of(body.get("seats") or [{}] * players, players)
+        host, now = new_token(), self.table.clock()
+        record = GameRecord(
+            id=secrets.token_hex(8),
+            variant=game.variant,
+            players=players,
+            status="waiting",
+            version=0,
+            practice=seed is not None or position is not None,
+            created_at=now,
+            updated_at=now,
+            host=token_hash(host),
+            bot_seed=secrets.randbits(63),
+            seats=seats,
+            game=game.to_dict(),
+        )
+        events: list[Event] = []
+        record = stamped(record, [{"type": "created"}], events)
+        if not record.free_seats():
+            record = started(record, game, events)
+        record = settled(record, game, now)
+        self.table.store.create(record, events)
+        self.table.schedule(record)
+        return render(record, game, None), host
+
+    def list_games(
+        self, status: str, variant: str | None, page: int, page_size: int
+    ) -> tuple[list[JSON], int]:
+        """A lobby page: the games' summaries, and how many games there are."""
+        store = self.table.store
+        records, total = store.list_games(status, variant, (page - 1) * page_size, page_size)
+        return [summary(r) for r in records], total
+
+    def join(self, game_id: str, name: str, seat: int | None) -> JSON:
+        """Take a free human seat; the game starts when the last one is taken."""
+        token = new_token()
+
+        def decide(record: GameRecord) -> tuple[Change, JSON]:
+            free = record.free_seats()
+            if record.ended:
+                raise Refusal("game_not_active", f"the game is {record.status}")
+            if seat is not None and not 0 <= seat < record.players:
+                raise validation_error("seat", f"seat must be from 0 to {record.players - 1}")
+            if not free:
+                raise Refusal("game_full", "every seat of this game is taken")
+            chosen = free[0] if seat is None else seat
+            if chosen not in free:
+                raise Refusal("seat_taken", f"seat {chosen} is already taken")
+            seats = list(record.seats)
+            seats[chosen] = seats[chosen].taken_by(name, token_hash(token))
+            events: list[Event] = []
+            joined = {"type": "joined", "seat": chosen, "name": name}
+            record = stamped(replace(record, seats=tuple(seats)), [joined], events)
+            game = self.table.game(record)
+            if len(free) == 1:
+                record = settled(started(record, game, events), game, self.table.clock())
+            return Change(record, events), {
+                "seat": chosen,
+                "team": game.team_of(chosen),
+                "token": token,
+            }
+
+        return self.table.update(game_id, decide)
+
+    def cancel(self, game_id: str, host_token: str | None) -> JSON:
+        """End a game that has not ended (its host's token only)."""
+
+        def decide(record: GameRecord) -> tuple[Change, JSON]:
+            if host_token is None or not matches(host_token, record.host):
+                raise Refusal("unauthorized", "only the host token may cancel this game")
+            if record.ended:
+                raise Refusal("game_not_active", f"the game is already {record.status}")
+            events: list[Event] = []
+            record = stamped(replace(record, status="cancelled"), [{"type": "cancelled"}], events)
+            return Change(record, events), render(record, self.table.game(record), None)
+
+        return self.table.update(game_id, decide)

@@ -1,0 +1,170 @@
+"""Playing a game: a seat's view (waiting, if asked, until a person must act), one
+action with its idempotency, and the game's events."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+
+from ..engine import IllegalAction
+from ..problems import Refusal
+from ..record import JSON, Event, GameRecord
+from ..store import Change, EventFeed
+from .changes import settled, stamped
+from .table import Table, seat_of
+from .views import render
+
+# The engine's refusal codes, in the server's vocabulary.
+ENGINE_CODES = {
+    "bad_action": "validation_error",
+    "not_your_turn": "not_your_turn",
+    "illegal_action": "illegal_action",
+    "game_over": "game_not_active",
+}
+
+
+def idempotency_slot(seat: int, key: str) -> str:
+    """Where a seat's Idempotency-Key is remembered: built from the seat and a digest,
+    so the client's text never becomes part of a storage key."""
+    return f"{seat}:{hashlib.sha256(key.encode()).hexdigest()[:32]}"
+
+
+class Play:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def view(self, game_id: str, token: str | None, wait_s: float = 0) -> JSON:
+        """The game as ``token``'s seat (or a spectator) sees it; never computes.
+
+        With ``wait_s``, first waits (up to that long) until a human must act.
+        """
+        record = self.table.load(game_id)
+        seat = seat_of(record, token)
+        if wait_s > 0:
+            record = self.wait_for_humans(record, wait_s)
+        return render(record, self.table.game(record), seat)
+
+    def wait_for_humans(self, record: GameRecord, wait_s: float) -> GameRecord:
+        """The game once a human seat must act or it is over, or after ``wait_s``."""
+        if record.human_must_act():
+            return record
+        deadline = time.monotonic() + wait_s
+        feed = self.table.store.feed(record.id, record.version)
+        try:
+            while (left := deadline - time.monotonic()) > 0:
+                if feed.next_batch(timeout=min(left, 1.0)):
+                    record = self.table.load(record.id)
+                    if record.human_must_act():
+                        break
+        finally:
+            feed.close()
+        return record
+
+    def act(
+        self,
+        game_id: str,
+        token: str | None,
+        action: JSON,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        wait_s: float = 0,
+    ) -> JSON:
+        """Apply one action for ``token``'s seat; atomic. Bots answer in the background.
+
+        With an idempotency key, the first outcome (the response, or the refusal)
+        is stored in the same atomic write and replayed to every retry. With
+        ``wait_s``, the answer waits until a human must act (up to that long) and
+        its events run from the action up to then.
+        """
+        fingerprint = hashlib.sha256(
+            json.dumps([action, expected_version], sort_keys=True).encode()
+        ).hexdigest()
+
+        def decide(record: GameRecord) -> tuple[Change, JSON]:
+            # Authentication comes first: a refused token stores nothing.
+            seat = seat_of(record, token)
+            if seat is None:
+                raise Refusal("unauthorized", "send this seat's token as 'Bearer <token>'")
+            slot = None if idempotency_key is None else idempotency_slot(seat, idempotency_key)
+            if slot is not None:
+                prior = self.table.store.recall(game_id, slot)
+                if prior is not None:
+                    if prior["fingerprint"] != fingerprint:
+                        raise Refusal(
+                            "idempotency_key_reused",
+                            "this Idempotency-Key was already used for a different request",
+                        )
+                    return Change(None), prior["outcome"]
+            try:
+                change, outcome = self._apply(record, seat, action, expected_version)
+            except Refusal as refusal:
+                if slot is None:
+                    raise
+                change, outcome = Change(None), {"refusal": refusal.to_dict()}
+            if slot is not None:
+                change.remember = (slot, {"fingerprint": fingerprint, "outcome": outcome})
+            return change, outcome
+
+        outcome = self.table.update(game_id, decide)
+        if "refusal" in outcome:
+            raise Refusal.from_dict(outcome["refusal"])
+        if "problem" in outcome:  # remembered by an earlier release (kept for 24 h)
+            raise Refusal.from_dict(outcome["problem"])
+        response: JSON = outcome["response"]
+        if wait_s > 0:
+            response = self._waited(game_id, response, wait_s)
+        return response
+
+    def _apply(
+        self, record: GameRecord, seat: int, action: JSON, expected_version: int | None
+    ) -> tuple[Change, JSON]:
+        if record.status != "active":
+            raise Refusal("game_not_active", f"the game is {record.status}")
+        if expected_version is not None and expected_version != record.version:
+            raise Refusal(
+                "stale_version", f"the game is at version {record.version}, not {expected_version}"
+            )
+        game = self.table.game(record)
+        events: list[Event] = []
+        now = self.table.clock()
+        expired = game.expire(now)  # a window past its deadline closes first
+        if expired:
+            record = stamped(record, expired, events)
+        try:
+            applied = game.apply(seat, action, now=now)
+        except IllegalAction as err:
+            raise Refusal(ENGINE_CODES[err.code], err.message) from None
+        record = settled(stamped(record, applied, events), game, now)
+        response = {"game": render(record, game, seat), "events": events}
+        return Change(record, events), {"response": response}
+
+    def _waited(self, game_id: str, response: JSON, wait_s: float) -> JSON:
+        """The action's response brought up to when a human must act."""
+        acted = response["game"]
+        record = self.wait_for_humans(self.table.load(game_id), wait_s)
+        if record.version == acted["version"]:
+            return response
+        first = response["events"][0]["version"] if response["events"] else acted["version"]
+        events = [
+            e
+            for e in self.table.store.events_after(game_id, first - 1)
+            if e["version"] <= record.version
+        ]
+        seat = acted["you"]["seat"]
+        return {"game": render(record, self.table.game(record), seat), "events": events}
+
+    def events(self, game_id: str, after: int) -> list[Event]:
+        self.require(game_id)
+        return self.table.store.events_after(game_id, after)
+
+    def require(self, game_id: str) -> None:
+        """Refuse with not_found unless the game exists."""
+        self.table.load(game_id)
+
+    def follow(self, game_id: str, after: int) -> tuple[EventFeed, bool]:
+        """A feed of the game's events after version ``after`` as they are written, and
+        whether the game has already ended (then nothing more will come)."""
+        feed = self.table.store.feed(game_id, after)  # subscribe before reading the state
+        record = self.table.store.load(game_id)
+        return feed, record is None or record.ended

@@ -1,0 +1,39 @@
+"""What the service shows of a game: a seat's (or a spectator's) view, and a lobby
+summary. Each is rendered once, as the JSON the API sends."""
+
+from __future__ import annotations
+
+from ..engine import Game
+from ..record import JSON, GameRecord
+
+
+def render(record: GameRecord, game: Game, seat: int | None) -> JSON:
+    """The view: the engine's view of ``seat`` plus the server's own fields."""
+    view = game.view(seat)
+    view.update(id=record.id, status=record.status, version=record.version,
+                practice=record.practice)  # fmt: skip
+    for player in view["players"]:
+        stored = record.seats[player["seat"]]
+        player.update(name=stored.name, bot=stored.bot)
+    if record.status != "active":
+        view["to_move"] = []
+        if "you" in view:
+            view["you"]["legal_actions"] = []
+    return view
+
+
+def summary(record: GameRecord) -> JSON:
+    """A game as the lobby lists it."""
+    return {
+        "id": record.id,
+        "variant": record.variant,
+        "status": record.status,
+        "players": record.players,
+        "version": record.version,
+        "practice": record.practice,
+        "created_at": record.created_at,
+        "seats": [
+            {"seat": i, "name": seat.name, "bot": seat.bot, "free": seat.state == "free"}
+            for i, seat in enumerate(record.seats)
+        ],
+    }

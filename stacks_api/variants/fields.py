@@ -1,0 +1,122 @@
+"""The parts a variant builds its API schemas from: the fields every view shares, card
+fields, strict integers, the action base classes.
+
+The API's own schemas (``stacks_api.api.schemas``) are built on these too; a
+variant hands its schemas to the API through ``Variant.schemas`` and never
+imports the API.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
+
+MAX_PLAYERS = 12
+MAX_SEAT = MAX_PLAYERS - 1
+STATUSES = ["waiting", "active", "finished", "cancelled"]
+
+
+def whole(**kwargs: Any) -> fields.Integer:
+    """An integer that refuses strings and floats."""
+    return fields.Integer(strict=True, **kwargs)
+
+
+def ranged(low: int, high: int, **kwargs: Any) -> fields.Integer:
+    return whole(validate=validate.Range(min=low, max=high), **kwargs)
+
+
+def card_field(codes: frozenset[str], description: str) -> fields.String:
+    """A required card code of ``codes``."""
+    return fields.String(
+        required=True, validate=validate.OneOf(sorted(codes)), metadata={"description": description}
+    )
+
+
+def card_list(codes: frozenset[str], **kwargs: Any) -> fields.List[Any]:
+    return fields.List(fields.String(validate=validate.OneOf(sorted(codes))), **kwargs)
+
+
+def per_seat_cards(codes: frozenset[str], description: str, **kwargs: Any) -> fields.List[Any]:
+    """A list of cards for each seat (of 2 to 12)."""
+    return fields.List(
+        card_list(codes),
+        validate=validate.Length(min=2, max=MAX_PLAYERS),
+        metadata={"description": description},
+        **kwargs,
+    )
+
+
+def ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+class Strict(Schema):
+    class Meta:
+        unknown = RAISE  # documented as additionalProperties: false
+
+
+class ActionShape(Schema):
+    """An action's fields, for the OpenAPI document and for checking one field at a
+    time; the engine refuses any field an action does not have. Documented open, so
+    that a request may add ``expected_version``."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+
+class PassSchema(ActionShape):
+    """Pass: legal only where a variant's rules say so."""
+
+    type = fields.String(required=True, validate=validate.Equal("pass"))
+
+
+def player_fields(**own: fields.Field[Any]) -> dict[str, fields.Field[Any]]:
+    """A player's fields in a view: the common ones, then the variant's ``own``."""
+    return {
+        "seat": whole(required=True),
+        "name": fields.String(required=True, allow_none=True),
+        "bot": fields.String(required=True, allow_none=True),
+        **own,
+        "hand_size": whole(required=True),
+        "discard_top": fields.String(required=True, allow_none=True),
+    }
+
+
+def you_fields(action: str, **own: fields.Field[Any]) -> dict[str, fields.Field[Any]]:
+    """The seat's own part of a view; ``action`` names the variant's action schema."""
+    return {
+        "seat": whole(required=True),
+        **own,
+        "hand": fields.List(fields.String(), required=True),
+        "legal_actions": fields.List(
+            fields.Dict(keys=fields.String(), metadata={"allOf": [ref(action)]}), required=True
+        ),
+    }
+
+
+def view_fields(
+    you: type[Schema], player: type[Schema], **own: fields.Field[Any]
+) -> dict[str, Any]:
+    """A game view's fields: what every variant shows, then the variant's ``own``."""
+    return {
+        "id": fields.String(required=True),
+        "variant": fields.String(required=True),
+        "status": fields.String(required=True, validate=validate.OneOf(STATUSES)),
+        "version": whole(required=True),
+        "you": fields.Nested(
+            you,
+            metadata={"description": "With a seat token: your hand and every action you may take"},
+        ),
+        "practice": fields.Boolean(required=True),
+        "options": fields.Dict(required=True, keys=fields.String()),
+        "players": fields.List(fields.Nested(player), required=True),
+        "to_move": fields.List(whole(), required=True),
+        "result": fields.Dict(required=True, keys=fields.String(), allow_none=True),
+        "turn": whole(required=True),
+        "dealer": whole(allow_none=True),
+        "log": fields.List(fields.Dict(keys=fields.String())),
+        "discards": fields.List(fields.List(fields.String()), required=True),
+        "draw_pile_count": whole(required=True),
+        **own,
+    }

@@ -1,0 +1,180 @@
+"""A Sequence table: the board and what is kept beside it for speed, the hands and
+piles; how it is dealt, loaded from a position, saved, copied and shown. The rules
+of play are ``game.py``'s."""
+
+from __future__ import annotations
+
+import copy
+from typing import Self
+
+from ...rules.base import JSON, Event
+from ...rules.cards import CardGame
+from ...rules.rng import Rng
+from .board import (
+    CARD_CELLS,
+    CELLS,
+    JACKS,
+    line_patterns,
+)
+from .moves import (
+    CORNER_PATTERNS,
+    EMPTY_BOARD,
+    EMPTY_FLAGS,
+    OPEN_PLAYS,
+    plays_of,
+)
+from .position import (
+    CORNER,
+    EMPTY,
+    SequencePosition,
+    board_rows,
+    read_position,
+    sequence_cells,
+    trusted_position,
+    write_position,
+)
+from .setup import COLORS, DECK, Setup, cut_for_deal, resolve_setup
+
+
+class SequenceState(CardGame[Setup, SequencePosition]):
+    """The state of one game of Sequence, without its rules of play."""
+
+    setup: Setup
+
+    @classmethod
+    def _resolve(cls, players: object, options: JSON | None) -> Setup:
+        return resolve_setup(players, options)
+
+    @classmethod
+    def _read(cls, position: object, setup: Setup, rng: Rng) -> SequencePosition:
+        return read_position(position, setup, rng)
+
+    def __init__(self, setup: Setup, rng: Rng) -> None:
+        self.setup = setup
+        self.players = setup.players
+        self.options = setup.options()
+        self.rng = rng
+        self.result: JSON | None = None
+        self.board: list[int] = list(EMPTY_BOARD)
+        # Kept alongside the board, each for one question asked every move:
+        self.empty = bytearray(EMPTY_FLAGS)  # 1 where a chip may go
+        # Per plain card, its plays on its open spaces (None once it is dead); None for jacks.
+        self.open_plays = dict(OPEN_PLAYS)
+        self.locked = bytearray(CELLS)  # 1 where a chip belongs to a recorded sequence
+        # Per team, its chips in no sequence: what the other teams' jacks may remove.
+        self.loose: list[set[int]] = [set() for _ in range(setup.teams)]
+        # Per team, the pattern of each line with its chips and the corners (board.py).
+        self.lines = [list(CORNER_PATTERNS) for _ in range(setup.teams)]
+        self.team_at = [setup.team_of(seat) for seat in range(setup.players)]
+        self.sequences: list[tuple[int, tuple[int, ...]]] = []
+        self.hands: list[list[str]] = [[] for _ in range(setup.players)]
+        # Per seat, how many copies of each card it holds. A dict lookup answers "does
+        # the seat hold this card?" several times faster than a scan of the hand, and
+        # fewer entries than cards mean a card held twice: legal_actions lists each
+        # card's plays once, and most hands need no sorting out of duplicates.
+        self.held: list[dict[str, int]] = [{} for _ in range(setup.players)]
+        self.discards: list[list[str]] = [[] for _ in range(setup.players)]
+        self.draw: list[str] = []  # the next card to draw is last
+        self.turn = 0
+        self.dealer: int | None = None
+        self.log: list[Event] = []  # public setup events: the cut and the deal
+        self.exchanged = False  # the seat to move has traded a dead card this turn
+        self.passes = 0  # consecutive passes; a full round of them is a draw
+
+    # -- construction -------------------------------------------------------
+
+    def _restore(self, data: JSON, trusted: bool) -> None:
+        if trusted:
+            self._load(trusted_position(data["position"]))
+        else:
+            finished = data["result"] is not None
+            self._load(read_position(data["position"], self.setup, self.rng, finished=finished))
+        self.exchanged, self.passes = data["exchanged"], data["passes"]
+
+    def _deal(self) -> None:
+        dealer, rounds = cut_for_deal(self.rng, self.players)
+        self.dealer = dealer
+        self.turn = (dealer + 1) % self.players
+        deck = list(DECK)
+        self.rng.shuffle(deck)
+        self._deal_hands(deck, self.setup.hand_size)
+        self._count_held()
+        self.log = [*rounds, {"type": "deal", "dealer": dealer, "first": self.turn}]
+
+    def _load(self, pos: SequencePosition) -> None:
+        self.board = pos.board
+        self.hands, self.discards, self.draw, self.turn = (
+            pos.hands,
+            pos.discards,
+            pos.draw,
+            pos.turn,
+        )
+        self.exchanged, self.passes = pos.exchanged, pos.passes
+        self._count_held()
+        for cell, team in enumerate(self.board):
+            if team != EMPTY and team != CORNER:
+                self.empty[cell] = 0
+                self.loose[team].add(cell)
+        self.lines = [line_patterns(chips) for chips in self.loose]
+        for card in self.open_plays:
+            if card not in JACKS:
+                open_cells = [c for c in CARD_CELLS[card] if self.board[c] == EMPTY]
+                self.open_plays[card] = plays_of(card, open_cells) or None
+        for team, cells in pos.sequences:
+            self._record(team, cells)
+
+    def _count_held(self) -> None:
+        self.held = [dict.fromkeys(hand, 0) for hand in self.hands]
+        for hand, held in zip(self.hands, self.held, strict=True):
+            for card in hand:
+                held[card] += 1
+
+    def _record(self, team: int, cells: tuple[int, ...]) -> None:
+        self.sequences.append((team, cells))
+        for cell in cells:
+            self.locked[cell] = 1
+        self.loose[team].difference_update(cells)
+
+    def copy(self) -> Self:
+        """As ``Game.copy``, about thirty times faster than deepcopy: searches copy a game for
+        every move they try. Only the parts a move changes are copied; setup, options
+        and the deal log are never changed in place, so the copy shares them."""
+        twin = copy.copy(self)
+        twin.rng = Rng(self.rng.state)
+        twin.board = list(self.board)
+        twin.empty = bytearray(self.empty)
+        twin.open_plays = dict(self.open_plays)
+        twin.locked = bytearray(self.locked)
+        twin.loose = [set(cells) for cells in self.loose]
+        twin.lines = [list(patterns) for patterns in self.lines]
+        twin.sequences = list(self.sequences)
+        twin.hands = [list(hand) for hand in self.hands]
+        twin.held = [dict(cards) for cards in self.held]
+        twin.discards = [list(pile) for pile in self.discards]
+        twin.draw = list(self.draw)
+        return twin
+
+    # -- views and serialization --------------------------------------------
+
+    def _position(self) -> JSON:
+        return write_position(
+            self.board, self.sequences, self.hands, self.discards, self.draw, self.turn
+        )
+
+    def _player_view(self, seat: int) -> JSON:
+        team = self.setup.team_of(seat)
+        return {"team": team, "color": COLORS[team]}
+
+    def _you_view(self, seat: int) -> JSON:
+        return {"team": self.setup.team_of(seat)}
+
+    def _table_view(self) -> JSON:
+        return {
+            "board": board_rows(self.board),
+            "sequences": [sequence_cells(cells) for _, cells in self.sequences],
+            "exchanged": self.exchanged,
+            "passes": self.passes,
+        }
+
+    def _saved(self) -> JSON:
+        return {"position": self._position(), "exchanged": self.exchanged, "passes": self.passes}

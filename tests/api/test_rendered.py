@@ -1,0 +1,41 @@
+"""Views and action results are sent as the service renders them, not dumped through
+their schemas again: so what is sent must be exactly what those schemas would send."""
+
+import random
+
+import pytest
+
+from stacks_api import variants
+from stacks_api.api.schemas import ActionResultSchema, CreatedSchema
+
+from .helpers import API, act, bearer, create, join
+
+MOVES = 30
+
+
+def dumped_as_sent(schema, body):
+    assert schema.dump(body) == body
+
+
+@pytest.mark.parametrize("variant", ["sequence", "stacks"])
+def test_every_answer_is_what_its_schema_would_send(client, variant):
+    rng = random.Random(variant)
+    view_schema = variants.get(variant).schemas.view()
+    created = create(client, variant=variant, players=3 if variant == "stacks" else 2, seed=11)
+    dumped_as_sent(CreatedSchema(), created)
+    game_id, players = created["game"]["id"], created["game"]["players"]
+    tokens = [join(client, game_id, f"p{seat}")["token"] for seat in range(len(players))]
+    answers = 0
+    for _ in range(MOVES):
+        spectator = client.get(f"{API}/{game_id}").json
+        dumped_as_sent(view_schema, spectator)
+        if spectator["status"] != "active":
+            break
+        seat = spectator["to_move"][0]
+        seen = client.get(f"{API}/{game_id}", headers=bearer(tokens[seat])).json
+        dumped_as_sent(view_schema, seen)
+        response = act(client, game_id, tokens[seat], rng.choice(seen["you"]["legal_actions"]))
+        assert response.status_code == 200, response.json
+        dumped_as_sent(ActionResultSchema(), response.json)
+        answers += 1
+    assert answers > 10
