@@ -18,7 +18,7 @@ MAY_IMPORT = {
     "offload": set(),
     "ttl_cache": set(),
     "config": set(),
-    "variants": {"rules"},
+    "variants": {"rules", "record"},
     "engine": {"rules", "variants"},
     "bots": {"rules", "variants", "engine"},
     "store": {"record"},

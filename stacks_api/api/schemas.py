@@ -25,7 +25,8 @@ from marshmallow import (
 )
 
 from .. import bots, variants
-from ..variants.fields import MAX_PLAYERS, MAX_SEAT, STATUSES, Strict, ref, whole
+from ..record import STATUSES
+from ..variants.fields import MAX_PLAYERS, MAX_SEAT, Strict, ref, whole
 
 MAX_SEED = 2**63 - 1
 MAX_PAGE_SIZE = 50  # a lobby page's cost grows with it: each game on it is read whole

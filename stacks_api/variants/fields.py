@@ -12,9 +12,10 @@ from typing import Any
 
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
+from ..record import STATUSES
+
 MAX_PLAYERS = 12
 MAX_SEAT = MAX_PLAYERS - 1
-STATUSES = ["waiting", "active", "finished", "cancelled"]
 
 
 def whole(**kwargs: Any) -> fields.Integer:

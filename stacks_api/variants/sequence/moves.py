@@ -109,6 +109,17 @@ OPEN_PLAYS: dict[str, Plays | None] = {
 }
 
 
+# A plain card's plays by which of its two spaces are open (in CARD_CELLS order);
+# None when neither is: the card is dead.
+def _plays_on_open(card: str) -> dict[tuple[int, ...], Plays | None]:
+    first, second = CARD_CELLS[card]
+    subsets = ((first, second), (first,), (second,), ())
+    return {cells: plays_of(card, list(cells)) or None for cells in subsets}
+
+
+PLAYS_ON_OPEN = {card: _plays_on_open(card) for card in CARD_SET if card not in JACKS}
+
+
 def play_event(said: list[Prebuilt | None], seat: int, card: str, cell: int) -> Prebuilt:
     """The event of ``seat`` playing ``card`` at ``cell``, kept in ``said`` (its move's
     list) for every later game: events, like actions, are shared and read-only."""

@@ -13,7 +13,6 @@ from ...rules.rng import Rng
 from .board import (
     CARD_CELLS,
     CELLS,
-    JACKS,
     line_patterns,
 )
 from .moves import (
@@ -21,7 +20,7 @@ from .moves import (
     EMPTY_BOARD,
     EMPTY_FLAGS,
     OPEN_PLAYS,
-    plays_of,
+    PLAYS_ON_OPEN,
 )
 from .position import (
     CORNER,
@@ -116,10 +115,9 @@ class SequenceState(CardGame[Setup, SequencePosition]):
                 self.empty[cell] = 0
                 self.loose[team].add(cell)
         self.lines = [line_patterns(chips) for chips in self.loose]
-        for card in self.open_plays:
-            if card not in JACKS:
-                open_cells = [c for c in CARD_CELLS[card] if self.board[c] == EMPTY]
-                self.open_plays[card] = plays_of(card, open_cells) or None
+        board = self.board
+        for card, by_open in PLAYS_ON_OPEN.items():
+            self.open_plays[card] = by_open[tuple(c for c in CARD_CELLS[card] if board[c] == EMPTY)]
         for team, cells in pos.sequences:
             self._record(team, cells)
 
