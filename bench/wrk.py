@@ -11,7 +11,9 @@ limits off), then runs four phases of the same length, back to back:
   4. POST one action: a list of legal actions worked out beforehand by replaying
      the same seeded games in the engine here, sent round-robin over many games
      (a move that arrives before the one ahead of it is refused and counted).
-Each phase prints its rate and its ratio to health in the same run.
+Each phase prints its rate and its ratio to health in the same run. With
+``--against REV``, the same is then measured for that revision (a git worktree),
+so the two trees are compared on the same machine minutes apart.
 """
 
 from __future__ import annotations
@@ -23,12 +25,16 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.append(sys.path.pop(0))  # as in http.py: the helpers beside it are found last
 
 import argparse
+import contextlib
 import json
 import random
 import re
 import shutil
+import statistics
 import subprocess
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from load import served_on_redis
 
@@ -90,16 +96,9 @@ def wrk(url: str, seconds: float, connections: int, script: str | None = None,
     return rate, int(refused.group(1)) if refused else 0
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=8)
-    parser.add_argument("--connections", type=int, default=16)
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args()
-    if shutil.which("wrk") is None:
-        sys.exit("wrk is not installed (apt-get install wrk)")
-
-    with served_on_redis({}, args.workers) as (server, _):
+def measure(args: argparse.Namespace, env: dict[str, str]) -> dict[str, tuple[float, int]]:
+    """Each phase's requests a second and refusals, on a server of its own."""
+    with served_on_redis(env, args.workers) as (server, _):
         api = Client(server.url)
         seeds = list(range(1, GAMES + 1))
         seats = []
@@ -111,24 +110,66 @@ def main() -> None:
         viewed_id, viewed_tokens = seats[0]
         base = f"{server.url}/api/v1"
         run = {"seconds": args.seconds, "connections": args.connections}
-        health, _ = wrk(f"{base}/health", **run)
-        view, view_refused = wrk(
-            f"{base}/games/{viewed_id}", headers={"Authorization": f"Bearer {viewed_tokens[0]}"},
-            **run,
-        )  # fmt: skip
         create_lua = f'wrk.method = "POST"\nwrk.body = {lua_string(json.dumps(CREATE))}\n'
         create_lua += 'wrk.headers["Content-Type"] = "application/json"\n'
-        created, create_refused = wrk(f"{base}/games", script=create_lua, **run)
-        acted, act_refused = wrk(server.url, script=action_script(server.url, seats, seeds), **run)
-        print(f"stacks-api serve: {args.workers} gevent web workers, Redis; wrk "
-              f"{args.connections} connections, {args.seconds:g} s a phase")  # fmt: skip
-        for name, rate, refused in (
-            ("GET health", health, 0),
-            ("GET seat view", view, view_refused),
-            ("POST games", created, create_refused),
-            ("POST action", acted, act_refused),
-        ):
-            print(f"{name:14} {rate:8.1f}/s  {rate / health:5.2f}x health   refused {refused}")
+        seat_auth = {"Authorization": f"Bearer {viewed_tokens[0]}"}
+        return {
+            "GET health": (wrk(f"{base}/health", **run)[0], 0),
+            "GET seat view": wrk(f"{base}/games/{viewed_id}", headers=seat_auth, **run),
+            "POST games": wrk(f"{base}/games", script=create_lua, **run),
+            "POST action": wrk(server.url, script=action_script(server.url, seats, seeds), **run),
+        }
+
+
+def report(name: str, runs: list[dict[str, tuple[float, int]]]) -> None:
+    """Per phase: the median rate, and the median of each round's ratio to its health."""
+    print(name)
+    for phase in runs[0]:
+        rates = [run[phase][0] for run in runs]
+        ratios = [run[phase][0] / run["GET health"][0] for run in runs]
+        refused = sum(run[phase][1] for run in runs)
+        print(f"  {phase:14} {statistics.median(rates):8.1f}/s  "
+              f"{statistics.median(ratios):5.2f}x health "
+              f"(rounds {min(ratios):.2f}-{max(ratios):.2f})   refused {refused}")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=8)
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--against", help="another revision, measured in turn with this tree")
+    parser.add_argument("--rounds", type=int, default=1, help="turns of each tree (medians)")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is not installed (apt-get install wrk)")
+    print(f"stacks-api serve: {args.workers} gevent web workers, Redis; wrk "
+          f"{args.connections} connections, {args.seconds:g} s a phase, "
+          f"{args.rounds} round(s)")  # fmt: skip
+    with contextlib.ExitStack() as stack:
+        trees = {"this tree": {}}
+        if args.against:
+            where = stack.enter_context(worktree(args.against))
+            trees[args.against] = {"PYTHONPATH": str(where)}
+        runs: dict[str, list[dict[str, tuple[float, int]]]] = {name: [] for name in trees}
+        for _ in range(args.rounds):  # the trees take turns, so a slow spell hits both
+            for name, env in trees.items():
+                runs[name].append(measure(args, env))
+    for name, measured in runs.items():
+        report(name, measured)
+
+
+@contextmanager
+def worktree(revision: str) -> Iterator[Path]:
+    """A checkout of ``revision`` beside this one, removed afterwards."""
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as where:
+        git = ["git", "-C", str(root), "worktree"]
+        subprocess.run([*git, "add", "--detach", where, revision], check=True, capture_output=True)
+        try:
+            yield Path(where)
+        finally:
+            subprocess.run([*git, "remove", "--force", where], check=True, capture_output=True)
 
 
 if __name__ == "__main__":
