@@ -21,25 +21,45 @@ Status = Literal["waiting", "active", "finished", "cancelled"]
 STATUSES: tuple[Status, ...] = ("waiting", "active", "finished", "cancelled")
 ENDED: frozenset[str] = frozenset({"finished", "cancelled"})
 
-SeatState = Literal["free", "human", "bot"]
+# free: anyone may join; reserved: held for the player of the game before (a rematch);
+# human: a person's; away: a person's whose clock ran out 3 times in a row, played by
+# the server until the token acts again; left: the person left, a bot plays on.
+SeatState = Literal["free", "reserved", "human", "bot", "away", "left"]
+# The bot that plays a seat whose person is away or has left.
+STAND_IN = "greedy"
 
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """One seat: free, a person's (``token`` is the hash of their token) or a bot's."""
+    """One seat: free, a person's (``token`` is the hash of their token) or a bot's.
+    ``timeouts`` counts the person's turns in a row that the clock ran out on;
+    ``previous`` is the hash of the token that held the seat in the game before (a
+    rematch: that token claims the seat)."""
 
     state: SeatState
     name: str | None = None
     bot: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)  # the bot's
     token: str | None = None
+    timeouts: int = 0
+    previous: str | None = None
+
+    @property
+    def played_by_server(self) -> bool:
+        """Whether the server moves for this seat (a bot, or a stand-in for a person)."""
+        return self.state in ("bot", "away", "left")
+
+    @property
+    def player(self) -> str | None:
+        """The bot that moves for the seat when the server does."""
+        return self.bot if self.state == "bot" else STAND_IN if self.played_by_server else None
 
     @classmethod
     def for_bot(cls, bot: str, options: Mapping[str, Any]) -> Seat:
         return cls("bot", name=f"{bot} bot", bot=bot, options=dict(options))
 
-    def taken_by(self, name: str, token_hash: str) -> Seat:
-        return replace(self, state="human", name=name, token=token_hash)
+    def taken_by(self, name: str | None, token_hash: str) -> Seat:
+        return replace(self, state="human", name=name, token=token_hash, timeouts=0)
 
     def to_json(self) -> JSON:
         return {
@@ -48,6 +68,8 @@ class Seat:
             "bot": self.bot,
             "options": dict(self.options),
             "token": self.token,
+            "timeouts": self.timeouts,
+            "previous": self.previous,
         }
 
     @classmethod
@@ -56,7 +78,8 @@ class Seat:
         state: SeatState = data.get("state") or (
             "bot" if data["bot"] else "human" if data["token"] else "free"
         )
-        return cls(state, data["name"], data["bot"], data["options"], data["token"])
+        return cls(state, data["name"], data["bot"], data["options"], data["token"],
+                   data.get("timeouts", 0), data.get("previous"))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +103,10 @@ class GameRecord:
     """Everything the server knows of one game. ``version`` counts its changes; each
     change's public events carry the version it made. ``to_move``, ``deadline`` and
     ``due_at`` copy what the engine's state says (so waiting and scheduling need not
-    load the game): ``due_at`` is when a background worker is next needed (now if a
-    bot is to move, else the deadline, else None)."""
+    load the game): ``due_at`` is when a background worker is next needed (now if the
+    server moves for a seat to move, else the earlier of the engine's deadline and the
+    turn clock's, else None). ``rematch`` is the next game of the same table, and
+    ``rematch_of`` the game before."""
 
     id: str
     variant: str
@@ -99,6 +124,9 @@ class GameRecord:
     deadline: float | None = None
     due_at: float | None = None
     result: Result | None = None
+    turn_deadline: float | None = None
+    rematch: str | None = None
+    rematch_of: str | None = None
 
     @property
     def ended(self) -> bool:
@@ -107,15 +135,19 @@ class GameRecord:
     def free_seats(self) -> list[int]:
         return [i for i, seat in enumerate(self.seats) if seat.state == "free"]
 
-    def bot_to_move(self) -> int | None:
-        """The first bot seat the game waits for, if any."""
-        return next((s for s in self.to_move if self.seats[s].state == "bot"), None)
+    def reserved_seats(self) -> list[int]:
+        return [i for i, seat in enumerate(self.seats) if seat.state == "reserved"]
 
     def human_must_act(self) -> bool:
         """Whether the game waits for a person (or for nobody: it is not active)."""
         if self.status != "active":
             return True
-        return any(self.seats[s].state != "bot" for s in self.to_move)
+        return any(not self.seats[s].played_by_server for s in self.to_move)
+
+    @property
+    def clock(self) -> float | None:
+        """The deadline the view shows: the turn clock's, else the engine's."""
+        return self.deadline if self.turn_deadline is None else self.turn_deadline
 
     def to_json(self) -> JSON:
         return {
@@ -135,6 +167,9 @@ class GameRecord:
             "deadline": self.deadline,
             "due_at": self.due_at,
             "result": None if self.result is None else self.result.to_json(),
+            "turn_deadline": self.turn_deadline,
+            "rematch": self.rematch,
+            "rematch_of": self.rematch_of,
         }
 
     @classmethod
@@ -158,4 +193,7 @@ class GameRecord:
             deadline=data.get("deadline"),
             due_at=data.get("due_at"),
             result=None if result is None else Result.from_json(result),
+            turn_deadline=data.get("turn_deadline"),
+            rematch=data.get("rematch"),
+            rematch_of=data.get("rematch_of"),
         )

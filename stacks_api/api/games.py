@@ -30,6 +30,7 @@ from .schemas import (
     JoinedSchema,
     JoinSchema,
     ListQuerySchema,
+    RematchSchema,
 )
 from .stream import disconnect_probe, event_stream, wants_stream
 
@@ -193,6 +194,38 @@ class Players(MethodView):
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Take a free human seat; keep the token, it is shown only once"""
         return service().lobby.join(game_id, body["name"], body.get("seat")), 201, NEVER_STORE
+
+
+@blp.route("/<game_id>/leave")
+class Leave(MethodView):
+    @blp.response(200, GameViewSchema)
+    @blp.doc(security=BEARER)
+    @problems(401, 404, 409, 429, 503)
+    def post(self, game_id: str) -> Any:
+        """Leave the game: the greedy bot plays your seat from now on
+
+        Before the game starts, the seat is open again instead. Your token
+        stops working; the answer is the game as a spectator sees it.
+        """
+        view = service().lobby.leave(game_id, bearer_token(required=True))
+        return rendered(view, 200, view_headers(view))
+
+
+@blp.route("/<game_id>/rematch")
+class Rematch(MethodView):
+    @blp.response(200, RematchSchema)
+    @blp.doc(security=BEARER)
+    @problems(401, 404, 409, 429, 503)
+    def post(self, game_id: str) -> Any:
+        """Play the same table again, once the game is finished
+
+        The first call (from any seat) makes the next game: the same variant,
+        options, players and bots, the deal passed on by one seat, a seat that
+        left played by the greedy bot. Every call answers your seat and a new
+        token there; the game starts once every person's seat has asked.
+        """
+        answer = service().rematch.rematch(game_id, bearer_token(required=True))
+        return rendered(answer, 200, {**view_headers(answer["game"]), **NEVER_STORE})
 
 
 @blp.route("/<game_id>/actions")

@@ -262,6 +262,14 @@ class JoinedSchema(Schema):
     )
 
 
+class RematchSchema(Schema):
+    game = fields.Nested(GameViewSchema, required=True)
+    seat = whole(required=True)
+    token = fields.String(
+        required=True, metadata={"description": "Acts for your seat in the new game"}
+    )
+
+
 class ActionResultSchema(Schema):
     game = fields.Nested(GameViewSchema, required=True)
     events = fields.List(fields.Dict(keys=fields.String()), required=True)

@@ -45,11 +45,14 @@ def create_game(
     seed: int,
     options: dict[str, Any] | None = None,
     position: dict[str, Any] | None = None,
+    dealer: int | None = None,
 ) -> Game:
-    """Start a game: dealt from ``seed``, or from ``position`` (rest shuffled with ``seed``)."""
+    """Start a game: dealt from ``seed``, or from ``position`` (rest shuffled with ``seed``).
+    ``dealer`` deals instead of the one the rules would choose (the next game of a
+    table: the deal passes on one seat)."""
     if type(seed) is not int:
         raise SetupError("seed must be a whole number", "seed")
-    return game_class(variant).new(players, seed, options, position)
+    return game_class(variant).new(players, seed, options, position, dealer)
 
 
 def load_game(data: dict[str, Any]) -> Game:

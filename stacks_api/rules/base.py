@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Generic, Self, TypeGuard
 
 from typing_extensions import TypeVar
 
-from .errors import IllegalAction, bad_action
+from .errors import IllegalAction, SetupError, bad_action
 from .rng import Rng
 
 Action = dict[str, Any]
@@ -19,6 +19,27 @@ JSON = dict[str, Any]
 # the façade need neither, so a bare ``Game`` means any of them.
 SetupT = TypeVar("SetupT", default=Any)
 PositionT = TypeVar("PositionT", default=Any)
+# Option ``turn_seconds``, the same in every variant: how long a person has for a
+# turn. The server's runners play the turn of a seat that runs out (the engine
+# only keeps the number); a variant that waits for answers may bound its own
+# waits by it.
+TURN_SECONDS = (5, 86_400)
+
+
+def turn_clock(options: JSON | None) -> tuple[JSON | None, float | None]:
+    """The options without ``turn_seconds``, and ``turn_seconds`` (checked) or None."""
+    if not options or "turn_seconds" not in options:
+        return options, None
+    rest = {k: v for k, v in options.items() if k != "turn_seconds"}
+    seconds = options["turn_seconds"]
+    low, high = TURN_SECONDS
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int | float)
+        or not (low <= seconds <= high)
+    ):
+        raise SetupError(f"turn_seconds must be a number from {low} to {high}, not {seconds!r}")
+    return rest, seconds
 
 
 class Game(ABC, Generic[SetupT, PositionT]):
@@ -35,17 +56,30 @@ class Game(ABC, Generic[SetupT, PositionT]):
     setup: SetupT
     dealer: int | None
     log: list[Event]  # how the game began (public)
+    turn_seconds: float | None = None
 
     @abstractmethod
     def __init__(self, setup: SetupT, rng: Rng) -> None:
         """An empty table for ``setup``; ``new`` and ``from_dict`` fill it."""
 
     @classmethod
-    def new(cls, players: object, seed: int, options: JSON | None, position: object) -> Self:
-        """A fresh game: dealt with the seeded RNG, or started from ``position``."""
-        game = cls(cls._resolve(players, options), Rng.from_seed(seed))
+    def new(
+        cls,
+        players: object,
+        seed: int,
+        options: JSON | None,
+        position: object,
+        dealer: int | None = None,
+    ) -> Self:
+        """A fresh game: dealt with the seeded RNG (by ``dealer``, if given, instead of
+        one chosen by the rules), or started from ``position``."""
+        rest, seconds = turn_clock(options)
+        game = cls(cls._resolve(players, rest), Rng.from_seed(seed))
+        game._keep_clock(seconds)
+        if dealer is not None and not (is_int(dealer) and 0 <= dealer < game.players):
+            raise SetupError(f"dealer must be a seat from 0 to {game.players - 1}", "dealer")
         if position is None:
-            game._deal()
+            game._deal(dealer)
         else:
             game._load(cls._read(position, game.setup, game.rng))
         return game
@@ -54,10 +88,17 @@ class Game(ABC, Generic[SetupT, PositionT]):
     def from_dict(cls, data: JSON, trusted: bool = False) -> Self:
         """Rebuild a game from ``to_dict`` output, re-checking its state like a position;
         ``trusted``: output we wrote ourselves, taken as it is."""
-        game = cls(cls._resolve(data["players"], data["options"]), Rng(data["rng"]))
+        rest, seconds = turn_clock(data["options"])
+        game = cls(cls._resolve(data["players"], rest), Rng(data["rng"]))
+        game._keep_clock(seconds)
         game._restore(data, trusted)
         game.result, game.dealer, game.log = data["result"], data["dealer"], data["log"]
         return game
+
+    def _keep_clock(self, seconds: float | None) -> None:
+        if seconds is not None:
+            self.turn_seconds = seconds
+            self.options = {**self.options, "turn_seconds": seconds}
 
     @abstractmethod
     def _restore(self, data: JSON, trusted: bool) -> None:
@@ -75,8 +116,8 @@ class Game(ABC, Generic[SetupT, PositionT]):
         """Validate a position strictly."""
 
     @abstractmethod
-    def _deal(self) -> None:
-        """Choose the dealer and deal, logging what is public."""
+    def _deal(self, dealer: int | None) -> None:
+        """Choose the dealer (unless given) and deal, logging what is public."""
 
     @abstractmethod
     def _load(self, position: PositionT) -> None:

@@ -1,8 +1,10 @@
 """The game server's domain, in parts with one job each; no HTTP in here.
 
-- ``lobby``: create a game, list games, take a seat, cancel (``lobby.py``);
+- ``lobby``: create a game, list games, take a seat, leave, cancel (``lobby.py``);
+- ``rematch``: the same table's next game (``rematch.py``);
 - ``play``: a seat's view, one action with its idempotency, the events (``play.py``);
-- ``turns``: the background's moves, bots and expired windows (``turns.py``);
+- ``turns``: the background's moves: bots, stand-ins, expired windows and turn clocks
+  (``turns.py``);
 - ``views.py`` renders what they show, ``changes.py`` makes each change of a record,
   ``table.py`` is the write path they share, ``ports.py`` the interface to the rest.
 
@@ -23,6 +25,7 @@ from ..store import GameStore
 from .lobby import Lobby
 from .play import Play
 from .ports import Degraded, Jobs, Unavailable, WorkQueue
+from .rematch import Rematch
 from .table import Table
 from .turns import BOT_BUDGET_S, Turns
 
@@ -43,6 +46,7 @@ class GameService:
         self.lobby = Lobby(self.table)
         self.play = Play(self.table)
         self.turns = Turns(self.table, bot_budget_s)
+        self.rematch = Rematch(self.table, self.lobby)
 
     @property
     def work(self) -> WorkQueue:

@@ -8,13 +8,13 @@ from dataclasses import replace
 from typing import Any
 
 from .. import bots
-from ..engine import SetupError, create_game
+from ..engine import Game, SetupError, create_game
 from ..problems import Refusal, validation_error
-from ..record import JSON, Event, GameRecord, Seat
+from ..record import JSON, STAND_IN, Event, GameRecord, Seat
 from ..store import Change
 from ..tokens import matches, new_token, token_hash
 from .changes import settled, stamped, started
-from .table import Table
+from .table import Table, seat_of
 from .views import render, summary
 
 
@@ -61,29 +61,45 @@ class Lobby:
         except SetupError as err:
             raise validation_error(err.field, err.message) from None
         seats = seats_of(body.get("seats") or [{}] * players, players)
-        host, now = new_token(), self.table.clock()
+        host = new_token()
+        practice = seed is not None or position is not None
+        record, events = self.opened(secrets.token_hex(8), game, seats, token_hash(host), practice)
+        if not self.table.store.create(record, events):
+            raise RuntimeError(f"a game with id {record.id!r} exists already")
+        self.table.schedule(record)
+        return render(record, game, None), host
+
+    def opened(
+        self,
+        game_id: str,
+        game: Game,
+        seats: tuple[Seat, ...],
+        host: str,
+        practice: bool,
+        rematch_of: str | None = None,
+    ) -> tuple[GameRecord, list[Event]]:
+        """A new game's record and first events, started at once if no seat is open."""
+        now = self.table.clock()
         record = GameRecord(
-            id=secrets.token_hex(8),
+            id=game_id,
             variant=game.variant,
-            players=players,
+            players=game.players,
             status="waiting",
             version=0,
-            practice=seed is not None or position is not None,
+            practice=practice,
             created_at=now,
             updated_at=now,
-            host=token_hash(host),
+            host=host,
             bot_seed=secrets.randbits(63),
             seats=seats,
             game=game.to_dict(),
+            rematch_of=rematch_of,
         )
         events: list[Event] = []
         record = stamped(record, [{"type": "created"}], events)
-        if not record.free_seats():
+        if not record.free_seats() and not record.reserved_seats():
             record = started(record, game, events)
-        record = settled(record, game, now)
-        self.table.store.create(record, events)
-        self.table.schedule(record)
-        return render(record, game, None), host
+        return settled(record, game, now), events
 
     def list_games(
         self, status: str, variant: str | None, page: int, page_size: int
@@ -114,13 +130,38 @@ class Lobby:
             joined = {"type": "joined", "seat": chosen, "name": name}
             record = stamped(replace(record, seats=tuple(seats)), [joined], events)
             game = self.table.game(record)
-            if len(free) == 1:
+            if len(free) == 1 and not record.reserved_seats():
                 record = settled(started(record, game, events), game, self.table.clock())
             return Change(record, events), {
                 "seat": chosen,
                 "team": game.team_of(chosen),
                 "token": token,
             }
+
+        return self.table.update(game_id, decide)
+
+    def leave(self, game_id: str, token: str | None) -> JSON:
+        """A person leaves: before the start the seat is open again, after it the
+        stand-in bot plays it to the end. The token stops working."""
+
+        def decide(record: GameRecord) -> tuple[Change, JSON]:
+            seat = seat_of(record, token)
+            if seat is None:
+                raise Refusal("unauthorized", "send this seat's token as 'Bearer <token>'")
+            if record.ended:
+                raise Refusal("game_not_active", f"the game is {record.status}")
+            seats = list(record.seats)
+            if record.status == "waiting":
+                seats[seat] = Seat("free")
+            else:
+                seats[seat] = replace(seats[seat], state="left", bot=STAND_IN, token=None)
+            events: list[Event] = []
+            record = stamped(replace(record, seats=tuple(seats)), [{"type": "left", "seat": seat}],
+                             events)  # fmt: skip
+            game = self.table.game(record)
+            if record.status == "active":
+                record = settled(record, game, self.table.clock())
+            return Change(record, events), render(record, game, None)
 
         return self.table.update(game_id, decide)
 

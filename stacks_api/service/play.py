@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from dataclasses import replace
 
 from ..engine import IllegalAction
 from ..problems import Refusal
@@ -135,7 +136,8 @@ class Play:
             applied = game.apply(seat, action, now=now)
         except IllegalAction as err:
             raise Refusal(ENGINE_CODES[err.code], err.message) from None
-        record = settled(stamped(record, applied, events), game, now)
+        record, back = _present(record, seat)
+        record = settled(stamped(record, back + applied, events), game, now)
         response = {"game": render(record, game, seat), "events": events}
         return Change(record, events), {"response": response}
 
@@ -168,3 +170,14 @@ class Play:
         feed = self.table.store.feed(game_id, after)  # subscribe before reading the state
         record = self.table.store.load(game_id)
         return feed, record is None or record.ended
+
+
+def _present(record: GameRecord, seat: int) -> tuple[GameRecord, list[JSON]]:
+    """The seat's person acted: no timeouts in a row any more, and back if away."""
+    stored = record.seats[seat]
+    if stored.state != "away" and stored.timeouts == 0:
+        return record, []
+    seats = list(record.seats)
+    seats[seat] = replace(stored, state="human", timeouts=0)
+    back = [{"type": "back", "seat": seat}] if stored.state == "away" else []
+    return replace(record, seats=tuple(seats)), back

@@ -71,6 +71,6 @@ def seat_of(record: GameRecord, token: str | None) -> int | None:
     if token is None:
         return None
     for i, seat in enumerate(record.seats):
-        if seat.token is not None and matches(token, seat.token):
+        if matches(token, seat.token):
             return i
     raise Refusal("unauthorized", "this token belongs to no seat of this game")

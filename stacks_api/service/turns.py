@@ -7,11 +7,12 @@ import functools
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import bots
+from ..engine import Game
 from ..offload import offload
-from ..record import JSON, Event, GameRecord
+from ..record import JSON, STAND_IN, Event, GameRecord
 from ..store import Change
 from .changes import settled, stamped
 from .table import Table
@@ -27,14 +28,23 @@ class _Stale(Exception):
     """The game moved on while a worker was deciding: decide again."""
 
 
+# A turn played for a person whose clock ran out ends by itself within a few actions;
+# this only bounds a policy that would not end it.
+MOST_ACTIONS_IN_A_TURN = 50
+# Turns in a row a clock runs out on before the seat is away.
+TIMEOUTS_TO_AWAY = 3
+
+
 @dataclass(frozen=True)
 class _Step:
-    """One background change decided on a snapshot: close an expired window
-    (no seat), or a bot seat's action."""
+    """One background change decided on a snapshot: close an expired window (no
+    seat), a server-played seat's action, or the whole turn of a person whose
+    clock ran out (``timeout``)."""
 
     version: int
     seat: int | None = None
-    action: JSON | None = None
+    actions: tuple[JSON, ...] = ()
+    timeout: bool = False
 
 
 class Turns:
@@ -73,17 +83,22 @@ class Turns:
     def _next_step(self, snapshot: GameRecord) -> _Step | None:
         """What the game needs next from a worker, if anything; bots think here."""
         game = self.table.game(snapshot)
-        if game.expire(self.table.clock()):
+        now = self.table.clock()
+        if game.expire(now):
             return _Step(snapshot.version)
-        seat = next((s for s in game.to_move if snapshot.seats[s].state == "bot"), None)
-        if seat is None:
-            return None
-        stored = snapshot.seats[seat]
-        assert stored.bot is not None, "a bot seat names its bot"
         rng = random.Random(f"{snapshot.bot_seed}:{snapshot.version}")
-        view = game.view(seat)
-        action = offload(bots.choose, stored.bot, view, rng, dict(stored.options))
-        return _Step(snapshot.version, seat, action)
+        seat = next((s for s in game.to_move if snapshot.seats[s].played_by_server), None)
+        if seat is not None:
+            stored = snapshot.seats[seat]
+            assert stored.player is not None, "the server moves for this seat"
+            view = game.view(seat)
+            action = offload(bots.choose, stored.player, view, rng, dict(stored.options))
+            return _Step(snapshot.version, seat, (action,))
+        if snapshot.turn_deadline is not None and now >= snapshot.turn_deadline:
+            seat = next(s for s in game.to_move if snapshot.seats[s].state == "human")
+            actions = offload(_stand_in_turn, game.copy(), seat, rng, now)
+            return _Step(snapshot.version, seat, tuple(actions), timeout=True)
+        return None
 
     def _commit(self, fresh: GameRecord, step: _Step) -> tuple[Change, JSON]:
         if fresh.version != step.version:
@@ -94,6 +109,32 @@ class Turns:
         expired = game.expire(now)
         if expired:
             fresh = stamped(fresh, expired, events)
-        elif step.seat is not None and step.action is not None:
-            fresh = stamped(fresh, game.apply(step.seat, step.action, now=now), events)
+        elif step.seat is not None:
+            played: list[JSON] = [{"type": "timeout", "seat": step.seat}] if step.timeout else []
+            for action in step.actions:
+                played += game.apply(step.seat, action, now=now)
+            if step.timeout:
+                fresh, away = _timed_out(fresh, step.seat)
+                played += away
+            fresh = stamped(fresh, played, events)
         return Change(settled(fresh, game, now), events), {}
+
+
+def _stand_in_turn(game: Game, seat: int, rng: random.Random, now: float) -> list[JSON]:
+    """The actions the stand-in bot takes for ``seat`` until its turn is over (played
+    on ``game``, a copy)."""
+    start, actions = list(game.to_move), list[JSON]()
+    while game.result is None and game.to_move == start and len(actions) < MOST_ACTIONS_IN_A_TURN:
+        action = bots.choose(STAND_IN, game.view(seat), rng)
+        game.apply(seat, action, now=now)
+        actions.append(action)
+    return actions
+
+
+def _timed_out(record: GameRecord, seat: int) -> tuple[GameRecord, list[JSON]]:
+    """One more turn in a row the seat's clock ran out on; at the third it is away."""
+    seats = list(record.seats)
+    timeouts = seats[seat].timeouts + 1
+    away = timeouts >= TIMEOUTS_TO_AWAY
+    seats[seat] = replace(seats[seat], timeouts=timeouts, state="away" if away else "human")
+    return replace(record, seats=tuple(seats)), [{"type": "away", "seat": seat}] if away else []

@@ -11,10 +11,12 @@ def render(record: GameRecord, game: Game, seat: int | None) -> JSON:
     """The view: the engine's view of ``seat`` plus the server's own fields."""
     view = game.view(seat)
     view.update(id=record.id, status=record.status, version=record.version,
-                practice=record.practice)  # fmt: skip
+                practice=record.practice, deadline=record.clock,
+                rematch=record.rematch)  # fmt: skip
     for player in view["players"]:
         stored = record.seats[player["seat"]]
-        player.update(name=stored.name, bot=stored.bot)
+        player.update(name=stored.name, bot=stored.bot, away=stored.state == "away",
+                      left=stored.state == "left")  # fmt: skip
     if record.status != "active":
         view["to_move"] = []
         if "you" in view:

@@ -110,8 +110,9 @@ class GameStore(Protocol):
     def ping(self) -> None:
         """Raise StoreUnavailable unless the store answers, StoreDegraded unless it writes."""
 
-    def create(self, record: GameRecord, events: list[Event]) -> None:
-        """Store a new game with its first events."""
+    def create(self, record: GameRecord, events: list[Event]) -> bool:
+        """Store a new game with its first events; False (and nothing written) if a
+        game with its id exists already."""
 
     def load(self, game_id: str) -> GameRecord | None:
         """The game's record, or None."""

@@ -61,12 +61,15 @@ class MemoryStore:
     def ping(self) -> None:
         return None
 
-    def create(self, record: GameRecord, events: list[Event]) -> None:
+    def create(self, record: GameRecord, events: list[Event]) -> bool:
         self._sweep_if_due()
         slot = self._slot(record.id, create=True)
         assert slot is not None
         with slot.lock:
+            if self._read(slot) is not None:
+                return False
             self._write(slot, record, events)
+            return True
 
     def load(self, game_id: str) -> GameRecord | None:
         slot = self._slot(game_id)

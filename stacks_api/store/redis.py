@@ -99,10 +99,9 @@ class RedisStore:
         if full and int(memory.get("used_memory") or 0) >= NEARLY_FULL * limit:
             raise StoreDegraded("Redis is out of memory")
 
-    def create(self, record: GameRecord, events: list[Event]) -> None:
+    def create(self, record: GameRecord, events: list[Event]) -> bool:
         with reachable():
-            if not self._write(None, record, Change(record, events), None):
-                raise RuntimeError(f"a game with id {record.id!r} exists already")
+            return self._write(None, record, Change(record, events), None)
 
     def load(self, game_id: str) -> GameRecord | None:
         with reachable():

@@ -13,6 +13,7 @@ from typing import Any
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
 from ..record import STATUSES
+from ..rules.base import TURN_SECONDS
 
 MAX_PLAYERS = 12
 MAX_SEAT = MAX_PLAYERS - 1
@@ -78,6 +79,16 @@ def player_fields(**own: fields.Field[Any]) -> dict[str, fields.Field[Any]]:
         "seat": whole(required=True),
         "name": fields.String(required=True, allow_none=True),
         "bot": fields.String(required=True, allow_none=True),
+        "away": fields.Boolean(
+            required=True,
+            metadata={
+                "description": "Ran out of time 3 turns in a row: the server plays "
+                "this seat's turns until its token acts again"
+            },
+        ),
+        "left": fields.Boolean(
+            required=True, metadata={"description": "Left the game: the greedy bot plays on"}
+        ),
         **own,
         "hand_size": whole(required=True),
         "discard_top": fields.String(required=True, allow_none=True),
@@ -110,6 +121,19 @@ def view_fields(
             metadata={"description": "With a seat token: your hand and every action you may take"},
         ),
         "practice": fields.Boolean(required=True),
+        "deadline": fields.Float(
+            required=True,
+            allow_none=True,
+            metadata={
+                "description": "While a clock runs (a turn clock, or a block window's): "
+                "when it runs out, in epoch seconds of the server's clock"
+            },
+        ),
+        "rematch": fields.String(
+            required=True,
+            allow_none=True,
+            metadata={"description": "Once the table plays again: the next game's id"},
+        ),
         "options": fields.Dict(required=True, keys=fields.String()),
         "players": fields.List(fields.Nested(player), required=True),
         "to_move": fields.List(whole(), required=True),
@@ -121,3 +145,16 @@ def view_fields(
         "draw_pile_count": whole(required=True),
         **own,
     }
+
+
+class ClockedOptions(Strict):
+    """The options every variant takes, whatever its own."""
+
+    turn_seconds = fields.Float(
+        validate=validate.Range(min=TURN_SECONDS[0], max=TURN_SECONDS[1]),
+        metadata={
+            "description": "Seconds a person has for each turn; when they run out, the "
+            "server plays the turn (the greedy bot's moves), and after 3 in a row the "
+            "seat is away until its token acts again. None by default."
+        },
+    )

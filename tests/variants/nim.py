@@ -67,8 +67,8 @@ class NimGame(Game[NimSetup, JSON]):
             raise SetupError("stones must be from 1 to 100 and turn 0 or 1", "position")
         return {"stones": stones, "turn": turn}
 
-    def _deal(self) -> None:
-        self.dealer = self.rng.below(2)
+    def _deal(self, dealer: int | None) -> None:
+        self.dealer = self.rng.below(2) if dealer is None else dealer
         self.turn = 1 - self.dealer
         self.log = [{"type": "deal", "dealer": self.dealer, "first": self.turn}]
 

@@ -6,6 +6,7 @@ from marshmallow import Schema, fields, validate
 
 from ..fields import (
     ActionShape,
+    ClockedOptions,
     PassSchema,
     Strict,
     card_field,
@@ -98,7 +99,7 @@ class SequencePositionSchema(Strict):
     passes = ranged(0, 11, metadata={"description": "Consecutive passes just before"})
 
 
-class SequenceOptionsSchema(Strict):
+class SequenceOptionsSchema(ClockedOptions):
     teams = ranged(2, 3, metadata={"description": "The number of teams"})
     sequences_to_win = ranged(1, 4, metadata={"description": "Default 2 (1 with 3 teams)"})
 

@@ -90,8 +90,10 @@ class SequenceState(CardGame[Setup, SequencePosition]):
             self._load(read_position(data["position"], self.setup, self.rng, finished=finished))
         self.exchanged, self.passes = data["exchanged"], data["passes"]
 
-    def _deal(self) -> None:
-        dealer, rounds = cut_for_deal(self.rng, self.players)
+    def _deal(self, dealer: int | None) -> None:
+        rounds: list[Event] = []
+        if dealer is None:
+            dealer, rounds = cut_for_deal(self.rng, self.players)
         self.dealer = dealer
         self.turn = (dealer + 1) % self.players
         deck = list(DECK)

@@ -7,6 +7,7 @@ from marshmallow import Schema, fields, validate
 from ..fields import (
     MAX_SEAT,
     ActionShape,
+    ClockedOptions,
     PassSchema,
     Strict,
     card_field,
@@ -117,7 +118,7 @@ class StacksPositionSchema(Strict):
     turns = ranged(0, MAX_TURNS - 1, metadata={"description": "Turns taken so far"})
 
 
-class StacksOptionsSchema(Strict):
+class StacksOptionsSchema(ClockedOptions):
     block_window = fields.String(
         validate=validate.OneOf(["all", "holders"]),
         metadata={"description": "Ask every opponent, or only those who could block"},

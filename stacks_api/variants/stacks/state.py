@@ -75,11 +75,11 @@ class StacksState(CardGame[Setup, StacksPosition]):
             data["pile_play"], data["stalled"], data["turns"]
         )  # fmt: skip
 
-    def _deal(self) -> None:
+    def _deal(self, dealer: int | None) -> None:
         n = self.players
         deck = deck_for(n)
         self.rng.shuffle(deck)
-        self.dealer = self.rng.below(n)
+        self.dealer = self.rng.below(n) if dealer is None else dealer
         self.turn = (self.dealer + 1) % n
         self._deal_hands(deck, HAND_SIZE)
         self.log = [{"type": "deal", "dealer": self.dealer, "first": self.turn}]

@@ -84,6 +84,7 @@ class BlockWindowRules:
 
     if TYPE_CHECKING:  # the parts of StacksGame these rules use
         setup: Setup
+        turn_seconds: float | None
         hands: list[list[str]]
         discards: list[list[str]]
         piles: list[list[str]]
@@ -120,7 +121,8 @@ class BlockWindowRules:
         events.append({"type": "complete", "seat": seat, "pile": pile})
         window = BlockWindow(seat, pile, asked, emptied)
         if asked:
-            timeout = self.setup.response_timeout_s
+            # The window's own timeout; with none, a turn clock bounds the wait.
+            timeout = self.setup.response_timeout_s or self.turn_seconds
             if timeout is not None and now is not None:
                 window.deadline = now + timeout
             self.window = window

@@ -1,0 +1,101 @@
+"""The same table again: one next game for a finished one, however many of its
+seats ask at once, each caller in their own seat with a new token."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import replace
+
+from ..engine import create_game
+from ..problems import Refusal
+from ..record import JSON, Event, GameRecord, Seat
+from ..store import Change
+from ..tokens import new_token, token_hash
+from .changes import settled, stamped, started
+from .lobby import Lobby
+from .table import Table, seat_of
+from .views import render
+
+
+def next_game_id(game_id: str) -> str:
+    """The id of a game's rematch: the same for every caller, so that racing calls
+    all make (and find) one game."""
+    return hashlib.sha256(f"rematch:{game_id}".encode()).hexdigest()[:16]
+
+
+def next_seats(record: GameRecord) -> tuple[Seat, ...]:
+    """The seats of the next game: bots stay bots, a seat that left is the stand-in
+    bot, a person's seat is held for that person (their old token claims it)."""
+    seats = []
+    for seat in record.seats:
+        if seat.state in ("human", "away"):
+            seats.append(Seat("reserved", name=seat.name, previous=seat.token))
+        elif seat.state == "left":
+            seats.append(Seat.for_bot(seat.bot or "greedy", {}))
+        else:
+            seats.append(Seat.for_bot(seat.bot or "greedy", seat.options))
+    return tuple(seats)
+
+
+class Rematch:
+    def __init__(self, table: Table, lobby: Lobby) -> None:
+        self.table = table
+        self.lobby = lobby
+
+    def rematch(self, game_id: str, token: str | None) -> JSON:
+        """The caller's seat and a new token in the finished game's next game, made by
+        the first call."""
+        old = self.table.load(game_id)
+        seat = seat_of(old, token)
+        if seat is None:
+            raise Refusal("unauthorized", "send this seat's token as 'Bearer <token>'")
+        if old.status != "finished":
+            raise Refusal(
+                "game_not_active", f"a rematch follows a finished game; this one is {old.status}"
+            )
+        next_id = old.rematch or next_game_id(old.id)
+        if old.rematch is None:
+            self._open(old, next_id)
+            self.table.update(old.id, lambda record: _linked(record, next_id))
+        return self._claim(next_id, seat, old.seats[seat])
+
+    def _open(self, old: GameRecord, next_id: str) -> None:
+        """Create the next game unless a racing call has (the id is the same for all)."""
+        previous = self.table.game(old)
+        dealer = None if previous.dealer is None else (previous.dealer + 1) % old.players
+        options = previous.options
+        game = create_game(old.variant, old.players, secrets.randbits(63), options, dealer=dealer)
+        record, events = self.lobby.opened(next_id, game, next_seats(old), old.host, False,
+                                           rematch_of=old.id)  # fmt: skip
+        if self.table.store.create(record, events):
+            self.table.schedule(record)
+
+    def _claim(self, next_id: str, seat: int, before: Seat) -> JSON:
+        token = new_token()
+
+        def decide(record: GameRecord) -> tuple[Change, JSON]:
+            held = record.seats[seat]
+            # A call again from the same seat (a retry) gets a new token too.
+            if held.previous is None or held.previous != before.token:
+                raise Refusal("seat_taken", f"seat {seat} of the rematch is not yours")
+            seats = list(record.seats)
+            seats[seat] = held.taken_by(held.name, token_hash(token))
+            events: list[Event] = []
+            joined = {"type": "joined", "seat": seat, "name": held.name}
+            record = stamped(replace(record, seats=tuple(seats)), [joined], events)
+            game = self.table.game(record)
+            waiting = record.free_seats() or record.reserved_seats()
+            if record.status == "waiting" and not waiting:
+                record = settled(started(record, game, events), game, self.table.clock())
+            answer = {"game": render(record, game, seat), "seat": seat, "token": token}
+            return Change(record, events), answer
+
+        return self.table.update(next_id, decide)
+
+
+def _linked(record: GameRecord, next_id: str) -> tuple[Change, JSON]:
+    """The finished game points at its rematch (once: racing links write nothing)."""
+    if record.rematch is not None:
+        return Change(None), {}
+    return Change(replace(record, rematch=next_id)), {}
