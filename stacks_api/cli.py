@@ -287,6 +287,14 @@ def main(argv: list[str] | None = None) -> None:
         help='bot options as JSON, e.g. \'{"pimc": {"iterations": 80}}\'',
     )
     match.add_argument("--url", help="play on the server at this URL, by its bots")
+    check = commands.add_parser(
+        "verify", help="check that a finished game's deal followed from its commitment",
+        description="Fetch a finished game's view and events from a server, check the "
+        "server seed against the commitment, derive the game's seed and replay every "
+        "public event through the engine (docs/fairness.md). Exits 1 on a mismatch.",
+    )  # fmt: skip
+    check.add_argument("url", help="the server, e.g. http://127.0.0.1:8000")
+    check.add_argument("game_id")
     spec = commands.add_parser(
         "openapi",
         help="write the OpenAPI document",
@@ -311,6 +319,14 @@ def main(argv: list[str] | None = None) -> None:
             args.first_seed, args.options, url=args.url, progress=sys.stderr.isatty(),
         )  # fmt: skip
         print(report)
+    elif args.command == "verify":
+        from .client import Client
+        from .verify import verify
+
+        api = Client(args.url)
+        verdict = verify(api.view(args.game_id), api.events(args.game_id))
+        print(("verified: " if verdict.ok else "NOT verified: ") + verdict.detail)
+        sys.exit(0 if verdict.ok else 1)
     elif args.output == "-":
         sys.stdout.write(openapi_yaml())
     else:

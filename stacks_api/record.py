@@ -99,6 +99,40 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
+class Fairness:
+    """How the deal was made (``stacks_api.fairness``): ``chosen`` (the creator gave a
+    seed or a position) or ``commit-reveal-v1``, whose server seed and per-seat
+    entropy stay secret until the game is over. ``dealer`` is a dealer fixed in
+    advance (a rematch passes the deal on), if any."""
+
+    scheme: str
+    commitment: str | None = None
+    server_seed: str | None = None
+    entropy: tuple[str | None, ...] = ()
+    dealer: int | None = None
+
+    def public(self, ended: bool) -> JSON:
+        """What anyone may see: the commitment while the game runs, everything after."""
+        if self.commitment is None:
+            return {"scheme": self.scheme}
+        shown: JSON = {"scheme": self.scheme, "commitment": self.commitment,
+                       "dealer": self.dealer}  # fmt: skip
+        if ended:
+            shown.update(server_seed=self.server_seed, entropy=list(self.entropy))
+        return shown
+
+    def to_json(self) -> JSON:
+        return {"scheme": self.scheme, "commitment": self.commitment,
+                "server_seed": self.server_seed, "entropy": list(self.entropy),
+                "dealer": self.dealer}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Fairness:
+        return cls(data["scheme"], data["commitment"], data["server_seed"],
+                   tuple(data["entropy"]), data["dealer"])  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """Everything the server knows of one game. ``version`` counts its changes; each
     change's public events carry the version it made. ``to_move``, ``deadline`` and
@@ -127,6 +161,7 @@ class GameRecord:
     turn_deadline: float | None = None
     rematch: str | None = None
     rematch_of: str | None = None
+    fairness: Fairness | None = None  # None: a game from before deals were committed
 
     @property
     def ended(self) -> bool:
@@ -170,12 +205,13 @@ class GameRecord:
             "turn_deadline": self.turn_deadline,
             "rematch": self.rematch,
             "rematch_of": self.rematch_of,
+            "fairness": None if self.fairness is None else self.fairness.to_json(),
         }
 
     @classmethod
     def from_json(cls, data: JSON) -> GameRecord:
         """The record our store holds, as the service wrote it (nothing is re-checked)."""
-        result = data.get("result")
+        result, fairness = data.get("result"), data.get("fairness")
         return cls(
             id=data["id"],
             variant=data["variant"],
@@ -196,4 +232,5 @@ class GameRecord:
             turn_deadline=data.get("turn_deadline"),
             rematch=data.get("rematch"),
             rematch_of=data.get("rematch_of"),
+            fairness=None if fairness is None else Fairness.from_json(fairness),
         )

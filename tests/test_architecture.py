@@ -9,7 +9,17 @@ PACKAGE = Path(__file__).resolve().parents[1] / "stacks_api"
 # Each part of the package, and the parts it may import. Anything not named here
 # (app.py, cli.py, testing.py, tournament.py) is a composition root and may import
 # anything.
-SERVICE_NEEDS = {"rules", "variants", "engine", "bots", "record", "store", "problems", "tokens"}
+SERVICE_NEEDS = {
+    "rules",
+    "variants",
+    "engine",
+    "bots",
+    "record",
+    "store",
+    "problems",
+    "tokens",
+    "fairness",
+}
 MAY_IMPORT = {
     "rules": set(),
     "record": set(),
@@ -18,13 +28,24 @@ MAY_IMPORT = {
     "offload": set(),
     "ttl_cache": set(),
     "config": set(),
-    "variants": {"rules", "record"},
+    "fairness": set(),
+    "variants": {"rules", "record", "fairness"},
     "engine": {"rules", "variants"},
     "bots": {"rules", "variants", "engine"},
     "store": {"record"},
     "service": SERVICE_NEEDS | {"offload"},
     "workers": {"service"},
-    "api": {"variants", "engine", "bots", "record", "service", "problems", "ttl_cache", "config"},
+    "api": {
+        "variants",
+        "engine",
+        "bots",
+        "record",
+        "service",
+        "problems",
+        "ttl_cache",
+        "config",
+        "fairness",
+    },
     "web": set(),
     "client": set(),
 }

@@ -193,7 +193,8 @@ class Players(MethodView):
     @problems(400, 404, 409, 413, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Take a free human seat; keep the token, it is shown only once"""
-        return service().lobby.join(game_id, body["name"], body.get("seat")), 201, NEVER_STORE
+        joined = service().lobby.join(game_id, body["name"], body.get("seat"), body.get("entropy"))
+        return joined, 201, NEVER_STORE
 
 
 @blp.route("/<game_id>/leave")

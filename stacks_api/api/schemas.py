@@ -25,6 +25,7 @@ from marshmallow import (
 )
 
 from .. import bots, variants
+from ..fairness import ENTROPY
 from ..record import STATUSES
 from ..variants.fields import MAX_PLAYERS, MAX_SEAT, Strict, ref, whole
 
@@ -144,6 +145,13 @@ class JoinSchema(Schema):
         allow_none=True,
         validate=validate.Range(min=0, max=MAX_SEAT),
         metadata={"description": "A free seat; default the first."},
+    )
+    entropy = fields.String(
+        validate=validate.Regexp(ENTROPY),
+        metadata={
+            "description": "1 to 64 hex characters of your own randomness, mixed into the "
+            "deal (docs/fairness.md); kept secret until the game is over, never echoed."
+        },
     )
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..engine import Game
+from ..engine import Game, create_game
+from ..fairness import game_seed
 from ..record import JSON, Event, GameRecord, Result
 
 
@@ -16,21 +17,37 @@ def stamped(record: GameRecord, new: list[JSON], events: list[Event]) -> GameRec
     return replace(record, version=version)
 
 
-def started(record: GameRecord, game: Game, events: list[Event]) -> GameRecord:
-    """The last seat is taken: the game is on."""
-    active = replace(record, status="active")
-    return stamped(active, [{"type": "started", "to_move": game.to_move}], events)
+def started(record: GameRecord, game: Game, events: list[Event]) -> tuple[GameRecord, Game]:
+    """The last seat is taken: the game is on. A committed deal is made now, from the
+    server seed and every seat's entropy (``stacks_api.fairness``)."""
+    fair = record.fairness
+    if fair is not None and fair.server_seed is not None:
+        seed = game_seed(fair.server_seed, list(fair.entropy))
+        game = create_game(record.variant, record.players, seed, game.options, dealer=fair.dealer)
+    active = replace(record, status="active", game=game.to_dict())
+    return stamped(active, [{"type": "started", "to_move": game.to_move}], events), game
 
 
-def settled(record: GameRecord, game: Game, now: float) -> GameRecord:
+def revealed(record: GameRecord, events: list[Event]) -> None:
+    """The game is over: the event that says so (``game_over`` or ``cancelled``) shows
+    the secrets of a committed deal."""
+    fair = record.fairness
+    ending = next((e for e in reversed(events) if e["type"] in ("game_over", "cancelled")), None)
+    if fair is not None and fair.server_seed is not None and ending is not None:
+        ending.update(server_seed=fair.server_seed, entropy=list(fair.entropy))
+
+
+def settled(record: GameRecord, game: Game, now: float, events: list[Event]) -> GameRecord:
     """The record's copies of the game's state brought up to date after a change:
     the state itself, the status, who is to move, the deadlines, when a background
-    worker is next due, and the result once there is one."""
+    worker is next due, and the result once there is one (then the deal's secrets
+    are revealed in ``events``)."""
     status = record.status
     outcome = game.outcome()
     result = record.result
     if outcome is not None and status == "active":
         status, result = "finished", Result(tuple(outcome), dict(game.result or {}))
+        revealed(record, events)
     if status != "active":
         return replace(record, game=game.to_dict(), status=status, result=result, to_move=(),
                        deadline=None, due_at=None, turn_deadline=None)  # fmt: skip

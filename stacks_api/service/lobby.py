@@ -9,11 +9,12 @@ from typing import Any
 
 from .. import bots
 from ..engine import Game, SetupError, create_game
+from ..fairness import CHOSEN, SCHEME, commitment, server_seed
 from ..problems import Refusal, validation_error
-from ..record import JSON, STAND_IN, Event, GameRecord, Seat
+from ..record import JSON, STAND_IN, Event, Fairness, GameRecord, Seat
 from ..store import Change
 from ..tokens import matches, new_token, token_hash
-from .changes import settled, stamped, started
+from .changes import revealed, settled, stamped, started
 from .table import Table, seat_of
 from .views import render, summary
 
@@ -63,7 +64,8 @@ class Lobby:
         seats = seats_of(body.get("seats") or [{}] * players, players)
         host = new_token()
         practice = seed is not None or position is not None
-        record, events = self.opened(secrets.token_hex(8), game, seats, token_hash(host), practice)
+        fair = Fairness(CHOSEN) if practice else committed(players)
+        record, events = self.opened(secrets.token_hex(8), game, seats, token_hash(host), fair)
         if not self.table.store.create(record, events):
             raise RuntimeError(f"a game with id {record.id!r} exists already")
         self.table.schedule(record)
@@ -75,10 +77,11 @@ class Lobby:
         game: Game,
         seats: tuple[Seat, ...],
         host: str,
-        practice: bool,
+        fairness: Fairness,
         rematch_of: str | None = None,
     ) -> tuple[GameRecord, list[Event]]:
-        """A new game's record and first events, started at once if no seat is open."""
+        """A new game's record and first events, started at once if no seat is open.
+        With a committed deal, ``game`` is only a stand-in until then."""
         now = self.table.clock()
         record = GameRecord(
             id=game_id,
@@ -86,7 +89,7 @@ class Lobby:
             players=game.players,
             status="waiting",
             version=0,
-            practice=practice,
+            practice=fairness.scheme == CHOSEN,
             created_at=now,
             updated_at=now,
             host=host,
@@ -94,12 +97,13 @@ class Lobby:
             seats=seats,
             game=game.to_dict(),
             rematch_of=rematch_of,
+            fairness=fairness,
         )
         events: list[Event] = []
         record = stamped(record, [{"type": "created"}], events)
         if not record.free_seats() and not record.reserved_seats():
-            record = started(record, game, events)
-        return settled(record, game, now), events
+            record, game = started(record, game, events)
+        return settled(record, game, now, events), events
 
     def list_games(
         self, status: str, variant: str | None, page: int, page_size: int
@@ -109,8 +113,9 @@ class Lobby:
         records, total = store.list_games(status, variant, (page - 1) * page_size, page_size)
         return [summary(r) for r in records], total
 
-    def join(self, game_id: str, name: str, seat: int | None) -> JSON:
-        """Take a free human seat; the game starts when the last one is taken."""
+    def join(self, game_id: str, name: str, seat: int | None, entropy: str | None = None) -> JSON:
+        """Take a free human seat, adding ``entropy`` to a committed deal; the game
+        starts when the last seat is taken."""
         token = new_token()
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
@@ -128,10 +133,14 @@ class Lobby:
             seats[chosen] = seats[chosen].taken_by(name, token_hash(token))
             events: list[Event] = []
             joined = {"type": "joined", "seat": chosen, "name": name}
-            record = stamped(replace(record, seats=tuple(seats)), [joined], events)
+            record = replace(
+                record, seats=tuple(seats), fairness=_with_entropy(record, chosen, entropy)
+            )
+            record = stamped(record, [joined], events)
             game = self.table.game(record)
             if len(free) == 1 and not record.reserved_seats():
-                record = settled(started(record, game, events), game, self.table.clock())
+                record, game = started(record, game, events)
+                record = settled(record, game, self.table.clock(), events)
             return Change(record, events), {
                 "seat": chosen,
                 "team": game.team_of(chosen),
@@ -160,7 +169,7 @@ class Lobby:
                              events)  # fmt: skip
             game = self.table.game(record)
             if record.status == "active":
-                record = settled(record, game, self.table.clock())
+                record = settled(record, game, self.table.clock(), events)
             return Change(record, events), render(record, game, None)
 
         return self.table.update(game_id, decide)
@@ -175,6 +184,22 @@ class Lobby:
                 raise Refusal("game_not_active", f"the game is already {record.status}")
             events: list[Event] = []
             record = stamped(replace(record, status="cancelled"), [{"type": "cancelled"}], events)
+            revealed(record, events)
             return Change(record, events), render(record, self.table.game(record), None)
 
         return self.table.update(game_id, decide)
+
+
+def committed(players: int) -> Fairness:
+    """A new committed deal: a secret server seed, room for each seat's entropy."""
+    seed = server_seed()
+    return Fairness(SCHEME, commitment(seed), seed, (None,) * players)
+
+
+def _with_entropy(record: GameRecord, seat: int, entropy: str | None) -> Fairness | None:
+    fair = record.fairness
+    if fair is None or fair.server_seed is None or entropy is None:
+        return fair
+    given = list(fair.entropy)
+    given[seat] = entropy.lower()
+    return replace(fair, entropy=tuple(given))

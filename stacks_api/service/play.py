@@ -137,7 +137,7 @@ class Play:
         except IllegalAction as err:
             raise Refusal(ENGINE_CODES[err.code], err.message) from None
         record, back = _present(record, seat)
-        record = settled(stamped(record, back + applied, events), game, now)
+        record = settled(stamped(record, back + applied, events), game, now, events)
         response = {"game": render(record, game, seat), "events": events}
         return Change(record, events), {"response": response}
 

@@ -13,7 +13,7 @@ from ..record import JSON, Event, GameRecord, Seat
 from ..store import Change
 from ..tokens import new_token, token_hash
 from .changes import settled, stamped, started
-from .lobby import Lobby
+from .lobby import Lobby, committed
 from .table import Table, seat_of
 from .views import render
 
@@ -66,7 +66,8 @@ class Rematch:
         dealer = None if previous.dealer is None else (previous.dealer + 1) % old.players
         options = previous.options
         game = create_game(old.variant, old.players, secrets.randbits(63), options, dealer=dealer)
-        record, events = self.lobby.opened(next_id, game, next_seats(old), old.host, False,
+        fair = replace(committed(old.players), dealer=dealer)
+        record, events = self.lobby.opened(next_id, game, next_seats(old), old.host, fair,
                                            rematch_of=old.id)  # fmt: skip
         if self.table.store.create(record, events):
             self.table.schedule(record)
@@ -87,7 +88,8 @@ class Rematch:
             game = self.table.game(record)
             waiting = record.free_seats() or record.reserved_seats()
             if record.status == "waiting" and not waiting:
-                record = settled(started(record, game, events), game, self.table.clock())
+                record, game = started(record, game, events)
+                record = settled(record, game, self.table.clock(), events)
             answer = {"game": render(record, game, seat), "seat": seat, "token": token}
             return Change(record, events), answer
 

@@ -117,7 +117,7 @@ class Turns:
                 fresh, away = _timed_out(fresh, step.seat)
                 played += away
             fresh = stamped(fresh, played, events)
-        return Change(settled(fresh, game, now), events), {}
+        return Change(settled(fresh, game, now, events), events), {}
 
 
 def _stand_in_turn(game: Game, seat: int, rng: random.Random, now: float) -> list[JSON]:

@@ -10,9 +10,10 @@ from ..record import JSON, GameRecord
 def render(record: GameRecord, game: Game, seat: int | None) -> JSON:
     """The view: the engine's view of ``seat`` plus the server's own fields."""
     view = game.view(seat)
+    fair = None if record.fairness is None else record.fairness.public(record.ended)
     view.update(id=record.id, status=record.status, version=record.version,
-                practice=record.practice, deadline=record.clock,
-                rematch=record.rematch)  # fmt: skip
+                practice=record.practice, deadline=record.clock, rematch=record.rematch,
+                fairness=fair)  # fmt: skip
     for player in view["players"]:
         stored = record.seats[player["seat"]]
         player.update(name=stored.name, bot=stored.bot, away=stored.state == "away",

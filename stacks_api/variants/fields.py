@@ -107,6 +107,23 @@ def you_fields(action: str, **own: fields.Field[Any]) -> dict[str, fields.Field[
     }
 
 
+class FairnessSchema(Schema):
+    """``chosen``: the creator gave the seed or the position. ``commit-reveal-v1``: the
+    server committed to a secret seed before anyone joined; once the game is over,
+    ``server_seed`` and each seat's ``entropy`` are shown."""
+
+    scheme = fields.String(required=True, validate=validate.OneOf(["chosen", "commit-reveal-v1"]))
+    commitment = fields.String(metadata={"description": "SHA-256 of the server seed, hex"})
+    dealer = whole(
+        allow_none=True, metadata={"description": "A dealer fixed in advance (a rematch)"}
+    )
+    server_seed = fields.String(metadata={"description": "Once the game is over: 32 bytes, hex"})
+    entropy = fields.List(
+        fields.String(allow_none=True),
+        metadata={"description": "Once the game is over: each seat's entropy, or null"},
+    )
+
+
 def view_fields(
     you: type[Schema], player: type[Schema], **own: fields.Field[Any]
 ) -> dict[str, Any]:
@@ -127,6 +144,15 @@ def view_fields(
             metadata={
                 "description": "While a clock runs (a turn clock, or a block window's): "
                 "when it runs out, in epoch seconds of the server's clock"
+            },
+        ),
+        "fairness": fields.Nested(
+            FairnessSchema,
+            required=True,
+            allow_none=True,
+            metadata={
+                "description": "How the deal was made (docs/fairness.md); null for a "
+                "game from before deals were committed"
             },
         ),
         "rematch": fields.String(
