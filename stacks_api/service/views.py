@@ -22,6 +22,8 @@ def render(record: GameRecord, game: Game, seat: int | None) -> JSON:
         view["to_move"] = []
         if "you" in view:
             view["you"]["legal_actions"] = []
+            if record.status == "waiting":  # dealt when the table is full (a committed deal)
+                view["you"]["hand"] = []
     return view
 
 

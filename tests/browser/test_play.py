@@ -250,3 +250,34 @@ def test_the_lobby_creates_a_stacks_game_against_bots_and_opens_it(server, open_
     assert [p["bot"] for p in view["players"]] == [None, "greedy", "greedy"]
     assert view["options"]["block_window"] == "holders"
     assert not open_page.problems, open_page.problems
+
+
+def test_a_table_of_people_sees_the_clock_leaves_and_rematches(server, open_page):
+    api = Client(server.url)
+    game = api.create("sequence", 2, options={"turn_seconds": 600})
+    tokens = [api.join(game["id"], name, seat=s).token for s, name in enumerate(("Ada", "Bo"))]
+    page = open_page(f"{server.url}/play#game={game['id']}&token={tokens[0]}")
+    page.wait_for_selector("[data-clock]:has-text('left')")
+    clock = page.text_content("[data-clock]")
+    assert "9:" in clock or "10:" in clock, clock
+    page.screenshot(path=str(SHOTS / "people-clock.png"), full_page=True)
+    page.click("[data-leave]")
+    page.wait_for_selector("text=You left")
+    shown = api.view(game["id"])
+    assert shown["players"][0]["left"] and shown["players"][0]["bot"] == "greedy"
+    page.wait_for_selector("text=left the game")
+    page.screenshot(path=str(SHOTS / "people-left.png"), full_page=True)
+
+    # A finished game of two people: Rematch takes seat 0 to the next game.
+    board = ["X........X"] + ["." * 10] * 8 + ["XBBB.....X"]
+    position = {"board": board, "hands": [["TD"], ["2C"]], "turn": 0}
+    done = api.create("sequence", 2, position=position, options={"sequences_to_win": 1})
+    seats = [api.join(done["id"], name, seat=s).token for s, name in enumerate(("Ada", "Bo"))]
+    api.act(done["id"], seats[0], {"type": "play", "card": "TD", "cell": [9, 4]})
+    page = open_page(f"{server.url}/play#game={done['id']}&token={seats[0]}")
+    page.click("[data-rematch]")
+    page.wait_for_selector("text=Waiting for players")
+    next_id = api.view(done["id"])["rematch"]
+    assert next_id and next_id in page.url
+    page.screenshot(path=str(SHOTS / "people-rematch.png"), full_page=True)
+    assert not open_page.problems, open_page.problems

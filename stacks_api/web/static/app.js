@@ -171,7 +171,30 @@ class GameScreen {
     this.closed = true;
     if (this.source) this.source.close();
     clearTimeout(this.timer);
+    clearInterval(this.ticking);
     banner.hidden = true;
+  }
+
+  async leave() {
+    try {
+      this.view = await call("POST", `/games/${this.id}/leave`, { token: this.token });
+      sessionStorage.removeItem(`token:${this.id}`);
+      this.token = null;
+      say("You left: the greedy bot plays your seat.");
+      this.render();
+    } catch (error) {
+      say(error.message);
+    }
+  }
+
+  async rematch() {
+    try {
+      const next = await call("POST", `/games/${this.id}/rematch`, { token: this.token });
+      sessionStorage.setItem(`token:${next.game.id}`, next.token);
+      location.hash = `game=${next.game.id}`;
+    } catch (error) {
+      say(error.message);
+    }
   }
 
   over() {
@@ -221,11 +244,26 @@ class GameScreen {
     const you = view.you;
     const board = RENDERERS[view.variant](view, this);
     const over = view.status === "finished" || view.status === "cancelled";
+    const clock = h("span", { class: "clock", "data-clock": "" });
+    clearInterval(this.ticking);
+    if (view.deadline) {
+      const tick = () => { clock.textContent = ` ${clockText(view.deadline)}`; };
+      tick();
+      this.ticking = setInterval(tick, 1000);
+    }
+    const next = view.rematch
+      ? h("a", { href: `#game=${view.rematch}`, "data-next-game": "" }, "Next game")
+      : you && view.status === "finished"
+        ? h("button", { type: "button", "data-rematch": "", onclick: () => this.rematch() }, "Rematch")
+        : null;
     main.replaceChildren(
       h("section", { class: "game", "aria-label": "Game" },
-        h("p", { class: "turnline" }, turnLine(view)),
+        h("p", { class: "turnline" }, turnLine(view), clock),
         over ? h("div", { class: "gameover", role: "status" }, h("h2", {}, resultText(view)),
-          h("a", { href: "/play" }, "Back to the lobby")) : null,
+          next, " ", h("a", { href: "/play" }, "Back to the lobby")) : null,
+        you && view.status === "active"
+          ? h("button", { type: "button", class: "leave", "data-leave": "", onclick: () => this.leave() }, "Leave game")
+          : null,
         board,
         h("section", { class: "log", "aria-label": "What happened" },
           h("h2", {}, "Moves, newest first"), h("ul", { "aria-live": "polite" }, ...this.log.slice(-40).reverse().map((e) => logLine(e, view)))),
@@ -238,6 +276,7 @@ class GameScreen {
 function invites(view) {
   if (view.status !== "waiting") return null;
   const free = view.players.filter((p) => !p.bot && !p.name);
+  if (!free.length) return null;
   return h("section", { class: "invites" }, h("h2", {}, "Invite players"),
     ...free.map((p) => {
       const link = `${location.origin}/play#game=${view.id}&seat=${p.seat}`;
@@ -247,7 +286,14 @@ function invites(view) {
 
 function seatName(view, seat) {
   const player = view.players[seat];
-  return player?.bot ? `${player.name} (seat ${seat})` : player?.name || `Seat ${seat}`;
+  const name = player?.bot ? `${player.name} (seat ${seat})` : player?.name || `Seat ${seat}`;
+  if (player?.left) return `${name}, left`;
+  return player?.away ? `${name}, away` : name;
+}
+
+function clockText(deadline) {
+  const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
 }
 
 function turnLine(view) {
@@ -279,6 +325,10 @@ function logLine(event, view) {
     chip: () => `won a ${event.color} chip`,
     block: () => `blocked pile ${event.pile}`,
     game_over: () => "game over",
+    timeout: () => "ran out of time: the turn was played for them",
+    away: () => "is away: the server plays their turns",
+    back: () => "is back",
+    left: () => "left the game",
   }[event.type];
   return h("li", { "data-event-version": event.version }, `${who}${what ? what() : event.type.replaceAll("_", " ")}`);
 }
