@@ -54,7 +54,7 @@ def lateness(api: Client, store: redis.Redis, games: int, turn_seconds: float) -
 
 def show(name: str, late: list[float]) -> None:
     ms = [1000 * s for s in late]
-    print(f"{name:24} p50 {statistics.median(ms):7.1f} ms   p99 {percentile(ms, 0.99):7.1f} ms   "
+    print(f"{name:24} p50 {statistics.median(ms):7.1f} ms   p99 {percentile(late, 0.99):7.1f} ms   "
           f"max {max(ms):7.1f} ms   ({len(ms)} games)")  # fmt: skip
 
 
