@@ -1,6 +1,6 @@
 """One Redis subscription per process, fanned out to every event feed it serves.
 
-Each write PUBLISHes its events on the game's channel in the same MULTI as the
+Each write PUBLISHes its events on the game's channel in the same atomic script as the
 state. A process holds one pattern subscription to every game's channel and
 hands each message to the feeds of that game open in this process, so an open
 event stream costs no Redis connection of its own and a wake-up costs no read.

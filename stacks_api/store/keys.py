@@ -1,7 +1,7 @@
 """Every Redis key the server uses is built here, and only here.
 
 Per-game keys share one hash tag, ``{<game id>}``, so a game's state, events and
-idempotency keys live in one Redis Cluster slot and one MULTI can touch them all.
+idempotency keys live in one Redis Cluster slot and one script can touch them all.
 The lobby indexes and the work queue are global keys, written in the game's own
 transaction (a cluster backend will shard them).
 """

@@ -2,7 +2,7 @@
 
 Keys (all built in ``keys.py``):
 - ``<prefix>:due``: a sorted set, game id scored by when it needs a worker. It
-  is written in the same MULTI as the game's state, from the record's
+  is written by the same script as the game's state, from the record's
   ``due_at``, so it can never miss a committed change.
 - ``<prefix>:leases``: a hash, game id to ``<owner>|<expiry>``. A lease that
   has run out is as good as none: any runner may claim the game.
