@@ -121,7 +121,7 @@ def _applied(wait: int | None) -> dict[str, str]:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(ListQuerySchema, location="query")
+    @blp.arguments(ListQuerySchema(), location="query")
     @blp.response(200, GameListSchema, example=examples.LISTING)
     @problems(422, 429, 503)
     def get(self, query: dict[str, Any]) -> Response:
@@ -142,7 +142,7 @@ class Games(MethodView):
         body = pages.get((status, variant, page, size), render)
         return Response(body, mimetype="application/json")
 
-    @blp.arguments(CreateGameSchema, examples=examples.CREATE)
+    @blp.arguments(CreateGameSchema(), examples=examples.CREATE)
     @blp.response(201, CreatedSchema, example=examples.CREATED)
     @problems(400, 413, 422, 429, 503)
     def post(self, body: dict[str, Any]) -> Response:
@@ -188,7 +188,7 @@ class Game(MethodView):
 
 @blp.route("/<game_id>/players")
 class Players(MethodView):
-    @blp.arguments(JoinSchema, example={"name": "Ada"})
+    @blp.arguments(JoinSchema(), example={"name": "Ada"})
     @blp.response(201, JoinedSchema, example=examples.JOINED)
     @problems(400, 404, 409, 413, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
@@ -231,7 +231,7 @@ class Rematch(MethodView):
 
 @blp.route("/<game_id>/actions")
 class Actions(MethodView):
-    @blp.arguments(ActionRequestSchema, examples=examples.ACTIONS)
+    @blp.arguments(ActionRequestSchema(), examples=examples.ACTIONS)
     @blp.response(200, ActionResultSchema, example=examples.ACTION_RESULT)
     @blp.doc(security=BEARER, parameters=[IF_MATCH, IDEMPOTENCY_KEY, PREFER])
     @problems(400, 401, 404, 409, 412, 413, 422, 429, 503)
@@ -279,7 +279,7 @@ SSE_DOC = {
 
 @blp.route("/<game_id>/events")
 class Events(MethodView):
-    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventsSchema, example=examples.EVENTS)
     @blp.doc(parameters=[LAST_EVENT_ID], **SSE_DOC)
     @problems(404, 422, 429, 503)

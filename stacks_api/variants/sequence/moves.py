@@ -109,12 +109,13 @@ OPEN_PLAYS: dict[str, Plays | None] = {
 }
 
 
-# A plain card's plays by which of its two spaces are open (in CARD_CELLS order);
-# None when neither is: the card is dead.
-def _plays_on_open(card: str) -> dict[tuple[int, ...], Plays | None]:
+# A plain card's two spaces and its plays by whether each is open:
+# plays[first is open][second is open], None when neither is (the card is dead).
+def _plays_on_open(card: str) -> tuple[int, int, list[list[Plays | None]]]:
     first, second = CARD_CELLS[card]
-    subsets = ((first, second), (first,), (second,), ())
-    return {cells: plays_of(card, list(cells)) or None for cells in subsets}
+    plays = [[plays_of(card, [c for c, on in ((first, a), (second, b)) if on]) or None
+              for b in (False, True)] for a in (False, True)]  # fmt: skip
+    return first, second, plays
 
 
 PLAYS_ON_OPEN = {card: _plays_on_open(card) for card in CARD_SET if card not in JACKS}

@@ -11,7 +11,6 @@ from ...rules.base import JSON, Event
 from ...rules.cards import CardGame
 from ...rules.rng import Rng
 from .board import (
-    CARD_CELLS,
     CELLS,
     line_patterns,
 )
@@ -117,9 +116,9 @@ class SequenceState(CardGame[Setup, SequencePosition]):
                 self.empty[cell] = 0
                 self.loose[team].add(cell)
         self.lines = [line_patterns(chips) for chips in self.loose]
-        board = self.board
-        for card, by_open in PLAYS_ON_OPEN.items():
-            self.open_plays[card] = by_open[tuple(c for c in CARD_CELLS[card] if board[c] == EMPTY)]
+        board, open_plays = self.board, self.open_plays
+        for card, (first, second, plays) in PLAYS_ON_OPEN.items():
+            open_plays[card] = plays[board[first] == EMPTY][board[second] == EMPTY]
         for team, cells in pos.sequences:
             self._record(team, cells)
 
