@@ -2,7 +2,8 @@
 
     python bench/first_game.py [--against REV]
 
-In a new Python process each time: import the app and build it (what happens
+In a new Python process each time: the engine alone (import it, deal a game,
+play 20 moves), then import the app and build it (what happens
 once, before a server takes requests), then play the first game through the
 app (create, two joins, a view, one action), then the same again as a second
 game. The first game should cost little more than the second: tables are built
@@ -27,6 +28,12 @@ RUNS = 5
 PROBE = r"""
 import json, time
 started = time.process_time()
+import stacks_api.engine as engine
+game = engine.create_game("sequence", players=2, seed=1)
+for _ in range(20):
+    seat = game.to_move[0]
+    game.apply(seat, game.legal_actions(seat)[0])
+engine_only = time.process_time() - started
 from stacks_api.app import create_app
 from stacks_api.config import TestConfig
 app = create_app(TestConfig)
@@ -51,8 +58,8 @@ def one_game():
 first = one_game()
 second = one_game()
 import stacks_api
-print(json.dumps({"startup": ready - started, "first": first, "second": second,
-                  "from": stacks_api.__file__}))
+print(json.dumps({"engine": engine_only, "startup": ready - started, "first": first,
+                  "second": second, "from": stacks_api.__file__}))
 """
 
 
@@ -71,7 +78,8 @@ def measure(root: Path) -> dict[str, float]:
 
 def report(name: str, figures: dict[str, float]) -> None:
     first, second = figures["first"], figures["second"]
-    print(f"{name:12} import and build the app {figures['startup']:7.1f} ms CPU   "
+    print(f"{name:12} engine alone: import, a game, 20 moves {figures['engine']:6.1f} ms CPU   "
+          f"import and build the app {figures['startup']:7.1f} ms   "
           f"first game {first:6.1f} ms   second game {second:6.1f} ms")  # fmt: skip
 
 
