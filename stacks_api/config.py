@@ -63,6 +63,9 @@ class Config:
                 "into the body."
             )
         },
+        # Relative: the server that serves this document (generated clients take a
+        # base URL of their own).
+        "servers": [{"url": "/", "description": "the server that serves this document"}],
         "components": {
             "securitySchemes": {
                 "bearerAuth": {

@@ -18,7 +18,9 @@ from . import examples
 from .auth import BEARER, bearer_token
 from .caching import NEVER_STORE, view_headers, view_tag
 from .guards import VERSION_HEADER, VIEW_TAG, idempotency_key, version_header, view_tag_header
+from .problems import HEADERS
 from .schemas import (
+    MAX_VERSION,
     ActionRequestSchema,
     ActionResultSchema,
     CreatedSchema,
@@ -69,6 +71,15 @@ IDEMPOTENCY_KEY = header(
     "acting twice; remembered for 24 h.",
     pattern=r"^[A-Za-z0-9_.\-]{1,64}$",
 )
+# The query parameter of EventsQuerySchema, written out: a doc's own parameter list
+# replaces the one flask-smorest derives from the query schema.
+AFTER = {
+    "in": "query",
+    "name": "after",
+    "required": False,
+    "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION, "default": 0},
+    "description": "Only events after this version (default 0: all of them).",
+}
 LAST_EVENT_ID = header(
     "Last-Event-ID", "Resume a stream after this version (overrides `after`).", **VERSION
 )
@@ -84,6 +95,14 @@ MAX_WAIT_S = 10
 def service() -> GameService:
     games: GameService = current_app.extensions["stacks_api.games"]
     return games
+
+
+def headers_of(*names: str) -> dict[str, Any]:
+    """Response headers an operation sends, for the OpenAPI document."""
+    return {name: HEADERS[name] for name in names}
+
+
+VIEW_HEADERS = headers_of("ETag", "Cache-Control", "Vary", "Preference-Applied")
 
 
 def problems(*statuses: int) -> Callable[[Any], Any]:
@@ -124,6 +143,7 @@ class Games(MethodView):
     @blp.arguments(ListQuerySchema(), location="query")
     @blp.response(200, GameListSchema, example=examples.LISTING)
     @problems(422, 429, 503)
+    @blp.doc(operationId="listGames", security=[])
     def get(self, query: dict[str, Any]) -> Response:
         """List games (default: those waiting for players), newest first
 
@@ -143,8 +163,10 @@ class Games(MethodView):
         return Response(body, mimetype="application/json")
 
     @blp.arguments(CreateGameSchema(), examples=examples.CREATE)
-    @blp.response(201, CreatedSchema, example=examples.CREATED)
+    @blp.response(201, CreatedSchema, example=examples.CREATED,
+                  headers=headers_of("Location", "ETag", "Cache-Control"))  # fmt: skip
     @problems(400, 413, 422, 429, 503)
+    @blp.doc(operationId="createGame", security=[])
     def post(self, body: dict[str, Any]) -> Response:
         """Create a game
 
@@ -159,9 +181,10 @@ class Games(MethodView):
 
 @blp.route("/<game_id>")
 class Game(MethodView):
-    @blp.response(200, GameViewSchema, examples=examples.VIEWS)
+    @blp.response(200, GameViewSchema, examples=examples.VIEWS, headers=VIEW_HEADERS)
     @blp.doc(security=[{}, *BEARER], parameters=[IF_NONE_MATCH, PREFER])
     @problems(304, 401, 404, 503)
+    @blp.doc(operationId="getGame")
     def get(self, game_id: str) -> Any:
         """The game as you see it: with a seat token, your hand and legal actions
 
@@ -180,6 +203,7 @@ class Game(MethodView):
     @blp.response(200, GameViewSchema)
     @blp.doc(security=BEARER)
     @problems(401, 404, 409, 503)
+    @blp.doc(operationId="cancelGame")
     def delete(self, game_id: str) -> Any:
         """Cancel the game (host token only)"""
         view = service().lobby.cancel(game_id, bearer_token(required=True))
@@ -191,6 +215,7 @@ class Players(MethodView):
     @blp.arguments(JoinSchema(), example={"name": "Ada"})
     @blp.response(201, JoinedSchema, example=examples.JOINED)
     @problems(400, 404, 409, 413, 422, 429, 503)
+    @blp.doc(operationId="joinGame", security=[])
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Take a free human seat; keep the token, it is shown only once"""
         joined = service().lobby.join(game_id, body["name"], body.get("seat"), body.get("entropy"))
@@ -202,6 +227,7 @@ class Leave(MethodView):
     @blp.response(200, GameViewSchema)
     @blp.doc(security=BEARER)
     @problems(401, 404, 409, 429, 503)
+    @blp.doc(operationId="leaveGame")
     def post(self, game_id: str) -> Any:
         """Leave the game: the greedy bot plays your seat from now on
 
@@ -217,6 +243,7 @@ class Rematch(MethodView):
     @blp.response(200, RematchSchema)
     @blp.doc(security=BEARER)
     @problems(401, 404, 409, 429, 503)
+    @blp.doc(operationId="rematchGame")
     def post(self, game_id: str) -> Any:
         """Play the same table again, once the game is finished
 
@@ -232,9 +259,10 @@ class Rematch(MethodView):
 @blp.route("/<game_id>/actions")
 class Actions(MethodView):
     @blp.arguments(ActionRequestSchema(), examples=examples.ACTIONS)
-    @blp.response(200, ActionResultSchema, example=examples.ACTION_RESULT)
+    @blp.response(200, ActionResultSchema, example=examples.ACTION_RESULT, headers=VIEW_HEADERS)
     @blp.doc(security=BEARER, parameters=[IF_MATCH, IDEMPOTENCY_KEY, PREFER])
     @problems(400, 401, 404, 409, 412, 413, 422, 429, 503)
+    @blp.doc(operationId="postAction")
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Play one action for your seat
 
@@ -281,8 +309,9 @@ SSE_DOC = {
 class Events(MethodView):
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventsSchema, example=examples.EVENTS)
-    @blp.doc(parameters=[LAST_EVENT_ID], **SSE_DOC)
+    @blp.doc(parameters=[AFTER, LAST_EVENT_ID], **SSE_DOC)
     @problems(404, 422, 429, 503)
+    @blp.doc(operationId="listEvents", security=[])
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """Public events after version `after`, oldest first
 

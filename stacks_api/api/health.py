@@ -18,6 +18,7 @@ blp = Blueprint("health", __name__, url_prefix="/api/v1", description="Service h
 class Health(MethodView):
     @blp.response(200, HealthSchema)
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @blp.doc(operationId="getHealth", security=[])
     def get(self) -> Any:
         """Whether the server and its store answer"""
         games = current_app.extensions["stacks_api.games"]

@@ -50,6 +50,30 @@ def _field_errors(messages: Any) -> dict[str, Any]:
     return flat
 
 
+def _header(description: str, kind: str = "string") -> dict[str, Any]:
+    return {"description": description, "schema": {"type": kind}}
+
+
+# Response headers, as the OpenAPI document declares them.
+HEADERS = {
+    "Retry-After": _header("Seconds to wait before trying again (at least 1)", "integer"),
+    "RateLimit-Limit": _header("Requests allowed in the current window", "integer"),
+    "RateLimit-Remaining": _header("Requests left in the current window", "integer"),
+    "RateLimit-Reset": _header("Seconds until the window resets", "integer"),
+    "ETag": _header('The view\'s version tag: "N" (spectators) or "N-sK" (seat K)'),
+    "Cache-Control": _header("private, no-cache (a seat's view), no-cache, or no-store"),
+    "Vary": _header("Authorization"),
+    "Preference-Applied": _header("wait=N, when Prefer: wait=N was honoured"),
+    "Location": _header("The new game's URL"),
+}
+RESPONSE_HEADERS = {
+    http.HTTPStatus.NOT_MODIFIED: ("ETag", "Cache-Control", "Vary"),
+    http.HTTPStatus.TOO_MANY_REQUESTS: ("Retry-After", "RateLimit-Limit", "RateLimit-Remaining",
+                                        "RateLimit-Reset"),
+    http.HTTPStatus.SERVICE_UNAVAILABLE: ("Retry-After",),
+}  # fmt: skip
+
+
 class ProblemApi(Api):  # type: ignore[misc]
     """flask-smorest's Api, with problem details for errors and in the documentation."""
 
@@ -66,6 +90,8 @@ class ProblemApi(Api):  # type: ignore[misc]
             response: dict[str, Any] = {"description": status.phrase}
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
+            if status in RESPONSE_HEADERS:
+                response["headers"] = {name: HEADERS[name] for name in RESPONSE_HEADERS[status]}
             prepare_response(response, self.spec, PROBLEM_JSON)
             self.spec.components.response(status.name, response, lazy=True)
         default: dict[str, Any] = {"description": "Problem details", "schema": self.ERROR_SCHEMA}
