@@ -12,6 +12,11 @@ from ..engine import create_game
 
 GAME_ID = "5f0c2a7e9b1d4c3a"
 TOKEN = "q4Xo1c0Hn8Vd2bK5tWm7Zr9Ye3Lp6Sg0Fa4Ju8Ni2Q"
+FAIRNESS = {
+    "scheme": "commit-reveal-v1",
+    "commitment": "9f64a747e1b97f131fabb6b447296c9b6f0201e79fb3c5356e6c77e89b6a806a",
+    "dealer": None,
+}
 
 
 def _merged(part: str) -> dict[str, Any]:
@@ -26,11 +31,12 @@ def _merged(part: str) -> dict[str, Any]:
 def _dress(view: dict[str, Any], status: str, version: int, joined: bool = True) -> dict[str, Any]:
     """An engine view with the server's own fields, as the API sends it: two people
     at the first two seats (once joined), greedy bots after them."""
-    view.update(id=GAME_ID, status=status, version=version, practice=False)
+    view.update(id=GAME_ID, status=status, version=version, practice=False, deadline=None,
+                rematch=None, fairness=FAIRNESS)  # fmt: skip
     for player in view["players"]:
         human = player["seat"] < 2
         name = (["Ada", "Grace"][player["seat"]] if joined else None) if human else "greedy bot"
-        player.update(name=name, bot=None if human else "greedy")
+        player.update(name=name, bot=None if human else "greedy", away=False, left=False)
     if status != "active":
         view["to_move"] = []
     variant = variants.get(view["variant"])

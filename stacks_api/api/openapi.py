@@ -77,9 +77,11 @@ def register(spec: APISpec) -> None:
         )  # fmt: skip
         spec.components.schema(f"{prefix}Position", schema=parts.position)
         spec.components.schema(f"{prefix}Options", schema=parts.options)
+    # anyOf, not oneOf: the variants share action shapes ({"type": "pass"} is both's), and
+    # the game's variant, not the body, says which one a request is.
     spec.components.schema(
         "Action",
-        {"oneOf": [ref(f"{v.schema_prefix}Action") for v in variants.registered().values()],
+        {"anyOf": [ref(f"{v.schema_prefix}Action") for v in variants.registered().values()],
          "description": "One action, in the shape of the game's variant"},
     )  # fmt: skip
     spec.components.schema("BotOptions", schema=BotOptionsSchema)

@@ -9,12 +9,23 @@ from stacks_api import variants
 from stacks_api.api.schemas import ActionResultSchema, CreatedSchema
 
 from .helpers import API, act, bearer, create, join
+from .test_openapi_examples import validator
+
+GAME_VIEW = validator({"$ref": "#/components/schemas/GameView"})
 
 MOVES = 30
 
 
 def dumped_as_sent(schema, body):
     assert schema.dump(body) == body
+
+
+def fits_the_document(view, prefix):
+    """The view, and each of its legal actions, valid against openapi.yaml."""
+    assert not [e.message for e in GAME_VIEW.iter_errors(view)]
+    actions = validator({"$ref": f"#/components/schemas/{prefix}Action"})
+    for action in view.get("you", {}).get("legal_actions", []):
+        assert not [e.message for e in actions.iter_errors(action)], action
 
 
 @pytest.mark.parametrize("variant", ["sequence", "stacks"])
@@ -34,6 +45,7 @@ def test_every_answer_is_what_its_schema_would_send(client, variant):
         seat = spectator["to_move"][0]
         seen = client.get(f"{API}/{game_id}", headers=bearer(tokens[seat])).json
         dumped_as_sent(view_schema, seen)
+        fits_the_document(seen, variants.get(variant).schema_prefix)
         response = act(client, game_id, tokens[seat], rng.choice(seen["you"]["legal_actions"]))
         assert response.status_code == 200, response.json
         dumped_as_sent(ActionResultSchema(), response.json)
