@@ -30,6 +30,16 @@ class _Converter(OpenAPIConverter):
         result: dict[str, Any] = super().schema2jsonschema(schema)  # type: ignore[no-untyped-call]
         return result
 
+    def field2property(self, field: fields.Field[Any]) -> dict[str, Any]:
+        """As apispec's, but the null branch of a nested schema that may be null takes
+        null only (``enum: [null]``): left open, it would let any object in, and
+        generators would type the field as an untyped map."""
+        prop: dict[str, Any] = super().field2property(field)
+        for branch in prop.get("anyOf", ()):
+            if branch == {"type": "object", "nullable": True}:
+                branch["enum"] = [None]
+        return prop
+
     def init_attribute_functions(self) -> None:
         super().init_attribute_functions()  # type: ignore[no-untyped-call]
         self.add_attribute_function(_variant_part)  # type: ignore[no-untyped-call]

@@ -101,9 +101,9 @@ def you_fields(action: str, **own: fields.Field[Any]) -> dict[str, fields.Field[
         "seat": whole(required=True),
         **own,
         "hand": fields.List(fields.String(), required=True),
-        "legal_actions": fields.List(
-            fields.Dict(keys=fields.String(), metadata={"allOf": [ref(action)]}), required=True
-        ),
+        # Each item is documented as the variant's action union itself (not an open
+        # object), so a generated client can narrow it by ``type`` and post it back.
+        "legal_actions": fields.List(fields.Raw(metadata={"allOf": [ref(action)]}), required=True),
     }
 
 
@@ -125,12 +125,13 @@ class FairnessSchema(Schema):
 
 
 def view_fields(
-    you: type[Schema], player: type[Schema], **own: fields.Field[Any]
+    variant: str, you: type[Schema], player: type[Schema], **own: fields.Field[Any]
 ) -> dict[str, Any]:
-    """A game view's fields: what every variant shows, then the variant's ``own``."""
+    """A game view's fields: what every variant shows, then the variant's ``own``.
+    ``variant`` is the one value its ``variant`` field takes (what tells views apart)."""
     return {
         "id": fields.String(required=True),
-        "variant": fields.String(required=True),
+        "variant": fields.String(required=True, validate=validate.OneOf([variant])),
         "status": fields.String(required=True, validate=validate.OneOf(STATUSES)),
         "version": whole(required=True),
         "you": fields.Nested(

@@ -176,7 +176,7 @@ class NimOptionsSchema(Strict):
 NimPlayerSchema = Schema.from_dict(player_fields(), name="NimPlayerSchema")
 NimYouSchema = Schema.from_dict(you_fields("NimAction"), name="NimYouSchema")
 NimViewSchema = Schema.from_dict(
-    view_fields(NimYouSchema, NimPlayerSchema, stones=ranged(0, 100, required=True)),
+    view_fields("nim", NimYouSchema, NimPlayerSchema, stones=ranged(0, 100, required=True)),
     name="NimViewSchema",
 )
 

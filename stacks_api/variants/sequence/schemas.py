@@ -51,6 +51,7 @@ SequenceYouSchema = Schema.from_dict(
 )
 SequenceViewSchema = Schema.from_dict(
     view_fields(
+        "sequence",
         SequenceYouSchema,
         SequencePlayerSchema,
         board=fields.List(

@@ -79,6 +79,7 @@ StacksPlayerSchema = Schema.from_dict(
 StacksYouSchema = Schema.from_dict(you_fields("StacksAction"), name="StacksYouSchema")
 StacksViewSchema = Schema.from_dict(
     view_fields(
+        "stacks",
         StacksYouSchema,
         StacksPlayerSchema,
         direction=fields.Integer(required=True, metadata={"description": "1 or -1"}),
