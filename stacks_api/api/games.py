@@ -14,13 +14,13 @@ from flask_smorest import Blueprint
 from ..problems import Refusal
 from ..service import GameService
 from ..ttl_cache import TtlCache
+from ..variants.fields import MAX_VERSION
 from . import examples
 from .auth import BEARER, bearer_token
 from .caching import NEVER_STORE, view_headers, view_tag
 from .guards import VERSION_HEADER, VIEW_TAG, idempotency_key, version_header, view_tag_header
 from .problems import HEADERS
 from .schemas import (
-    MAX_VERSION,
     ActionRequestSchema,
     ActionResultSchema,
     CreatedSchema,

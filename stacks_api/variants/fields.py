@@ -16,6 +16,7 @@ from ..record import STATUSES
 from ..rules.base import TURN_SECONDS
 
 MAX_PLAYERS = 12
+MAX_VERSION = 10**18 - 1  # 18 digits, as in the version headers
 MAX_SEAT = MAX_PLAYERS - 1
 
 
@@ -60,8 +61,15 @@ class Strict(Schema):
 
 class ActionShape(Schema):
     """An action's fields, for the OpenAPI document and for checking one field at a
-    time; the engine refuses any field an action does not have. Documented open, so
-    that a request may add ``expected_version``."""
+    time; the engine refuses any field an action does not have. A request may add
+    ``expected_version`` to any action (the API takes it off before the engine sees
+    it), so every action schema declares it, for requests only."""
+
+    expected_version = whole(
+        load_only=True,
+        validate=validate.Range(min=0, max=MAX_VERSION),
+        metadata={"description": "Refuse with 412 unless the game is at this version"},
+    )
 
     class Meta:
         unknown = EXCLUDE
