@@ -44,6 +44,7 @@ class _Converter(OpenAPIConverter):
         super().init_attribute_functions()  # type: ignore[no-untyped-call]
         self.add_attribute_function(_variant_part)  # type: ignore[no-untyped-call]
         self.add_attribute_function(_registered_enum)  # type: ignore[no-untyped-call]
+        self.add_attribute_function(_schema_ref)  # type: ignore[no-untyped-call]
 
 
 def _variant_part(_: Any, field: fields.Field[Any], **__: Any) -> dict[str, Any]:
@@ -51,6 +52,14 @@ def _variant_part(_: Any, field: fields.Field[Any], **__: Any) -> dict[str, Any]
     if part is None:
         return {}
     return {"oneOf": [ref(f"{v.schema_prefix}{part}") for v in variants.registered().values()]}
+
+
+def _schema_ref(_: Any, field: fields.Field[Any], **__: Any) -> dict[str, Any]:
+    """A field documented as a component schema itself (metadata ``schema_ref``): a
+    bare $ref, which generators type as that schema (an allOf of a union loses its
+    discriminator in some)."""
+    name = field.metadata.get("schema_ref")
+    return {} if name is None else ref(name)
 
 
 def _registered_enum(_: Any, field: fields.Field[Any], **__: Any) -> dict[str, Any]:

@@ -111,7 +111,7 @@ def you_fields(action: str, **own: fields.Field[Any]) -> dict[str, fields.Field[
         "hand": fields.List(fields.String(), required=True),
         # Each item is documented as the variant's action union itself (not an open
         # object), so a generated client can narrow it by ``type`` and post it back.
-        "legal_actions": fields.List(fields.Raw(metadata={"allOf": [ref(action)]}), required=True),
+        "legal_actions": fields.List(fields.Raw(metadata={"schema_ref": action}), required=True),
     }
 
 
