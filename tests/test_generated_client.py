@@ -23,7 +23,7 @@ def test_a_generated_python_client_plays_both_games(tmp_path):
     server = ServerProcess({"REDIS_URL": ""})
     try:
         played = subprocess.run(
-            [sys.executable, str(ROOT / "examples" / "generated_client.py"), server.url],
+            [sys.executable, str(ROOT / "examples" / "python_generated" / "play.py"), server.url],
             env={"PYTHONPATH": str(tmp_path), "PATH": ""}, capture_output=True, text=True,
             timeout=300, check=False,
         )  # fmt: skip

@@ -2,7 +2,7 @@
 from openapi.yaml by openapi-python-client, using only its generated names and types.
 
     openapi-python-client generate --path openapi.yaml --meta none --output-path gen/stacks_client
-    PYTHONPATH=gen python examples/generated_client.py http://127.0.0.1:8000
+    PYTHONPATH=gen python examples/python_generated/play.py http://127.0.0.1:8000  # limits off
 
 Prints each game's result; exits 1 if a game does not finish.
 """
