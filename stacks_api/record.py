@@ -24,6 +24,11 @@ ENDED: frozenset[str] = frozenset({"finished", "cancelled"})
 # free: anyone may join; reserved: held for the player of the game before (a rematch);
 # human: a person's; away: a person's whose clock ran out 3 times in a row, played by
 # the server until the token acts again; left: the person left, a bot plays on.
+# The event types the server itself writes around each variant's own (and every
+# variant's game_over).
+SERVER_EVENTS = ("created", "joined", "started", "cancelled", "timeout", "away", "back", "left",
+                 "game_over")  # fmt: skip
+
 SeatState = Literal["free", "reserved", "human", "bot", "away", "left"]
 # The bot that plays a seat whose person is away or has left.
 STAND_IN = "greedy"

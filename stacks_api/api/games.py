@@ -295,8 +295,9 @@ SSE_DOC = {
                 "text/event-stream": {
                     "schema": {
                         "type": "string",
-                        "description": "One SSE message per event: `data:` the event's JSON; "
-                        "`id:` its version, on the last event of each version.",
+                        "description": "One SSE message per event: `data:` the event's JSON "
+                        "(an `Event`, as in the JSON form); `id:` its version, on the last "
+                        "event of each version; comment lines (`:`) keep the stream alive.",
                     }
                 },
             },

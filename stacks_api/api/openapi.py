@@ -13,6 +13,7 @@ from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from marshmallow import fields
 
 from .. import variants
+from ..record import SERVER_EVENTS
 from ..variants.fields import ref
 from . import examples
 from .schemas import BotOptionsSchema, OneOfRegistered
@@ -104,3 +105,17 @@ def register(spec: APISpec) -> None:
          "description": "One action, in the shape of the game's variant"},
     )  # fmt: skip
     spec.components.schema("BotOptions", schema=BotOptionsSchema)
+    kinds = set(SERVER_EVENTS) | {k for v in variants.registered().values() for k in v.events}
+    spec.components.schema("Event", {
+        "type": "object",
+        "description": "One public event (docs/api.md lists each type and its fields): the "
+        "version of the change that made it, its type, the seat that acted if one did, "
+        "and the type's own fields.",
+        "properties": {
+            "version": {"type": "integer", "minimum": 1},
+            "type": {"type": "string", "enum": sorted(kinds)},
+            "seat": {"type": "integer", "minimum": 0},
+        },
+        "required": ["version", "type"],
+        "additionalProperties": True,
+    })  # fmt: skip

@@ -271,13 +271,18 @@ class RematchSchema(Schema):
     )
 
 
+def event_list() -> fields.List[Any]:
+    """Events as sent: each documented as an ``Event`` (``openapi.register``)."""
+    return fields.List(fields.Raw(metadata={"schema_ref": "Event"}), required=True)
+
+
 class ActionResultSchema(Schema):
     game = fields.Nested(GameViewSchema, required=True)
-    events = fields.List(fields.Dict(keys=fields.String()), required=True)
+    events = event_list()
 
 
 class EventsSchema(Schema):
-    events = fields.List(fields.Dict(keys=fields.String()), required=True)
+    events = event_list()
 
 
 class SeatSummarySchema(Schema):

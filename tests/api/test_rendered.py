@@ -12,6 +12,7 @@ from .helpers import API, act, bearer, create, join
 from .test_openapi_examples import validator
 
 GAME_VIEW = validator({"$ref": "#/components/schemas/GameView"})
+EVENT = validator({"$ref": "#/components/schemas/Event"})
 
 MOVES = 30
 
@@ -49,5 +50,9 @@ def test_every_answer_is_what_its_schema_would_send(client, variant):
         response = act(client, game_id, tokens[seat], rng.choice(seen["you"]["legal_actions"]))
         assert response.status_code == 200, response.json
         dumped_as_sent(ActionResultSchema(), response.json)
+        for event in response.json["events"]:
+            assert not [e.message for e in EVENT.iter_errors(event)], event
         answers += 1
     assert answers > 10
+    for event in client.get(f"{API}/{game_id}/events").json["events"]:
+        assert not [e.message for e in EVENT.iter_errors(event)], event
