@@ -178,6 +178,15 @@ class GameRecord:
     def reserved_seats(self) -> list[int]:
         return [i for i, seat in enumerate(self.seats) if seat.state == "reserved"]
 
+    @property
+    def full(self) -> bool:
+        """Every seat has its player: none open, none held for someone (a rematch)."""
+        return all(seat.state not in ("free", "reserved") for seat in self.seats)
+
+    def with_seat(self, index: int, seat: Seat) -> GameRecord:
+        """The record with seat ``index`` replaced."""
+        return replace(self, seats=(*self.seats[:index], seat, *self.seats[index + 1 :]))
+
     def human_must_act(self) -> bool:
         """Whether the game waits for a person (or for nobody: it is not active)."""
         if self.status != "active":

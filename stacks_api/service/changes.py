@@ -28,6 +28,16 @@ def started(record: GameRecord, game: Game, events: list[Event]) -> tuple[GameRe
     return stamped(active, [{"type": "started", "to_move": game.to_move}], events), game
 
 
+def started_when_full(
+    record: GameRecord, game: Game, now: float, events: list[Event]
+) -> tuple[GameRecord, Game]:
+    """After a seat was taken: a waiting game whose every seat is now taken starts;
+    either way the record is settled."""
+    if record.status == "waiting" and record.full:
+        record, game = started(record, game, events)
+    return settled(record, game, now, events), game
+
+
 def revealed(record: GameRecord, events: list[Event]) -> None:
     """The game is over: the event that says so (``game_over`` or ``cancelled``) shows
     the secrets of a committed deal."""

@@ -14,8 +14,8 @@ from ..problems import Refusal, validation_error
 from ..record import JSON, STAND_IN, Event, Fairness, GameRecord, Seat
 from ..store import Change
 from ..tokens import matches, new_token, token_hash
-from .changes import revealed, settled, stamped, started
-from .table import Table, seat_of
+from .changes import revealed, settled, stamped, started_when_full
+from .table import Table, own_seat
 from .views import render, summary
 
 
@@ -101,9 +101,8 @@ class Lobby:
         )
         events: list[Event] = []
         record = stamped(record, [{"type": "created"}], events)
-        if not record.free_seats() and not record.reserved_seats():
-            record, game = started(record, game, events)
-        return settled(record, game, now, events), events
+        record, _ = started_when_full(record, game, now, events)
+        return record, events
 
     def list_games(
         self, status: str, variant: str | None, page: int, page_size: int
@@ -129,18 +128,13 @@ class Lobby:
             chosen = free[0] if seat is None else seat
             if chosen not in free:
                 raise Refusal("seat_taken", f"seat {chosen} is already taken")
-            seats = list(record.seats)
-            seats[chosen] = seats[chosen].taken_by(name, token_hash(token))
+            taken = record.seats[chosen].taken_by(name, token_hash(token))
+            record = replace(record.with_seat(chosen, taken),
+                             fairness=_with_entropy(record, chosen, entropy))  # fmt: skip
             events: list[Event] = []
-            joined = {"type": "joined", "seat": chosen, "name": name}
-            record = replace(
-                record, seats=tuple(seats), fairness=_with_entropy(record, chosen, entropy)
-            )
-            record = stamped(record, [joined], events)
-            game = self.table.game(record)
-            if len(free) == 1 and not record.reserved_seats():
-                record, game = started(record, game, events)
-                record = settled(record, game, self.table.clock(), events)
+            record = stamped(record, [{"type": "joined", "seat": chosen, "name": name}], events)
+            record, game = started_when_full(record, self.table.game(record), self.table.clock(),
+                                             events)  # fmt: skip
             return Change(record, events), {
                 "seat": chosen,
                 "team": game.team_of(chosen),
@@ -154,19 +148,15 @@ class Lobby:
         stand-in bot plays it to the end. The token stops working."""
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
-            seat = seat_of(record, token)
-            if seat is None:
-                raise Refusal("unauthorized", "send this seat's token as 'Bearer <token>'")
+            seat = own_seat(record, token)
             if record.ended:
                 raise Refusal("game_not_active", f"the game is {record.status}")
-            seats = list(record.seats)
             if record.status == "waiting":
-                seats[seat] = Seat("free")
+                gone = Seat("free")
             else:
-                seats[seat] = replace(seats[seat], state="left", bot=STAND_IN, token=None)
+                gone = replace(record.seats[seat], state="left", bot=STAND_IN, token=None)
             events: list[Event] = []
-            record = stamped(replace(record, seats=tuple(seats)), [{"type": "left", "seat": seat}],
-                             events)  # fmt: skip
+            record = stamped(record.with_seat(seat, gone), [{"type": "left", "seat": seat}], events)
             game = self.table.game(record)
             if record.status == "active":
                 record = settled(record, game, self.table.clock(), events)

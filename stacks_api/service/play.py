@@ -13,7 +13,7 @@ from ..problems import Refusal
 from ..record import JSON, Event, GameRecord
 from ..store import Change, EventFeed
 from .changes import settled, stamped
-from .table import Table, seat_of
+from .table import Table, own_seat, seat_of
 from .views import render
 
 # The engine's refusal codes, in the server's vocabulary.
@@ -84,9 +84,7 @@ class Play:
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
             # Authentication comes first: a refused token stores nothing.
-            seat = seat_of(record, token)
-            if seat is None:
-                raise Refusal("unauthorized", "send this seat's token as 'Bearer <token>'")
+            seat = own_seat(record, token)
             slot = None if idempotency_key is None else idempotency_slot(seat, idempotency_key)
             if slot is not None:
                 prior = self.table.store.recall(game_id, slot)
@@ -177,7 +175,5 @@ def _present(record: GameRecord, seat: int) -> tuple[GameRecord, list[JSON]]:
     stored = record.seats[seat]
     if stored.state != "away" and stored.timeouts == 0:
         return record, []
-    seats = list(record.seats)
-    seats[seat] = replace(stored, state="human", timeouts=0)
     back = [{"type": "back", "seat": seat}] if stored.state == "away" else []
-    return replace(record, seats=tuple(seats)), back
+    return record.with_seat(seat, replace(stored, state="human", timeouts=0)), back

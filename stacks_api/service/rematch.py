@@ -12,9 +12,9 @@ from ..problems import Refusal
 from ..record import JSON, Event, GameRecord, Seat
 from ..store import Change
 from ..tokens import new_token, token_hash
-from .changes import settled, stamped, started
+from .changes import stamped, started_when_full
 from .lobby import Lobby, committed
-from .table import Table, seat_of
+from .table import Table, own_seat
 from .views import render
 
 
@@ -47,9 +47,7 @@ class Rematch:
         """The caller's seat and a new token in the finished game's next game, made by
         the first call."""
         old = self.table.load(game_id)
-        seat = seat_of(old, token)
-        if seat is None:
-            raise Refusal("unauthorized", "send this seat's token as 'Bearer <token>'")
+        seat = own_seat(old, token)
         if old.status != "finished":
             raise Refusal(
                 "game_not_active", f"a rematch follows a finished game; this one is {old.status}"
@@ -80,16 +78,12 @@ class Rematch:
             # A call again from the same seat (a retry) gets a new token too.
             if held.previous is None or held.previous != before.token:
                 raise Refusal("seat_taken", f"seat {seat} of the rematch is not yours")
-            seats = list(record.seats)
-            seats[seat] = held.taken_by(held.name, token_hash(token))
             events: list[Event] = []
             joined = {"type": "joined", "seat": seat, "name": held.name}
-            record = stamped(replace(record, seats=tuple(seats)), [joined], events)
-            game = self.table.game(record)
-            waiting = record.free_seats() or record.reserved_seats()
-            if record.status == "waiting" and not waiting:
-                record, game = started(record, game, events)
-                record = settled(record, game, self.table.clock(), events)
+            record = stamped(record.with_seat(seat, held.taken_by(held.name, token_hash(token))),
+                             [joined], events)  # fmt: skip
+            record, game = started_when_full(record, self.table.game(record), self.table.clock(),
+                                             events)  # fmt: skip
             answer = {"game": render(record, game, seat), "seat": seat, "token": token}
             return Change(record, events), answer
 

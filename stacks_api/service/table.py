@@ -66,6 +66,14 @@ class Table:
             self.jobs.wake()
 
 
+def own_seat(record: GameRecord, token: str | None) -> int:
+    """The seat ``token`` holds, refused without a token or with another's."""
+    seat = seat_of(record, token)
+    if seat is None:
+        raise Refusal("unauthorized", "send this seat's token as 'Bearer <token>'")
+    return seat
+
+
 def seat_of(record: GameRecord, token: str | None) -> int | None:
     """The seat ``token`` holds (None: no token, a spectator); refused if it holds none."""
     if token is None:

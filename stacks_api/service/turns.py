@@ -133,8 +133,7 @@ def _stand_in_turn(game: Game, seat: int, rng: random.Random, now: float) -> lis
 
 def _timed_out(record: GameRecord, seat: int) -> tuple[GameRecord, list[JSON]]:
     """One more turn in a row the seat's clock ran out on; at the third it is away."""
-    seats = list(record.seats)
-    timeouts = seats[seat].timeouts + 1
+    timeouts = record.seats[seat].timeouts + 1
     away = timeouts >= TIMEOUTS_TO_AWAY
-    seats[seat] = replace(seats[seat], timeouts=timeouts, state="away" if away else "human")
-    return replace(record, seats=tuple(seats)), [{"type": "away", "seat": seat}] if away else []
+    counted = replace(record.seats[seat], timeouts=timeouts, state="away" if away else "human")
+    return record.with_seat(seat, counted), [{"type": "away", "seat": seat}] if away else []
