@@ -101,7 +101,7 @@ class RedisStore:
 
     def create(self, record: GameRecord, events: list[Event]) -> bool:
         with reachable():
-            return self._write(None, record, Change(record, events), None)
+            return self._write(None, record, Change(record, events))
 
     def load(self, game_id: str) -> GameRecord | None:
         with reachable():
@@ -119,7 +119,7 @@ class RedisStore:
                 if change.record is None and change.remember is None:
                     return result
                 read = hashlib.sha1(raw).hexdigest()
-                if self._write(read, record, change, record.status):
+                if self._write(read, record, change):
                     return result
                 # Someone else wrote the game first: decide again on the fresh state.
 
@@ -188,17 +188,15 @@ class RedisStore:
                 self.client.hdel(key, *gone)
         return total
 
-    def _write(
-        self, read: str | None, current: GameRecord, change: Change, old_status: str | None
-    ) -> bool:
-        """Run ``WRITE_GAME`` for ``change``, decided on the state whose SHA-1 is ``read``
-        (None: a new game); False if the game was written by someone else meanwhile."""
+    def _write(self, read: str | None, current: GameRecord, change: Change) -> bool:
+        """Run ``WRITE_GAME`` for ``change``, decided on ``current``, the state whose SHA-1
+        is ``read`` (None: a new game); False if the game was written by someone else
+        meanwhile."""
         record = change.record or current
         game_id, keys = record.id, self.keys
         lobby = keys.lobby(record.status, record.variant)
-        previous = (
-            lobby if old_status in (None, record.status) else keys.lobby(old_status, record.variant)
-        )
+        moved = read is not None and current.status != record.status
+        previous = keys.lobby(current.status, record.variant) if moved else lobby
         remembered = keys.state(game_id)
         response = ""
         if change.remember is not None:
