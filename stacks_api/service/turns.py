@@ -96,7 +96,8 @@ class Turns:
             return _Step(snapshot.version, seat, (action,))
         if snapshot.turn_deadline is not None and now >= snapshot.turn_deadline:
             seat = next(s for s in game.to_move if snapshot.seats[s].state == "human")
-            actions = offload(_stand_in_turn, game.copy(), seat, rng, now)
+            # The snapshot's game is not needed after this: the plan may play on it.
+            actions = offload(_stand_in_turn, game, seat, rng, now)
             return _Step(snapshot.version, seat, tuple(actions), timeout=True)
         return None
 
@@ -121,8 +122,8 @@ class Turns:
 
 
 def _stand_in_turn(game: Game, seat: int, rng: random.Random, now: float) -> list[JSON]:
-    """The actions the stand-in bot takes for ``seat`` until its turn is over (played
-    on ``game``, a copy)."""
+    """The actions the stand-in bot takes for ``seat`` until its turn is over, played on
+    ``game`` (the commit plays them again on the fresh state)."""
     start, actions = list(game.to_move), list[JSON]()
     while game.result is None and game.to_move == start and len(actions) < MOST_ACTIONS_IN_A_TURN:
         action = bots.choose(STAND_IN, game.view(seat), rng)
