@@ -14,7 +14,6 @@ from flask_smorest import Blueprint
 from ..problems import Refusal
 from ..service import GameService
 from ..ttl_cache import TtlCache
-from ..variants.fields import MAX_VERSION
 from . import examples
 from .auth import BEARER, bearer_token
 from .caching import NEVER_STORE, view_headers, view_tag
@@ -71,15 +70,6 @@ IDEMPOTENCY_KEY = header(
     "acting twice; remembered for 24 h.",
     pattern=r"^[A-Za-z0-9_.\-]{1,64}$",
 )
-# The query parameter of EventsQuerySchema, written out: a doc's own parameter list
-# replaces the one flask-smorest derives from the query schema.
-AFTER = {
-    "in": "query",
-    "name": "after",
-    "required": False,
-    "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION, "default": 0},
-    "description": "Only events after this version (default 0: all of them).",
-}
 LAST_EVENT_ID = header(
     "Last-Event-ID", "Resume a stream after this version (overrides `after`).", **VERSION
 )
@@ -306,11 +296,13 @@ SSE_DOC = {
 }
 
 
-@blp.route("/<game_id>/events")
+# Last-Event-ID on the path: an operation's own parameter list would replace the
+# one flask-smorest derives from the query schema (``after``).
+@blp.route("/<game_id>/events", parameters=[LAST_EVENT_ID])
 class Events(MethodView):
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventsSchema, example=examples.EVENTS)
-    @blp.doc(parameters=[AFTER, LAST_EVENT_ID], **SSE_DOC)
+    @blp.doc(**SSE_DOC)
     @problems(404, 422, 429, 503)
     @blp.doc(operationId="listEvents", security=[])
     def get(self, query: dict[str, Any], game_id: str) -> Any:

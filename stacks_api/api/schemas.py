@@ -213,7 +213,11 @@ class ListQuerySchema(Schema):
 
 
 class EventsQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=MAX_VERSION),
+        metadata={"description": "Only events after this version (default 0: all of them)."},
+    )
 
 
 # -- responses --------------------------------------------------------------------
