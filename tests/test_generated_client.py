@@ -1,5 +1,7 @@
-"""A client generated from openapi.yaml by openapi-python-client, as an integrator
-would, drops nothing and plays whole games of both variants against the server."""
+"""Clients generated from openapi.yaml, as an integrator would (openapi-python-client;
+openapi-typescript with openapi-fetch), drop nothing and play whole games of both
+variants against the server, block windows included; every request and response of
+those games is checked against the document."""
 
 import shutil
 import subprocess
@@ -8,7 +10,39 @@ from pathlib import Path
 
 from stacks_api.testing import ServerProcess
 
+from .spec_check import RecordingProxy, bodies, off_spec
+
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def played_through_a_proxy(command, **run):
+    """Run ``command`` (given the server's URL) against a fresh server, through a
+    recording proxy: what it printed, and every exchange recorded."""
+    server = ServerProcess({"REDIS_URL": ""})
+    proxy = RecordingProxy(server.url)
+    try:
+        played = subprocess.run([*command, proxy.url], capture_output=True, text=True,
+                                timeout=300, check=False, **run)  # fmt: skip
+    finally:
+        proxy.stop()
+        server.stop()
+    assert played.returncode == 0, played.stdout + played.stderr
+    return played.stdout.splitlines(), proxy.exchanges
+
+
+def games_as_documented(lines, exchanges):
+    """Both games finished, the Stacks one with block windows the player was asked in,
+    and nothing sent or received outside the document."""
+    assert [line.split(":")[0] for line in lines] == ["sequence", "stacks"], lines
+    assert all("finished" in line for line in lines), lines
+    assert " 0 block windows" not in lines[1], lines
+    asked = [b for b in bodies(exchanges)
+             if (b.get("block_window") or {}).get("waiting") and b.get("you")
+             and b["you"]["seat"] in b["block_window"]["waiting"]]  # fmt: skip
+    assert asked, "the player was never asked in a block window"
+    assert len(exchanges) > 50
+    wrong = off_spec(exchanges)
+    assert not wrong, wrong[:10]
 
 
 def test_a_generated_python_client_plays_both_games(tmp_path):
@@ -20,19 +54,11 @@ def test_a_generated_python_client_plays_both_games(tmp_path):
     said = generated.stdout + generated.stderr
     assert generated.returncode == 0, said
     assert "WARNING" not in said and "will not be generated" not in said, said
-    server = ServerProcess({"REDIS_URL": ""})
-    try:
-        played = subprocess.run(
-            [sys.executable, str(ROOT / "examples" / "python_generated" / "play.py"), server.url],
-            env={"PYTHONPATH": str(tmp_path), "PATH": ""}, capture_output=True, text=True,
-            timeout=300, check=False,
-        )  # fmt: skip
-    finally:
-        server.stop()
-    assert played.returncode == 0, played.stdout + played.stderr
-    lines = played.stdout.splitlines()
-    assert [line.split(":")[0] for line in lines] == ["sequence", "stacks"], lines
-    assert all("finished" in line for line in lines), lines
+    lines, exchanges = played_through_a_proxy(
+        [sys.executable, str(ROOT / "examples" / "python_generated" / "play.py")],
+        env={"PYTHONPATH": str(tmp_path), "PATH": ""},
+    )
+    games_as_documented(lines, exchanges)
 
 
 def npx(where, *args, timeout=300):
@@ -57,17 +83,7 @@ def test_generated_typescript_types_play_both_games_and_the_spec_lints(tmp_path)
     compiled = npx(where, "tsc")
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
     assert " as " not in (where / "play.ts").read_text(), "no casts"
-    server = ServerProcess({"REDIS_URL": ""})
-    try:
-        played = subprocess.run(
-            ["node", "out/play.js", server.url], cwd=where, capture_output=True, text=True,
-            timeout=300, check=False,
-        )  # fmt: skip
-    finally:
-        server.stop()
-    lines = played.stdout.splitlines()
-    assert played.returncode == 0, played.stdout + played.stderr
-    assert [line.split(":")[0] for line in lines] == ["sequence", "stacks"], lines
-    assert all("finished" in line for line in lines), lines
+    lines, exchanges = played_through_a_proxy(["node", "out/play.js"], cwd=where)
+    games_as_documented(lines, exchanges)
     linted = npx(where, "redocly", "lint", spec, "--format", "stylish")
     assert linted.returncode == 0 and " error " not in linted.stdout, linted.stdout

@@ -4,7 +4,8 @@ from openapi.yaml by openapi-python-client, using only its generated names and t
     openapi-python-client generate --path openapi.yaml --meta none --output-path gen/stacks_client
     PYTHONPATH=gen python examples/python_generated/play.py http://127.0.0.1:8000  # limits off
 
-Prints each game's result; exits 1 if a game does not finish.
+Prints each game's result and how many events it had (and how many block windows);
+exits 1 if a game does not finish.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import random
 import sys
 
 from stacks_client import AuthenticatedClient, Client
-from stacks_client.api.games import create_game, get_game, join_game, post_action
+from stacks_client.api.games import create_game, get_game, join_game, list_events, post_action
 from stacks_client.models import (
     Created,
     CreateGame,
@@ -21,8 +22,11 @@ from stacks_client.models import (
     Join,
     Joined,
     SeatSpec,
-    SeatSpecBotType1,
+    SeatSpecBot,
+    SequenceEvents,
     SequenceView,
+    StacksBlockWindowEvent,
+    StacksEvents,
     StacksView,
 )
 
@@ -33,7 +37,7 @@ def play(url: str, variant: CreateGameVariant, players: int, seed: int) -> str:
     """Create a game of one person against greedy bots, play it to the end with random
     legal actions, and say how it ended."""
     anyone = Client(base_url=url)
-    seats = [SeatSpec()] + [SeatSpec(bot=SeatSpecBotType1.GREEDY)] * (players - 1)
+    seats = [SeatSpec()] + [SeatSpec(bot=SeatSpecBot.GREEDY)] * (players - 1)
     created = create_game.sync(client=anyone, body=CreateGame(variant=variant, players=players,
                                                               seats=seats))  # fmt: skip
     assert isinstance(created, Created), created
@@ -47,11 +51,19 @@ def play(url: str, variant: CreateGameVariant, players: int, seed: int) -> str:
         assert isinstance(view, SequenceView | StacksView), view
         if view.status.value != "active":
             result = view.result.to_dict() if view.result else None
-            return f"{variant.value}: {view.status.value}, result {result}"
+            return f"{variant.value}: {view.status.value}, result {result}, {told(anyone, game_id)}"
         you = view.you
         if you and you.legal_actions:
             post_action.sync(game_id, client=me, body=rng.choice(you.legal_actions))
     raise SystemExit(f"{variant.value}: the game did not finish")
+
+
+def told(client: Client, game_id: str) -> str:
+    """How many events the game had, each parsed as its own variant's type."""
+    page = list_events.sync(game_id, client=client)
+    assert isinstance(page, SequenceEvents | StacksEvents), page
+    windows = sum(isinstance(event, StacksBlockWindowEvent) for event in page.events)
+    return f"{len(page.events)} events, {windows} block windows"
 
 
 def main() -> None:

@@ -11,8 +11,24 @@ type Variant = components["schemas"]["CreateGame"]["variant"];
 
 const MOST_REQUESTS = 5000; // a bound, so a broken server cannot keep this running
 
+type Api = ReturnType<typeof createClient<paths, "application/json">>;
+
+// How many events the game had, and how many of them opened a block window: the
+// events are typed by variant, and each narrowed by its `type`.
+async function told(api: Api, game_id: string): Promise<string> {
+  const listed = await api.GET("/api/v1/games/{game_id}/events", {
+    params: { path: { game_id } },
+  });
+  if (!listed.data) throw new Error(`events: ${JSON.stringify(listed.error)}`);
+  let windows = 0;
+  for (const event of listed.data.events) {
+    if (event.type === "block_window" && event.waiting.length > 0) windows += 1;
+  }
+  return `${listed.data.events.length} events, ${windows} block windows`;
+}
+
 async function play(baseUrl: string, variant: Variant, players: number): Promise<string> {
-  const api = createClient<paths>({ baseUrl });
+  const api = createClient<paths, "application/json">({ baseUrl });
   const bot: components["schemas"]["SeatSpec"] = { bot: "greedy" };
   const seats = [{}, ...Array.from({ length: players - 1 }, () => bot)];
   const created = await api.POST("/api/v1/games", { body: { variant, players, seats } });
@@ -29,7 +45,10 @@ async function play(baseUrl: string, variant: Variant, players: number): Promise
     });
     if (!got.data) throw new Error(`view: ${JSON.stringify(got.error)}`);
     const view: View = got.data;
-    if (view.status !== "active") return `${view.variant}: ${view.status}, result ${JSON.stringify(view.result)}`;
+    if (view.status !== "active") {
+      const result = JSON.stringify(view.result);
+      return `${view.variant}: ${view.status}, result ${result}, ${await told(api, game_id)}`;
+    }
     const legal = view.you?.legal_actions ?? [];
     const action = legal[Math.floor(Math.random() * legal.length)];
     if (action === undefined) continue; // not our turn: a bot is thinking

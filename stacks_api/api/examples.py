@@ -88,7 +88,7 @@ ACTION_RESULT = {
     "game": _SHOWN["acted"],
     "events": [e for e in _SHOWN["events"] if e["version"] == _SHOWN["acted"]["version"]],
 }
-EVENTS = {"events": _SHOWN["events"]}
+EVENTS = {"variant": _FIRST.name, "events": _SHOWN["events"]}
 CREATED = {"game": _SHOWN["created"], "host_token": TOKEN}
 JOINED = {"seat": 0, "team": 0, "token": TOKEN}
 LISTING = {

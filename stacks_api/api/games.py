@@ -17,15 +17,14 @@ from ..ttl_cache import TtlCache
 from . import examples
 from .auth import BEARER, bearer_token
 from .caching import NEVER_STORE, view_headers, view_tag
+from .event_schemas import ActionResultSchema, EventsSchema
 from .guards import VERSION_HEADER, VIEW_TAG, idempotency_key, version_header, view_tag_header
 from .problems import HEADERS
 from .schemas import (
     ActionRequestSchema,
-    ActionResultSchema,
     CreatedSchema,
     CreateGameSchema,
     EventsQuerySchema,
-    EventsSchema,
     GameListSchema,
     GameViewSchema,
     JoinedSchema,
@@ -286,8 +285,9 @@ SSE_DOC = {
                     "schema": {
                         "type": "string",
                         "description": "One SSE message per event: `data:` the event's JSON "
-                        "(an `Event`, as in the JSON form); `id:` its version, on the last "
-                        "event of each version; comment lines (`:`) keep the stream alive.",
+                        "(the variant's `<Prefix>Event`, as in the JSON form); `id:` its "
+                        "version, on the last event of each version; comment lines (`:`) "
+                        "keep the stream alive.",
                     }
                 },
             },
@@ -316,7 +316,8 @@ class Events(MethodView):
         after = query["after"] if resume is None else resume
         games = service()
         if not wants_stream():
-            return {"events": games.play.events(game_id, after)}
+            variant, events = games.play.events(game_id, after)
+            return {"variant": variant, "events": events}
         games.play.require(game_id)  # a 404 now, before the stream begins
         config = current_app.config
         stream = event_stream(

@@ -98,6 +98,9 @@ class ProblemApi(Api):  # type: ignore[misc]
         prepare_response(default, self.spec, PROBLEM_JSON)
         self.spec.components.response("DEFAULT_ERROR", default, lazy=True)
 
+    def _register_pagination_header(self) -> None:
+        """The lobby pages in its body: no pagination header, nor its schema."""
+
     def handle_http_exception(self, error: HTTPException) -> Response:
         status = error.code or 500
         data = getattr(error, "data", None) or {}

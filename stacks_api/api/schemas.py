@@ -27,7 +27,14 @@ from marshmallow import (
 from .. import bots, variants
 from ..fairness import ENTROPY
 from ..record import STATUSES
-from ..variants.fields import MAX_PLAYERS, MAX_SEAT, MAX_VERSION, Strict, ref, whole
+from ..variants.fields import (
+    MAX_PLAYERS,
+    MAX_SEAT,
+    MAX_VERSION,
+    Strict,
+    ref,
+    whole,
+)
 
 MAX_SEED = 2**63 - 1
 MAX_PAGE_SIZE = 50  # a lobby page's cost grows with it: each game on it is read whole
@@ -89,16 +96,12 @@ def per_variant(part: str, description: str, **kwargs: Any) -> fields.Dict:
 
 class SeatSpecSchema(Schema):
     bot = fields.String(
-        allow_none=True,
         validate=validate.OneOf(bots.NAMES),
         metadata={"description": "A bot plays this seat; leave out for a human seat."},
     )
     options = fields.Dict(
         keys=fields.String(validate=validate.Length(max=40)),
-        metadata={
-            "description": 'Bot options, e.g. pimc: {"iterations": 80, "seconds": 0.8}',
-            "allOf": [{"$ref": "#/components/schemas/BotOptions"}],
-        },
+        metadata={"schema_ref": "BotOptions"},
     )
 
 
@@ -273,20 +276,6 @@ class RematchSchema(Schema):
     token = fields.String(
         required=True, metadata={"description": "Acts for your seat in the new game"}
     )
-
-
-def event_list() -> fields.List[Any]:
-    """Events as sent: each documented as an ``Event`` (``openapi.register``)."""
-    return fields.List(fields.Raw(metadata={"schema_ref": "Event"}), required=True)
-
-
-class ActionResultSchema(Schema):
-    game = fields.Nested(GameViewSchema, required=True)
-    events = event_list()
-
-
-class EventsSchema(Schema):
-    events = event_list()
 
 
 class SeatSummarySchema(Schema):

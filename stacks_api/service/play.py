@@ -154,13 +154,14 @@ class Play:
         seat = acted["you"]["seat"]
         return {"game": render(record, self.table.game(record), seat), "events": events}
 
-    def events(self, game_id: str, after: int) -> list[Event]:
-        self.require(game_id)
-        return self.table.store.events_after(game_id, after)
+    def events(self, game_id: str, after: int) -> tuple[str, list[Event]]:
+        """The game's variant, and its events after version ``after``."""
+        variant = self.require(game_id).variant
+        return variant, self.table.store.events_after(game_id, after)
 
-    def require(self, game_id: str) -> None:
-        """Refuse with not_found unless the game exists."""
-        self.table.load(game_id)
+    def require(self, game_id: str) -> GameRecord:
+        """The game's record; refuse with not_found unless the game exists."""
+        return self.table.load(game_id)
 
     def follow(self, game_id: str, after: int) -> tuple[EventFeed, bool]:
         """A feed of the game's events after version ``after`` as they are written, and

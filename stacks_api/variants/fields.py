@@ -8,7 +8,7 @@ imports the API.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
@@ -132,9 +132,48 @@ class FairnessSchema(Schema):
     )
 
 
-def view_fields(
-    variant: str, you: type[Schema], player: type[Schema], **own: fields.Field[Any]
-) -> dict[str, Any]:
+def seat_field(**kwargs: Any) -> fields.Integer:
+    return ranged(0, MAX_SEAT, **kwargs)
+
+
+def event(kind: str, **own: fields.Field[Any]) -> type[Schema]:
+    """The schema of one type of event: the version of the change that made it, its
+    ``type``, then its ``own`` fields (a client can tell the types apart by ``type``)."""
+    return Strict.from_dict(
+        {
+            "version": ranged(1, MAX_VERSION, required=True),
+            "type": fields.String(required=True, validate=validate.OneOf([kind])),
+            **own,
+        },
+        name=f"{kind}_event",
+    )
+
+
+def log_entry(kind: str, **own: fields.Field[Any]) -> type[Schema]:
+    """The schema of one type of entry in a view's ``log`` (how the game began)."""
+    return Strict.from_dict(
+        {"type": fields.String(required=True, validate=validate.OneOf([kind])), **own},
+        name=f"{kind}_entry",
+    )
+
+
+def deal_entry() -> type[Schema]:
+    """The log entry every variant begins with: who dealt, and who starts."""
+    return log_entry("deal", dealer=seat_field(required=True), first=seat_field(required=True))
+
+
+class Parts(NamedTuple):
+    """What a view nests of its variant's own: a player, the seat's own part, the
+    options, the result, and the component name of its log entries' union."""
+
+    you: type[Schema]
+    player: type[Schema]
+    options: type[Schema]
+    result: type[Schema]
+    log: str
+
+
+def view_fields(variant: str, parts: Parts, **own: fields.Field[Any]) -> dict[str, Any]:
     """A game view's fields: what every variant shows, then the variant's ``own``.
     ``variant`` is the one value its ``variant`` field takes (what tells views apart)."""
     return {
@@ -143,7 +182,7 @@ def view_fields(
         "status": fields.String(required=True, validate=validate.OneOf(STATUSES)),
         "version": whole(required=True),
         "you": fields.Nested(
-            you,
+            parts.you,
             metadata={"description": "With a seat token: your hand and every action you may take"},
         ),
         "practice": fields.Boolean(required=True),
@@ -169,13 +208,25 @@ def view_fields(
             allow_none=True,
             metadata={"description": "Once the table plays again: the next game's id"},
         ),
-        "options": fields.Dict(required=True, keys=fields.String()),
-        "players": fields.List(fields.Nested(player), required=True),
+        "options": fields.Nested(
+            parts.options,
+            required=True,
+            metadata={"description": "Every option, defaults filled in"},
+        ),
+        "players": fields.List(fields.Nested(parts.player), required=True),
         "to_move": fields.List(whole(), required=True),
-        "result": fields.Dict(required=True, keys=fields.String(), allow_none=True),
+        "result": fields.Nested(
+            parts.result,
+            required=True,
+            allow_none=True,
+            metadata={"description": "Null while the game is on"},
+        ),
         "turn": whole(required=True),
         "dealer": whole(allow_none=True),
-        "log": fields.List(fields.Dict(keys=fields.String())),
+        "log": fields.List(
+            fields.Raw(metadata={"schema_ref": parts.log}),
+            metadata={"description": "How the game began"},
+        ),
         "discards": fields.List(fields.List(fields.String()), required=True),
         "draw_pile_count": whole(required=True),
         **own,

@@ -83,6 +83,12 @@ class Schemas:
     """Per action ``type``, that action's fields."""
     position: type[Schema]
     options: type[Schema]
+    result: type[Schema]
+    """A finished game's ``result``."""
+    events: Mapping[str, type[Schema]]
+    """Per event ``type`` its rules produce (besides ``game_over``), that event's fields."""
+    log: Mapping[str, type[Schema]]
+    """Per ``type`` of the view's ``log`` entries, that entry's fields."""
 
 
 def example(summary: str, value: JSON) -> JSON:
@@ -119,7 +125,7 @@ class Variant:
     schemas: Schemas
     examples: Examples
     events: Mapping[str, str] = field(default_factory=dict)
-    """Every event type its rules produce (besides ``game_over``), with what it means."""
+    """What each event and log entry type (``schemas.events``, ``schemas.log``) means."""
 
     @property
     def name(self) -> str:

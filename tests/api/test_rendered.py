@@ -6,19 +6,46 @@ import random
 import pytest
 
 from stacks_api import variants
-from stacks_api.api.schemas import ActionResultSchema, CreatedSchema
+from stacks_api.api.event_schemas import (
+    SERVER_EVENT_SCHEMAS,
+    ActionResultSchema,
+    game_over_event,
+)
+from stacks_api.api.schemas import CreatedSchema
 
 from .helpers import API, act, bearer, create, join
 from .test_openapi_examples import validator
 
 GAME_VIEW = validator({"$ref": "#/components/schemas/GameView"})
-EVENT = validator({"$ref": "#/components/schemas/Event"})
+EVENTS = {v.name: validator({"$ref": f"#/components/schemas/{v.schema_prefix}Event"})
+          for v in variants.registered().values()}  # fmt: skip
 
 MOVES = 30
 
 
 def dumped_as_sent(schema, body):
     assert schema.dump(body) == body
+
+
+def event_schema(variant, kind):
+    """The schema documenting events of ``kind`` in games of ``variant``."""
+    parts = variants.get(variant).schemas
+    if kind == "game_over":
+        return game_over_event(parts.result)()
+    return (parts.events.get(kind) or SERVER_EVENT_SCHEMAS[kind])()
+
+
+def event_as_documented(variant, event):
+    """The event is exactly what its type's schema sends, and valid against the spec."""
+    dumped_as_sent(event_schema(variant, event["type"]), event)
+    assert not [e.message for e in EVENTS[variant].iter_errors(event)], event
+
+
+@pytest.mark.parametrize("variant", ["sequence", "stacks"])
+def test_every_event_and_log_type_has_a_schema_and_a_meaning(variant):
+    parts = variants.get(variant).schemas
+    assert set(parts.events) | set(parts.log) == set(variants.get(variant).events)
+    assert not set(parts.events) & set(SERVER_EVENT_SCHEMAS), "a variant's own types"
 
 
 def fits_the_document(view, prefix):
@@ -51,8 +78,8 @@ def test_every_answer_is_what_its_schema_would_send(client, variant):
         assert response.status_code == 200, response.json
         dumped_as_sent(ActionResultSchema(), response.json)
         for event in response.json["events"]:
-            assert not [e.message for e in EVENT.iter_errors(event)], event
+            event_as_documented(variant, event)
         answers += 1
     assert answers > 10
     for event in client.get(f"{API}/{game_id}/events").json["events"]:
-        assert not [e.message for e in EVENT.iter_errors(event)], event
+        event_as_documented(variant, event)

@@ -32,6 +32,9 @@ VARIANT = Variant(
         actions=schemas.ACTIONS,
         position=schemas.SequencePositionSchema,
         options=schemas.SequenceOptionsSchema,
+        result=schemas.SequenceResultSchema,
+        events=schemas.EVENTS,
+        log=schemas.LOG,
     ),
     examples=Examples(
         create={

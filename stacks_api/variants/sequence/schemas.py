@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from ..fields import (
     ActionShape,
     ClockedOptions,
+    Parts,
     PassSchema,
     Strict,
     card_field,
     card_list,
+    deal_entry,
+    event,
+    log_entry,
     per_seat_cards,
     player_fields,
     ranged,
+    seat_field,
     view_fields,
     whole,
     you_fields,
@@ -21,15 +28,16 @@ from ..fields import (
 from .board import CARD_SET, SIZE
 
 
+def cell_field(**kwargs: Any) -> fields.List[Any]:
+    return fields.List(ranged(0, SIZE - 1), validate=validate.Length(equal=2), **kwargs)
+
+
 class SequencePlayActionSchema(ActionShape):
     """Place a chip (a two-eyed jack: on any open space), or remove one (a one-eyed jack)."""
 
     type = fields.String(required=True, validate=validate.Equal("play"))
     card = card_field(CARD_SET, "A card in your hand, e.g. 7H or JD")
-    cell = fields.List(
-        ranged(0, SIZE - 1), required=True, validate=validate.Length(equal=2),
-        metadata={"description": "[row, col]"},
-    )  # fmt: skip
+    cell = cell_field(required=True, metadata={"description": "[row, col]"})
 
 
 class SequenceExchangeActionSchema(ActionShape):
@@ -38,6 +46,49 @@ class SequenceExchangeActionSchema(ActionShape):
     type = fields.String(required=True, validate=validate.Equal("exchange"))
     card = card_field(CARD_SET, "The dead card")
 
+
+class SequenceOptionsSchema(ClockedOptions):
+    teams = ranged(2, 3, metadata={"description": "The number of teams"})
+    sequences_to_win = ranged(1, 4, metadata={"description": "Default 2 (1 with 3 teams)"})
+
+
+class SequenceResultSchema(Strict):
+    """How the game ended: the winning team, or a draw."""
+
+    winner_team = ranged(0, 2)
+    draw = fields.Boolean(validate=validate.Equal(True))
+
+
+EVENTS = {
+    "play": event(
+        "play",
+        seat=seat_field(required=True),
+        card=card_field(CARD_SET, "The card"),
+        cell=cell_field(required=True, metadata={"description": "[row, col]"}),
+    ),
+    "exchange": event(
+        "exchange", seat=seat_field(required=True), card=card_field(CARD_SET, "The dead card")
+    ),
+    "draw": event("draw", seat=seat_field(required=True)),
+    "reshuffle": event(
+        "reshuffle",
+        cards=whole(
+            required=True, metadata={"description": "How many cards the new draw pile holds"}
+        ),
+    ),
+    "sequence": event(
+        "sequence",
+        team=ranged(0, 2, required=True),
+        cells=fields.List(cell_field(), required=True, validate=validate.Length(equal=5)),
+    ),
+    "pass": event("pass", seat=seat_field(required=True)),
+}
+LOG = {
+    "cut": log_entry("cut", cards=fields.List(fields.Nested(Strict.from_dict(
+        {"seat": seat_field(required=True), "card": card_field(CARD_SET, "The cut card")},
+        name="SequenceCutCardSchema")), required=True)),
+    "deal": deal_entry(),
+}  # fmt: skip
 
 SequencePlayerSchema = Schema.from_dict(
     player_fields(
@@ -52,8 +103,13 @@ SequenceYouSchema = Schema.from_dict(
 SequenceViewSchema = Schema.from_dict(
     view_fields(
         "sequence",
-        SequenceYouSchema,
-        SequencePlayerSchema,
+        Parts(
+            SequenceYouSchema,
+            SequencePlayerSchema,
+            SequenceOptionsSchema,
+            SequenceResultSchema,
+            log="SequenceLogEntry",
+        ),
         board=fields.List(
             fields.String(),
             required=True,
@@ -98,11 +154,6 @@ class SequencePositionSchema(Strict):
         metadata={"description": "The seat about to act has already traded a dead card"}
     )
     passes = ranged(0, 11, metadata={"description": "Consecutive passes just before"})
-
-
-class SequenceOptionsSchema(ClockedOptions):
-    teams = ranged(2, 3, metadata={"description": "The number of teams"})
-    sequences_to_win = ranged(1, 4, metadata={"description": "Default 2 (1 with 3 teams)"})
 
 
 class SequencePassActionSchema(PassSchema):

@@ -32,6 +32,9 @@ VARIANT = Variant(
         actions=schemas.ACTIONS,
         position=schemas.StacksPositionSchema,
         options=schemas.StacksOptionsSchema,
+        result=schemas.StacksResultSchema,
+        events=schemas.EVENTS,
+        log=schemas.LOG,
     ),
     examples=Examples(
         create={

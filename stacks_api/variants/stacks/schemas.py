@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from ..fields import (
     MAX_SEAT,
     ActionShape,
     ClockedOptions,
+    Parts,
     PassSchema,
     Strict,
     card_field,
     card_list,
+    deal_entry,
+    event,
     per_seat_cards,
     player_fields,
     ranged,
+    seat_field,
     view_fields,
     whole,
     you_fields,
@@ -69,6 +75,81 @@ class BlockWindowSchema(Schema):
     )
 
 
+class StacksOptionsSchema(ClockedOptions):
+    block_window = fields.String(
+        validate=validate.OneOf(["all", "holders"]),
+        metadata={"description": "Ask every opponent, or only those who could block"},
+    )
+    response_timeout_s = fields.Float(
+        allow_none=True,
+        validate=validate.Range(min=0, max=1e9, min_inclusive=False, max_inclusive=False),
+        metadata={
+            "description": "Seconds a block window stays open (null: until every "
+            "seat answers, or the turn clock runs out)"
+        },
+    )
+
+
+class StacksResultSchema(Strict):
+    """How the game ended: the winning seat, or a draw."""
+
+    winner_seat = ranged(0, MAX_SEAT)
+    draw = fields.Boolean(validate=validate.Equal(True))
+
+
+def _seat(**kwargs: Any) -> fields.Integer:
+    return seat_field(required=True, **kwargs)
+
+
+def _pile() -> fields.Integer:
+    return ranged(0, PILES - 1, required=True)
+
+
+def _color() -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf(COLORS))
+
+
+def _waiting() -> fields.List[Any]:
+    return fields.List(
+        seat_field(), required=True, metadata={"description": "Seats not yet answered"}
+    )
+
+
+EVENTS = {
+    "play": event(
+        "play",
+        seat=_seat(),
+        card=card_field(CARD_SET, "The card"),
+        pile=ranged(0, PILES - 1),
+        target=seat_field(metadata={"description": "The seat a Steal card took from"}),
+        color=fields.String(validate=validate.OneOf(COLORS)),
+        from_=fields.String(
+            data_key="from", attribute="from", validate=validate.OneOf(["hand", "discard"])
+        ),
+        skipped=seat_field(metadata={"description": "Skip: the seat that gets the marker"}),
+        direction=fields.Integer(strict=True, validate=validate.OneOf([1, -1]),
+                                 metadata={"description": "Reverse: the new direction"}),
+        stolen=fields.String(validate=validate.OneOf(sorted(CARD_SET)),
+                             metadata={"description": "Steal a Card: the (public) card taken"}),
+    ),
+    "discard": event("discard", seat=_seat(), card=card_field(CARD_SET, "The discarded card")),
+    "draw": event("draw", seat=_seat(), count=ranged(1, len(CARD_SET), required=True)),
+    "reshuffle": event("reshuffle", cards=whole(required=True, metadata={
+        "description": "How many cards the new draw pile holds"})),
+    "complete": event("complete", seat=_seat(), pile=_pile()),
+    "block_window": event("block_window", completer=_seat(), pile=_pile(), waiting=_waiting(),
+                          deadline=fields.Float(required=True, allow_none=True)),
+    "answer": event("answer", seat=_seat()),
+    "window_expired": event("window_expired", waiting=_waiting()),
+    "block": event("block", seat=_seat(), pile=_pile()),
+    "chip": event("chip", seat=_seat(), color=_color()),
+    "skipped": event("skipped", seat=_seat()),
+    "turn": event("turn", seat=_seat()),
+    "pass": event("pass", seat=_seat()),
+}  # fmt: skip
+LOG = {"deal": deal_entry()}
+
+
 StacksPlayerSchema = Schema.from_dict(
     player_fields(
         chips=fields.Nested(ChipsSchema, required=True),
@@ -80,8 +161,13 @@ StacksYouSchema = Schema.from_dict(you_fields("StacksAction"), name="StacksYouSc
 StacksViewSchema = Schema.from_dict(
     view_fields(
         "stacks",
-        StacksYouSchema,
-        StacksPlayerSchema,
+        Parts(
+            StacksYouSchema,
+            StacksPlayerSchema,
+            StacksOptionsSchema,
+            StacksResultSchema,
+            log="StacksLogEntry",
+        ),
         direction=fields.Integer(required=True, metadata={"description": "1 or -1"}),
         piles=fields.List(fields.List(fields.String()), required=True),
         chips=fields.List(fields.Nested(ChipsSchema), required=True),
@@ -117,17 +203,6 @@ class StacksPositionSchema(Strict):
     turn = ranged(0, 5, required=True, metadata={"description": "The seat about to act"})
     plays = ranged(0, MAX_PLAYS_PER_TURN, metadata={"description": "Plays made in this turn"})
     turns = ranged(0, MAX_TURNS - 1, metadata={"description": "Turns taken so far"})
-
-
-class StacksOptionsSchema(ClockedOptions):
-    block_window = fields.String(
-        validate=validate.OneOf(["all", "holders"]),
-        metadata={"description": "Ask every opponent, or only those who could block"},
-    )
-    response_timeout_s = fields.Float(
-        validate=validate.Range(min=0, max=1e9, min_inclusive=False, max_inclusive=False),
-        metadata={"description": "Seconds a block window stays open"},
-    )
 
 
 class StacksPassActionSchema(PassSchema):
