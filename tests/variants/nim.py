@@ -17,9 +17,13 @@ from stacks_api.rules.rng import Rng
 from stacks_api.variants import Bots, Examples, Schemas, Tuning, Variant
 from stacks_api.variants.fields import (
     ActionShape,
+    Parts,
     Strict,
+    deal_entry,
+    event,
     player_fields,
     ranged,
+    seat_field,
     view_fields,
     you_fields,
 )
@@ -173,10 +177,19 @@ class NimOptionsSchema(Strict):
     stones = ranged(1, 100, metadata={"description": "Stones on the heap at the start"})
 
 
+class NimResultSchema(Strict):
+    winner_seat = ranged(0, 1, required=True)
+
+
+NIM_EVENTS = {"take": event("take", seat=seat_field(required=True), count=ranged(1, MOST))}
 NimPlayerSchema = Schema.from_dict(player_fields(), name="NimPlayerSchema")
 NimYouSchema = Schema.from_dict(you_fields("NimAction"), name="NimYouSchema")
 NimViewSchema = Schema.from_dict(
-    view_fields("nim", NimYouSchema, NimPlayerSchema, stones=ranged(0, 100, required=True)),
+    view_fields(
+        "nim",
+        Parts(NimYouSchema, NimPlayerSchema, NimOptionsSchema, NimResultSchema, log="NimLogEntry"),
+        stones=ranged(0, 100, required=True),
+    ),
     name="NimViewSchema",
 )
 
@@ -207,6 +220,9 @@ NIM = Variant(
         actions={"take": NimTakeActionSchema},
         position=NimPositionSchema,
         options=NimOptionsSchema,
+        result=NimResultSchema,
+        events=NIM_EVENTS,
+        log={"deal": deal_entry()},
     ),
     examples=Examples(
         create={
