@@ -5,8 +5,8 @@
 Starts ``stacks-api serve`` on the embedded store and Debian's Chromium (through
 Playwright). Each round, in a fresh browser context: load /api/v1/health (the
 baseline: one request, nothing to draw), then open a seat's /play page of a new
-game against a bot and time until the board is drawn. Prints medians and the
-ratio. The browser tests keep only behaviour; timings belong here.
+game against a bot and time until the board is drawn, and until its move history
+(rebuilt from the game's events) is. Prints medians and the ratios. The browser tests keep only behaviour; timings belong here.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def main() -> None:
     args = parser.parse_args()
     server = ServerProcess({"REDIS_URL": ""})
     api = Client(server.url)
-    health, first_render = [], []
+    health, first_render, told = [], [], []
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
@@ -56,6 +56,8 @@ def main() -> None:
                 page.goto(f"{server.url}/play#game={game['id']}&token={me.token}")
                 page.wait_for_selector("[data-cell='0,1']")
                 first_render.append(time.perf_counter() - start)
+                page.wait_for_selector("[data-move]")  # the history, rebuilt from the events
+                told.append(time.perf_counter() - start)
                 context.close()
             browser.close()
     finally:
@@ -66,6 +68,8 @@ def main() -> None:
         f"/play, seat view until the board is drawn: median {r * 1000:.0f} ms, "
         f"max {max(first_render) * 1000:.0f} ms ({r / h:.1f}x health), {args.rounds} rounds"
     )
+    m = statistics.median(told)
+    print(f"/play, until the move history is drawn: median {m * 1000:.0f} ms ({m / h:.1f}x health)")
 
 
 if __name__ == "__main__":

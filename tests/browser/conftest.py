@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-from stacks_api.testing import free_port
+from stacks_api.testing import ServerProcess, free_port
 
 CHROMIUM = "/usr/bin/chromium"
 # Without the background-networking flags Chromium keeps trying to reach hosts
@@ -21,6 +21,7 @@ FLAGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
 SHOTS = Path(__file__).parent / "screenshots"
+DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="session")
@@ -45,3 +46,102 @@ def static_site(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}", tmp_path
     server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def server():
+    process = ServerProcess({"REDIS_URL": ""})
+    yield process
+    process.stop()
+
+
+@pytest.fixture
+def open_page(browser):
+    """Pages that record every console error, page error and failed request."""
+    contexts, problems = [], []
+
+    def opener(url: str, viewport: dict | None = None, before: str | None = None):
+        """A page in a context of its own at ``url``; ``before`` runs in it first."""
+        context = browser.new_context(viewport=viewport or DESKTOP)
+        contexts.append(context)
+        if before:
+            context.add_init_script(before)
+        page = context.new_page()
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        page.on("requestfailed", lambda r: closed_by_client(r) or problems.append(failed(r)))
+        page.goto(url)
+        return page
+
+    opener.problems = problems
+    yield opener
+    for context in contexts:
+        context.close()
+
+
+def closed_by_client(request) -> bool:
+    """The client closes its event stream itself on game over; if the server has not ended
+    it first, Chromium reports that close as an aborted request, which is no fault."""
+    return "/events" in request.url and request.failure == "net::ERR_ABORTED"
+
+
+def failed(request) -> str:
+    return f"{request.url} {request.failure}"
+
+
+def version(page) -> int:
+    return int(page.get_attribute("[data-status]", "data-version"))
+
+
+def status(page) -> str:
+    return page.text_content("[data-status]")
+
+
+def wait_turn(page, timeout=20_000) -> str:
+    """Until the seat must act (its turn, or a block window it can block in) or the
+    game is over; the game's status."""
+    page.wait_for_function(
+        "['finished', 'cancelled'].includes(document.querySelector('[data-status]').textContent)"
+        " || document.querySelector('.turnline.mine') !== null",
+        timeout=timeout,
+    )
+    return status(page)
+
+
+def history(page) -> list[tuple[str, str]]:
+    """The move history as shown: each entry's version and text."""
+    return page.eval_on_selector_all(
+        "[data-move]", "items => items.map(i => [i.dataset.move, i.textContent])"
+    )
+
+
+def reloaded_history(page) -> list[tuple[str, str]]:
+    """Reload the page and read the history once it is rebuilt."""
+    page.reload()
+    page.wait_for_selector("[data-move]")
+    return history(page)
+
+
+def shoot(page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def play_sequence_turn(page) -> None:
+    """Click a card, then one of its highlighted spaces; trade or pass when nothing fits."""
+    before = version(page)
+    cards = page.locator(".hand [data-card]")
+    for i in range(cards.count()):
+        cards.nth(i).click()
+        if page.locator(".cell.target").count():
+            page.locator(".cell.target").first.click()
+            break
+        if page.locator("[data-action=exchange]").count():
+            page.locator("[data-action=exchange]").click()
+            break
+        cards.nth(i).click()  # not this one: unselect
+    else:
+        page.locator("[data-action=pass]").click()
+    page.wait_for_function(
+        f"Number(document.querySelector('[data-status]').dataset.version) > {before}"
+    )

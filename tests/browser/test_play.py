@@ -9,82 +9,19 @@ import pytest
 from stacks_api.client import Client
 from stacks_api.testing import RedisServer, ServerProcess
 
-from .conftest import SHOTS
+from .conftest import (
+    DESKTOP,
+    PHONE,
+    history,
+    play_sequence_turn,
+    reloaded_history,
+    shoot,
+    status,
+    version,
+    wait_turn,
+)
 
 STATIC = Path(__file__).parent.parent.parent / "stacks_api" / "web" / "static"
-DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 360, "height": 780}
-
-
-@pytest.fixture(scope="module")
-def server():
-    process = ServerProcess({"REDIS_URL": ""})
-    yield process
-    process.stop()
-
-
-@pytest.fixture
-def open_page(browser):
-    """Pages that record every console error, page error and failed request."""
-    contexts, problems = [], []
-
-    def opener(url: str, viewport: dict | None = None):
-        context = browser.new_context(viewport=viewport or DESKTOP)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda error: problems.append(str(error)))
-        page.on("requestfailed", lambda r: closed_by_client(r) or problems.append(failed(r)))
-        page.goto(url)
-        return page
-
-    opener.problems = problems
-    yield opener
-    for context in contexts:
-        context.close()
-
-
-def closed_by_client(request) -> bool:
-    """The client closes its event stream itself on game over; if the server has not ended
-    it first, Chromium reports that close as an aborted request, which is no fault."""
-    return "/events" in request.url and request.failure == "net::ERR_ABORTED"
-
-
-def failed(request) -> str:
-    return f"{request.url} {request.failure}"
-
-
-def version(page) -> int:
-    return int(page.get_attribute("[data-status]", "data-version"))
-
-
-def wait_turn(page, timeout=20_000) -> str:
-    page.wait_for_function(
-        "['finished', 'cancelled'].includes(document.querySelector('[data-status]').textContent)"
-        " || document.querySelector('.turnline')?.textContent.includes('Your turn')"
-        " || document.querySelector('.turnline')?.textContent.includes('Block or pass')",
-        timeout=timeout,
-    )
-    return page.inner_text("[data-status]")
-
-
-def play_sequence_turn(page) -> None:
-    """Click a card, then one of its highlighted spaces; trade or pass when nothing fits."""
-    before = version(page)
-    cards = page.locator(".hand [data-card]")
-    for i in range(cards.count()):
-        cards.nth(i).click()
-        if page.locator(".cell.target").count():
-            page.locator(".cell.target").first.click()
-            break
-        if page.locator("[data-action=exchange]").count():
-            page.locator("[data-action=exchange]").click()
-            break
-        cards.nth(i).click()  # not this one: unselect
-    else:
-        page.locator("[data-action=pass]").click()
-    page.wait_for_function(
-        f"Number(document.querySelector('[data-status]').dataset.version) > {before}"
-    )
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -95,21 +32,31 @@ def test_a_whole_sequence_game_against_a_bot_by_clicks(server, open_page, viewpo
     page = open_page(f"{server.url}/play#game={game['id']}&token={me.token}", viewport)
     page.wait_for_selector("[data-cell='0,1']")
     name = "desktop" if viewport is DESKTOP else "phone"
-    shot = False
+    shoot(page, f"sequence-{name}-start")
+    reloaded_mid_game = False
     for _ in range(200):
         if wait_turn(page) != "active":
             break
-        if not shot and version(page) > 8:
-            SHOTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(SHOTS / f"sequence-{name}.png"), full_page=True)
-            shot = True
+        if not reloaded_mid_game and version(page) > 12:
+            shoot(page, f"sequence-{name}-mid")
+            before = history(page)
+            assert len(before) > 5 and any(" on " in text for _, text in before), before
+            assert reloaded_history(page) == before, "a reload shows the same history"
+            reloaded_mid_game = True
+            wait_turn(page)
         play_sequence_turn(page)
-    assert page.inner_text("[data-status]") == "finished"
+    assert status(page) == "finished" and reloaded_mid_game
     assert page.locator(".gameover").count() == 1
+    assert "sequence" in page.text_content(".gameover .why").lower()
     page.wait_for_timeout(1500)  # the stream has ended with the game: no reconnecting banner
     assert page.locator("#banner").is_hidden()
     assert page.locator("[data-chip]").count() > 8
-    page.screenshot(path=str(SHOTS / f"sequence-{name}-over.png"), full_page=True)
+    shoot(page, f"sequence-{name}-end")
+    ended = history(page)
+    assert reloaded_history(page) == ended, "a finished game reopens with its whole history"
+    shown = {int(v) for v, _ in ended}
+    assert max(shown) == api.view(game["id"])["version"]
+    assert page.locator(".hand").count() == 0, "no hand or hint once the game is over"
     assert not open_page.problems, open_page.problems
 
 
@@ -135,8 +82,7 @@ def test_stacks_by_clicks_discard_top_steal_a_chip_and_block(server, open_page, 
     page = open_page(f"{server.url}/play#game={game['id']}&token={me.token}", viewport)
     wait_turn(page)
     name = "desktop" if viewport is DESKTOP else "phone"
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"stacks-{name}.png"), full_page=True)
+    shoot(page, f"stacks-{name}-start")
 
     page.click("[data-discard='0']")  # the top of my own discard pile: R2
     page.click("[data-pile='2']")
@@ -151,9 +97,11 @@ def test_stacks_by_clicks_discard_top_steal_a_chip_and_block(server, open_page, 
     page.click(".hand [data-card='R5']")
     page.click("[data-discard='0']")  # ends the turn; seat 1 completes pile 1
     page.wait_for_selector("[data-action=block]", timeout=20_000)
-    page.screenshot(path=str(SHOTS / f"stacks-{name}-block.png"), full_page=True)
+    shoot(page, f"stacks-{name}-block")
     page.click("[data-action=block]")
     wait_turn(page)
+    page.wait_for_selector("[data-move]:has-text('blocked')")
+    shoot(page, f"stacks-{name}-mid")
     events = api.events(game["id"])
     assert [e for e in events if e["type"] == "play" and e.get("from") == "discard"]
     assert {
@@ -164,6 +112,34 @@ def test_stacks_by_clicks_discard_top_steal_a_chip_and_block(server, open_page, 
         "color": "blue",
     }.items() <= next(e for e in events if e.get("card") == "STEAL_CHIP").items()
     assert [e for e in events if e["type"] == "block" and e["seat"] == 0]
+    assert not open_page.problems, open_page.problems
+
+
+ABOUT_TO_WIN = {
+    "piles": [[], ["B1", "B2", "B3", "B4"], [], []],
+    "hands": [["B5", "R2", "SKIP"], ["R3", "B2", "R4"], ["B3", "R5", "R1"]],
+    "chips": [{"blue": 2, "red": 2}, {"blue": 1, "red": 0}, {"blue": 0, "red": 1}],
+    "turn": 0,
+}
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_won_stacks_game_says_why(server, open_page, viewport):
+    api = Client(server.url)
+    seats = [{}, {"bot": "greedy"}, {"bot": "greedy"}]
+    game = api.create("stacks", 3, seats=seats, position=ABOUT_TO_WIN, seed=3,
+                      options={"block_window": "holders"})  # fmt: skip
+    me = api.join(game["id"], "Ada")
+    page = open_page(f"{server.url}/play#game={game['id']}&token={me.token}", viewport)
+    wait_turn(page)
+    page.click(".hand [data-card='B5']")
+    page.click("[data-pile='1']")  # completes the blue pile: nobody holds a Block
+    page.wait_for_selector(".gameover")
+    assert page.text_content(".gameover h2") == "You won!"
+    why = page.text_content(".gameover .why")
+    assert "3 blue and 2 red" in why, why
+    assert page.locator(".hint").count() == 0, "no 'pick a card' hint once it is over"
+    shoot(page, f"stacks-{'desktop' if viewport is DESKTOP else 'phone'}-end")
     assert not open_page.problems, open_page.problems
 
 
@@ -197,7 +173,6 @@ def test_the_page_catches_up_after_the_server_restarts(open_page, browser):
         tokens = [api.join(game["id"], name).token for name in ("Ada", "Grace")]
         page = open_page(f"{first.url}/play#game={game['id']}&token={tokens[0]}")
         page.wait_for_selector("[data-cell='0,1']")
-        opened_at = version(page)
 
         def move() -> None:
             state = api.view(game["id"])
@@ -218,10 +193,9 @@ def test_the_page_catches_up_after_the_server_restarts(open_page, browser):
                 timeout=15_000,
             )
             page.wait_for_selector("#banner", state="hidden")
-            versions = "items => items.map(i => Number(i.dataset.eventVersion))"
-            shown = page.eval_on_selector_all("[data-event-version]", versions)
-            expected = [e["version"] for e in api.events(game["id"], opened_at)]
-            assert sorted(shown) == expected, "every event once, none missing"
+            caught_up = history(page)
+            assert int(caught_up[0][0]) == final, "the newest move is shown"
+            assert reloaded_history(page) == caught_up, "every move once, none missing"
         finally:
             second.stop()
     finally:
@@ -232,7 +206,7 @@ def test_the_page_catches_up_after_the_server_restarts(open_page, browser):
 
 
 def test_the_client_is_small():
-    size = sum(path.stat().st_size for path in STATIC.iterdir())
+    size = sum(path.stat().st_size for path in STATIC.rglob("*") if path.is_file())
     assert size < 150_000, f"{size} bytes"
 
 
@@ -244,7 +218,7 @@ def test_the_lobby_creates_a_stacks_game_against_bots_and_opens_it(server, open_
     page.select_option("#block-window", "holders")
     page.click("button[type=submit]")
     page.wait_for_selector("[data-pile='3']")
-    assert "token=" in page.url and page.inner_text("[data-status]") == "active"
+    assert "token=" not in page.url and status(page) == "active"
     game_id = page.url.split("game=")[1].split("&")[0]
     view = Client(server.url).view(game_id)
     assert [p["bot"] for p in view["players"]] == [None, "greedy", "greedy"]
@@ -260,13 +234,13 @@ def test_a_table_of_people_sees_the_clock_leaves_and_rematches(server, open_page
     page.wait_for_selector("[data-clock]:has-text('left')")
     clock = page.text_content("[data-clock]")
     assert "9:" in clock or "10:" in clock, clock
-    page.screenshot(path=str(SHOTS / "people-clock.png"), full_page=True)
+    shoot(page, "people-clock")
     page.click("[data-leave]")
     page.wait_for_selector("text=You left")
     shown = api.view(game["id"])
     assert shown["players"][0]["left"] and shown["players"][0]["bot"] == "greedy"
     page.wait_for_selector("text=left the game")
-    page.screenshot(path=str(SHOTS / "people-left.png"), full_page=True)
+    shoot(page, "people-left")
 
     # A finished game of two people: Rematch takes seat 0 to the next game.
     board = ["X........X"] + ["." * 10] * 8 + ["XBBB.....X"]
@@ -279,5 +253,5 @@ def test_a_table_of_people_sees_the_clock_leaves_and_rematches(server, open_page
     page.wait_for_selector("text=Waiting for players")
     next_id = api.view(done["id"])["rematch"]
     assert next_id and next_id in page.url
-    page.screenshot(path=str(SHOTS / "people-rematch.png"), full_page=True)
+    shoot(page, "people-rematch")
     assert not open_page.problems, open_page.problems

@@ -1,4 +1,7 @@
-// A small helper to build DOM: h("button", {class: "x", onclick}, "label", child).
+// Small helpers for building the page: h("button", {class: "x", onclick}, "label", child),
+// card and board-space names in the player's language.
+import { t } from "./i18n.js";
+
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -14,17 +17,31 @@ export function h(tag, attrs = {}, ...children) {
   return node;
 }
 
-export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const ACTION_CARDS = ["SKIP", "REVERSE", "STEAL_CARD", "STEAL_CHIP", "BLOCK"];
 
-// "TH" -> "10♥"; Stacks codes ("B3", "SKIP") -> a readable label.
+// "TH" -> "10♥"; Stacks codes ("B3", "BW", "SKIP") -> "Blue 3", "Blue wild", "Skip".
 export function cardLabel(code) {
-  if (code in STACKS_NAMES) return STACKS_NAMES[code];
-  if (/^[BR][1-5W]$/.test(code)) return `${code[0] === "B" ? "Blue" : "Red"} ${code[1] === "W" ? "wild" : code[1]}`;
+  if (ACTION_CARDS.includes(code)) return t(`card_${code}`);
+  if (/^[BR][1-5W]$/.test(code)) {
+    const n = code[1] === "W" ? t("wild") : code[1];
+    return t(code[0] === "B" ? "card_blue" : "card_red", { n });
+  }
   const rank = code[0] === "T" ? "10" : code[0];
   return `${rank}${SUITS[code[1]] || ""}`;
 }
 
-const STACKS_NAMES = {
-  SKIP: "Skip", REVERSE: "Reverse", STEAL_CARD: "Steal a Card", STEAL_CHIP: "Steal a Chip",
-  BLOCK: "Block",
-};
+export function isRedSuit(code) {
+  return /^[2-9TJQKA][HD]$/.test(code);
+}
+
+// The board's columns are lettered A-J from the left, its rows numbered 1-10 from the top.
+export const COLUMNS = "ABCDEFGHIJ";
+export function cellName([row, col]) {
+  return `${COLUMNS[col]}${row + 1}`;
+}
+
+// Seats, piles and everything counted are shown from 1.
+export function shown(index) {
+  return index + 1;
+}

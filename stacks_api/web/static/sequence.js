@@ -1,9 +1,12 @@
-// Sequence: the printed board with chips, the hand, and clicks that make actions.
-import { h, cardLabel } from "./dom.js";
+// Sequence: the printed board with row and column labels, chips, the hand, and the
+// clicks (or keys) that make actions.
+import { h, cardLabel, cellName, COLUMNS, isRedSuit } from "./dom.js";
+import { t } from "./i18n.js";
+import { playerList } from "./players.js";
 
 const LAYOUT = await (await fetch("/play/board-layout.json")).json();
 const COLORS = { B: "blue", G: "green", R: "red" };
-const SHAPES = { blue: "●", green: "▲", red: "■" }; // a shape per team, not colour alone
+const SHAPES = { blue: "●", green: "▲", red: "■" }; // a shape per team: colour is never the only cue
 
 export function renderSequence(view, ui) {
   const you = view.you;
@@ -14,22 +17,26 @@ export function renderSequence(view, ui) {
   const inSequence = new Set(view.sequences.flat().map((cell) => cell.join(",")));
   const last = [...ui.log].reverse().find((e) => e.type === "play" && e.cell);
   const lastCell = last ? last.cell.join(",") : null;
+  const fresh = last && last.version > ui.shownVersion;
 
-  const cells = [];
+  const cells = [h("span", { class: "axis", "aria-hidden": "true" }),
+    ...[...COLUMNS].map((c) => h("span", { class: "axis", "aria-hidden": "true" }, c))];
   for (let r = 0; r < 10; r++) {
+    cells.push(h("span", { class: "axis", "aria-hidden": "true" }, String(r + 1)));
     for (let c = 0; c < 10; c++) {
       const key = `${r},${c}`;
       const printed = LAYOUT[r][c];
-      const mark = view.board[r][c];
-      const color = COLORS[mark];
+      const color = COLORS[view.board[r][c]];
       const target = targets.get(key);
       const corner = printed === "XX";
-      const label = corner ? "free corner" : `${cardLabel(printed)}${color ? `, ${color} chip` : ""}`;
+      const what = corner ? t("corner") : cardLabel(printed);
+      const chip = color ? `, ${t("chip_on", { color: t(color) })}` : "";
+      const isLast = key === lastCell;
       cells.push(h("button", {
         class: ["cell", corner && "corner", target && "target", inSequence.has(key) && "in-sequence",
-          key === lastCell && "last", /[HD]$/.test(printed) && "red-suit"].filter(Boolean).join(" "),
-        "data-cell": key, "data-chip": color, "aria-label": `row ${r + 1}, column ${c + 1}: ${label}`,
-        "aria-disabled": target ? "false" : "true",
+          isLast && "last", isLast && fresh && "fresh", isRedSuit(printed) && "red-suit"].filter(Boolean).join(" "),
+        "data-cell": key, "data-chip": color, "aria-label": `${cellName([r, c])}: ${what}${chip}`,
+        "aria-disabled": target ? "false" : "true", tabindex: target ? "0" : "-1",
         onclick: () => target && ui.act(target),
       }, h("span", { class: "printed" }, corner ? "★" : cardLabel(printed)),
       color ? h("span", { class: `chip chip-${color}`, "aria-hidden": "true" }, SHAPES[color]) : null));
@@ -37,30 +44,27 @@ export function renderSequence(view, ui) {
   }
 
   const exchanges = new Map(legal.filter((a) => a.type === "exchange").map((a) => [a.card, a]));
-  const hand = you ? you.hand.map((card) => h("button", {
-    class: ["card", /[HD]$/.test(card) && "red-suit", chosen === card && "selected",
-      exchanges.has(card) && "dead"].filter(Boolean).join(" "),
-    "data-card": card, "aria-pressed": chosen === card ? "true" : "false",
-    "aria-label": `${cardLabel(card)}${exchanges.has(card) ? " (dead card)" : ""}`,
-    onclick: () => ui.select(card),
-  }, cardLabel(card), exchanges.has(card) ? h("small", {}, " dead") : null)) : [];
+  const hand = you ? you.hand.map((card, index) => {
+    const picked = ui.selected?.from === "hand" && ui.selected.index === index;
+    const dead = exchanges.has(card);
+    return h("button", {
+      class: ["card", isRedSuit(card) && "red-suit", picked && "selected", dead && "dead"].filter(Boolean).join(" "),
+      "data-card": card, "aria-pressed": picked ? "true" : "false",
+      "aria-label": `${cardLabel(card)}${dead ? ` (${t("dead")})` : ""}`,
+      onclick: () => ui.select(card, "hand", index),
+    }, cardLabel(card), dead ? h("small", {}, ` ${t("dead")}`) : null);
+  }) : [];
   const pass = legal.find((a) => a.type === "pass");
   const exchange = chosen && exchanges.get(chosen);
 
   return h("div", { class: "sequence" },
-    players(view),
-    h("p", { class: "facts" }, `Sequences to win: ${view.options.sequences_to_win} · Cards left: ${view.draw_pile_count}`),
-    h("div", { class: "board", role: "grid", "aria-label": "Sequence board" }, ...cells),
-    you ? h("section", { class: "hand", "aria-label": "Your hand" }, h("h2", {}, "Your hand"),
+    playerList(view, (p) => [h("span", { class: `chip chip-${p.color}`, "aria-hidden": "true" }, SHAPES[p.color]),
+      ` ${t("team_of", { color: t(p.color) })}`]),
+    h("p", { class: "facts" }, t("sequence_facts", { n: view.options.sequences_to_win, cards: view.draw_pile_count })),
+    h("div", { class: "board", role: "group", "aria-label": t("board") }, ...cells),
+    you && view.status === "active" ? h("section", { class: "hand", "aria-label": t("your_hand") }, h("h2", {}, t("your_hand")),
       h("div", { class: "cards" }, ...hand),
       h("div", { class: "buttons" },
-        exchange ? h("button", { "data-action": "exchange", onclick: () => ui.act(exchange) }, `Trade the dead ${cardLabel(chosen)}`) : null,
-        pass ? h("button", { "data-action": "pass", onclick: () => ui.act(pass) }, "Pass") : null)) : null);
-}
-
-function players(view) {
-  return h("ul", { class: "players", "aria-label": "Players" }, ...view.players.map((p) => h("li", {
-    "data-seat": p.seat, class: view.to_move.includes(p.seat) ? "to-move" : "",
-  }, h("span", { class: `chip chip-${p.color}`, "aria-hidden": "true" }, SHAPES[p.color]),
-  ` ${p.name || `Seat ${p.seat}`}${p.bot ? " (bot)" : ""} · team ${p.color} · ${p.hand_size} cards`)));
+        exchange ? h("button", { "data-action": "exchange", onclick: () => ui.act(exchange) }, t("trade_dead", { card: cardLabel(chosen) })) : null,
+        pass ? h("button", { "data-action": "pass", onclick: () => ui.act(pass) }, t("pass")) : null)) : null);
 }

@@ -1,12 +1,21 @@
 // Sequence Stacks: piles, every player's discard top and chips, the hand, the block window.
-import { h, cardLabel } from "./dom.js";
+import { h, cardLabel, shown } from "./dom.js";
+import { t } from "./i18n.js";
+import { seatName } from "./history.js";
 
 const PILE_COLORS = ["blue", "blue", "red", "red"];
 
+function cardClass(card) {
+  if (/^B[1-5W]$/.test(card)) return "card-blue";
+  if (/^R[1-5W]$/.test(card)) return "card-red";
+  return "card-action";
+}
+
 export function renderStacks(view, ui) {
   const you = view.you;
-  const legal = you ? you.legal_actions : [];
-  const sel = ui.selected; // {card, from, target?}
+  const active = view.status === "active";
+  const legal = you && active ? you.legal_actions : [];
+  const sel = ui.selected; // {card, from, index, target?}
   const mine = legal.filter((a) => a.type === "play" && sel && a.card === sel.card && (a.from || "hand") === sel.from);
   const onPile = new Map(mine.filter((a) => a.pile !== undefined).map((a) => [a.pile, a]));
   const onSeat = new Map();
@@ -14,12 +23,13 @@ export function renderStacks(view, ui) {
     onSeat.set(a.target, [...(onSeat.get(a.target) || []), a]);
   }
   const discard = sel && sel.from === "hand" && legal.find((a) => a.type === "discard" && a.card === sel.card);
+  const window = view.block_window;
 
-  const clickCard = (card, from) => {
+  const clickCard = (card, from, index) => {
     const simple = legal.find((a) => a.type === "play" && a.card === card && (a.from || "hand") === from
       && a.pile === undefined && a.target === undefined && card !== "BLOCK");
     if (simple && (card === "SKIP" || card === "REVERSE")) return ui.act(simple);
-    ui.select(card, from);
+    ui.select(card, from, index);
   };
   const clickSeat = (seat) => {
     const options = onSeat.get(seat);
@@ -31,12 +41,16 @@ export function renderStacks(view, ui) {
 
   const piles = view.piles.map((pile, p) => {
     const target = onPile.get(p);
+    const top = pile.length ? cardLabel(pile.at(-1)) : t("empty");
+    const state = pile.length ? t("pile_state", { n: pile.length, card: top }) : t("empty");
+    const fresh = ui.changedPiles.has(p);
     return h("button", {
-      class: `pile pile-${PILE_COLORS[p]}${target ? " target" : ""}`, "data-pile": p,
-      "aria-label": `pile ${p}, ${PILE_COLORS[p]}: ${pile.length ? `${pile.length} cards, top ${cardLabel(pile.at(-1))}` : "empty"}`,
-      "aria-disabled": target ? "false" : "true", onclick: () => target && ui.act(target),
-    }, h("span", { class: "pile-top" }, pile.length ? cardLabel(pile.at(-1)) : "empty"),
-    h("small", {}, `${pile.length}/5 ${PILE_COLORS[p]}`));
+      class: ["pile", `pile-${PILE_COLORS[p]}`, target && "target", fresh && "fresh"].filter(Boolean).join(" "),
+      "data-pile": p, "aria-label": t("pile_label", { pile: shown(p), color: t(PILE_COLORS[p]), state }),
+      "aria-disabled": target ? "false" : "true", tabindex: target ? "0" : "-1",
+      onclick: () => target && ui.act(target),
+    }, h("small", {}, t("pile_n", { pile: shown(p) })), h("span", { class: "pile-top" }, top),
+    h("span", { class: "pile-count", "aria-hidden": "true" }, `${pile.length}/5`));
   });
 
   const seats = view.players.map((p) => {
@@ -44,73 +58,70 @@ export function renderStacks(view, ui) {
     const top = p.discard_top;
     const ownTopPlayable = isMe && top && legal.some((a) => a.type === "play" && a.from === "discard");
     const discardAction = isMe && discard;
-    return h("li", { class: `seat${view.to_move.includes(p.seat) ? " to-move" : ""}` },
+    const moving = active && view.to_move.includes(p.seat);
+    const name = seatName(view, p.seat);
+    const marks = [p.bot && !p.left ? t("bot") : null, isMe ? t("you_mark") : null,
+      p.away ? t("away") : null, p.left ? t("gone") : null].filter(Boolean);
+    const topLabel = top ? cardLabel(top) : t("empty");
+    return h("li", { class: ["seat", moving && "to-move", isMe && "mine"].filter(Boolean).join(" "), "aria-current": moving ? "true" : null },
       h("button", {
         class: `seat-button${onSeat.has(p.seat) ? " target" : ""}`, "data-seat": p.seat,
-        "aria-label": `${p.name || `Seat ${p.seat}`}: ${p.chips.blue} blue and ${p.chips.red} red chips, ${p.hand_size} cards`,
+        "aria-label": t("seat_label", { name, blue: p.chips.blue, red: p.chips.red, cards: p.hand_size }),
         onclick: () => clickSeat(p.seat),
-      }, `${p.name || `Seat ${p.seat}`}${p.bot ? " (bot)" : ""}${isMe ? " (you)" : ""}`,
+      }, h("strong", {}, moving ? "▶ " : "", name), marks.length ? h("small", {}, marks.join(", ")) : null,
       h("span", { class: "chips" }, h("span", { class: "chip-blue-count" }, `● ${p.chips.blue}`), " ",
         h("span", { class: "chip-red-count" }, `■ ${p.chips.red}`)),
-      h("small", {}, ` ${p.hand_size} cards${p.skips ? ` · ${p.skips} skip` : ""}`)),
+      h("small", {}, `${t("cards_n", { n: p.hand_size })}${p.skips ? ` · ${t("skips_n", { n: p.skips })}` : ""}`)),
       h("button", {
-        class: `discard${discardAction ? " target" : ""}${sel && sel.from === "discard" && isMe ? " selected" : ""}`,
+        class: ["discard", discardAction && "target", sel && sel.from === "discard" && isMe && "selected"].filter(Boolean).join(" "),
         "data-discard": p.seat,
-        "aria-label": `${isMe ? "your" : `seat ${p.seat}'s`} discard pile: ${top ? cardLabel(top) : "empty"}`,
+        "aria-label": isMe ? t("your_discard_label", { card: topLabel }) : t("discard_label", { name, card: topLabel }),
         onclick: () => {
           if (discardAction) return ui.act(discardAction);
-          if (ownTopPlayable) clickCard(top, "discard");
+          if (ownTopPlayable) clickCard(top, "discard", 0);
         },
       }, top ? cardLabel(top) : "—"));
   });
 
-  const hand = you ? you.hand.map((card) => h("button", {
-    class: `card card-${card[0] === "B" && card.length === 2 ? "blue" : card[0] === "R" && card.length === 2 ? "red" : "action"}${sel && sel.from === "hand" && sel.card === card ? " selected" : ""}`,
-    "data-card": card, "aria-pressed": sel && sel.from === "hand" && sel.card === card ? "true" : "false",
-    onclick: () => clickCard(card, "hand"),
-  }, cardLabel(card))) : [];
+  const hand = you && active ? you.hand.map((card, index) => {
+    const picked = sel && sel.from === "hand" && sel.index === index;
+    return h("button", {
+      class: ["card", cardClass(card), picked && "selected"].filter(Boolean).join(" "),
+      "data-card": card, "aria-pressed": picked ? "true" : "false",
+      onclick: () => clickCard(card, "hand", index),
+    }, cardLabel(card));
+  }) : [];
 
   const colours = sel && sel.target !== undefined
-    ? (onSeat.get(sel.target) || []).map((a) => h("button", { "data-color": a.color, onclick: () => ui.act(a) }, `Take a ${a.color} chip`))
+    ? (onSeat.get(sel.target) || []).map((a) => h("button", { "data-color": a.color, onclick: () => ui.act(a) }, t("take_chip", { color: t(a.color) })))
     : [];
   const pass = legal.find((a) => a.type === "pass");
   const block = legal.find((a) => a.type === "play" && a.card === "BLOCK");
-  const window = view.block_window;
-  const prompt = window && you && view.to_move.includes(you.seat)
-    ? h("div", { class: "block-prompt", role: "alertdialog", "aria-label": "Block window" },
-      h("p", {}, `${view.players[window.completer].name || `Seat ${window.completer}`} completed pile ${window.pile}. Block the chip?`),
-      window.deadline ? h("p", { class: "countdown", "data-deadline": window.deadline }, countdown(window.deadline)) : null,
-      block ? h("button", { "data-action": "block", class: "primary", onclick: () => ui.act(block) }, "Block") : h("p", {}, "You hold no Block."),
-      pass ? h("button", { "data-action": "pass", onclick: () => ui.act(pass) }, "Pass") : null)
+  const asked = window && you && view.to_move.includes(you.seat);
+  // A seat that holds no Block is not asked: the client passes for it (app.js).
+  const prompt = asked && (block || ui.askEveryWindow)
+    ? h("div", { class: "block-prompt", role: "alertdialog", "aria-label": t("block_window") },
+      h("p", {}, t("block_question", { name: seatName(view, window.completer), pile: shown(window.pile) })),
+      block ? h("button", { "data-action": "block", class: "primary", onclick: () => ui.act(block) }, t("block")) : null,
+      pass ? h("button", { "data-action": "pass", onclick: () => ui.act(pass) }, t("pass")) : null)
     : null;
-  if (prompt && window.deadline) tick(prompt);
+  if (asked && !prompt && pass) ui.passForMe(pass);
 
+  const direction = t(view.direction === 1 ? "direction_up" : "direction_down");
   return h("div", { class: "stacks" },
-    h("p", { class: "facts" }, `Direction: ${view.direction === 1 ? "up the seats ↻" : "down the seats ↺"} · Draw pile: ${view.draw_pile_count} · Set aside: ${view.set_aside_count} · Chips left: ${view.supply.blue} blue, ${view.supply.red} red`),
+    h("p", { class: "facts" }, t("stacks_facts", { direction, draw: view.draw_pile_count, aside: view.set_aside_count, blue: view.supply.blue, red: view.supply.red })),
     prompt,
-    h("div", { class: "piles", "aria-label": "Sequence piles" }, ...piles),
-    h("ul", { class: "players", "aria-label": "Players" }, ...seats),
-    you ? h("section", { class: "hand", "aria-label": "Your hand" }, h("h2", {}, "Your hand"),
+    h("div", { class: "piles", role: "group", "aria-label": t("piles") }, ...piles),
+    h("ul", { class: "players", "aria-label": t("players") }, ...seats),
+    you && active ? h("section", { class: "hand", "aria-label": t("your_hand") }, h("h2", {}, t("your_hand")),
       h("div", { class: "cards" }, ...hand),
       h("div", { class: "buttons" }, ...colours,
-        !window && pass ? h("button", { "data-action": "pass", onclick: () => ui.act(pass) }, "Pass (end your turn)") : null),
-      h("p", { class: "hint" }, hint(sel, discard))) : null);
+        !window && pass ? h("button", { "data-action": "pass", onclick: () => ui.act(pass) }, t("pass_end_turn")) : null),
+      view.to_move.includes(you.seat) && !window ? h("p", { class: "hint" }, hint(sel, discard)) : null) : null);
 }
 
 function hint(sel, discard) {
-  if (!sel) return "Pick a card (or the top of your discard pile), then where it goes. Click your discard pile with a card picked to end your turn.";
-  if (sel.target !== undefined) return "Pick the colour to steal.";
-  return discard ? "Now a highlighted pile or seat — or your own discard pile to discard it." : "Now a highlighted pile or seat.";
-}
-
-function countdown(deadline) {
-  return `${Math.max(0, Math.ceil(deadline - Date.now() / 1000))} s left`;
-}
-
-function tick(prompt) {
-  const timer = setInterval(() => {
-    const box = prompt.querySelector(".countdown");
-    if (!box || !box.isConnected) return clearInterval(timer);
-    box.textContent = countdown(Number(box.dataset.deadline));
-  }, 500);
+  if (!sel) return t("hint_pick");
+  if (sel.target !== undefined) return t("hint_colour");
+  return discard ? t("hint_target_or_discard") : t("hint_target");
 }

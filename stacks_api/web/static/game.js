@@ -1,0 +1,280 @@
+// A game on screen: its view, the move history rebuilt from the public events, the
+// live event stream, and the seat's actions.
+import { call, follow, Refusal } from "./api.js";
+import { h, shown } from "./dom.js";
+import { t } from "./i18n.js";
+import { outcome, seatName, tell } from "./history.js";
+import { help } from "./lobby.js";
+import { dropToken, keepToken, remember } from "./seats.js";
+import { renderSequence } from "./sequence.js";
+import { renderStacks } from "./stacks.js";
+import { chime } from "./sound.js";
+
+const RENDERERS = { sequence: renderSequence, stacks: renderStacks };
+const ASK_EVERY_WINDOW = "stacks:ask-every-window";
+
+export class GameScreen {
+  constructor(id, token, page) {
+    Object.assign(this, {
+      id, token, page, view: null, selected: null, log: [], source: null, timer: null,
+      shownVersion: Infinity, changedPiles: new Set(), passing: null, wasMyTurn: false,
+      askEveryWindow: localStorage.getItem(ASK_EVERY_WINDOW) === "yes",
+    });
+    this.start();
+  }
+
+  async start() {
+    await this.load();
+    if (!this.view) return;
+    const you = this.view.you;
+    if (you && this.token) {
+      const name = this.view.players[you.seat].name;
+      remember({ id: this.id, variant: this.view.variant, seat: you.seat, name, token: this.token });
+    }
+    try {
+      this.log = (await call("GET", `/games/${this.id}/events`)).events;
+    } catch (error) {
+      this.page.say(error.message);
+    }
+    this.render();
+    this.listen();
+  }
+
+  async load() {
+    try {
+      const before = this.view;
+      this.view = await call("GET", `/games/${this.id}`, { token: this.token });
+      this.noteChanges(before, this.view);
+      this.render();
+    } catch (error) {
+      if (error instanceof Refusal && error.problem.status === 401 && this.token) {
+        dropToken(this.id);
+        this.token = null;
+        return this.load();
+      }
+      this.page.say(error.message);
+    }
+  }
+
+  // Which piles changed since the view before: they get a short motion.
+  noteChanges(before, after) {
+    this.changedPiles = new Set();
+    if (!before || !after.piles) return;
+    after.piles.forEach((pile, p) => {
+      if (pile.length !== before.piles[p].length || pile.at(-1) !== before.piles[p].at(-1)) this.changedPiles.add(p);
+    });
+  }
+
+  listen() {
+    if (!this.view || this.over()) return; // a game that has ended sends nothing more
+    const after = Math.max(this.view.version, this.log.at(-1)?.version ?? 0);
+    this.source = follow(this.id, after, {
+      onEvent: (event) => this.heard(event),
+      onOpen: () => { this.page.lost(false); this.refreshSoon(); },
+      onLost: () => { if (!this.closed && !this.over()) this.page.lost(true); },
+    });
+  }
+
+  close() {
+    this.closed = true;
+    if (this.source) this.source.close();
+    clearTimeout(this.timer);
+    clearTimeout(this.passing?.timer);
+    clearInterval(this.ticking);
+    document.title = t("title");
+    this.page.lost(false);
+  }
+
+  over() {
+    return ["finished", "cancelled"].includes(this.view.status);
+  }
+
+  heard(event) {
+    if (this.log.length && event.version < this.log.at(-1).version) return;
+    this.log.push(event);
+    if (event.type === "play") chime("play");
+    if (event.type === "game_over" || event.type === "cancelled") {
+      this.source.close(); // the server ends the stream: nothing to reconnect to
+      this.page.lost(false);
+    }
+    if (event.version > this.view.version) this.refreshSoon();
+    else this.render(); // our own move's events: the history and the last-move mark
+  }
+
+  refreshSoon() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.load(), 60);
+  }
+
+  select(card, from = "hand", index = 0) {
+    const same = this.selected && this.selected.from === from && this.selected.index === index;
+    this.selected = same ? null : { card, from, index };
+    this.focusTarget = !same;
+    this.render();
+  }
+
+  // Asked in a block window without a Block: pass after a short random wait, so the
+  // table cannot tell from the answer's speed who holds one.
+  passForMe(pass) {
+    const key = this.view.version;
+    if (this.passing?.key === key) return;
+    clearTimeout(this.passing?.timer);
+    this.passing = { key, timer: setTimeout(() => this.act(pass), 700 + Math.random() * 1800) };
+  }
+
+  async act(action) {
+    this.selected = null;
+    try {
+      const done = await call("POST", `/games/${this.id}/actions`, {
+        body: action, token: this.token, headers: { "If-Match": `"${this.view.version}"` },
+      });
+      this.page.say("");
+      const before = this.view;
+      this.view = done.game;
+      this.noteChanges(before, this.view);
+      this.render();
+    } catch (error) {
+      if (!(error instanceof Refusal && error.problem.status === 412)) this.page.say(error.message);
+      this.refreshSoon();
+    }
+  }
+
+  async leave() {
+    try {
+      this.view = await call("POST", `/games/${this.id}/leave`, { token: this.token });
+      dropToken(this.id);
+      this.token = null;
+      this.page.say(t("left_you"));
+      this.render();
+    } catch (error) {
+      this.page.say(error.message);
+    }
+  }
+
+  async rematch() {
+    try {
+      const next = await call("POST", `/games/${this.id}/rematch`, { token: this.token });
+      keepToken(next.game.id, next.token);
+      const me = this.view.players[this.view.you.seat];
+      remember({ id: next.game.id, variant: next.game.variant, seat: next.seat, name: me.name, token: next.token });
+      location.hash = `game=${next.game.id}`;
+    } catch (error) {
+      this.page.say(error.message);
+    }
+  }
+
+  // The seat must decide now: its turn, or a block window in which it holds a Block
+  // (or asked to be asked every time); a window it cannot block in is passed for it.
+  myTurn() {
+    const view = this.view;
+    if (!view.you || view.status !== "active" || !view.to_move.includes(view.you.seat)) return false;
+    const canBlock = view.you.legal_actions.some((a) => a.card === "BLOCK");
+    return !view.block_window || canBlock || this.askEveryWindow;
+  }
+
+  // The tab's title says when it is your turn, and a tone sounds once as it becomes so.
+  announceTurn() {
+    const mine = this.myTurn();
+    document.title = mine ? `● ${t("title_your_turn")} · ${t("title")}` : t("title");
+    if (mine && !this.wasMyTurn) chime("turn");
+    this.wasMyTurn = mine;
+  }
+
+  render() {
+    const view = this.view;
+    if (!view) return;
+    this.page.status(view.status, view.version);
+    const focused = [...document.querySelectorAll(".hand [data-card]")].indexOf(document.activeElement);
+    const board = RENDERERS[view.variant](view, this);
+    clearInterval(this.ticking);
+    const clock = h("span", { class: "clock", "data-clock": "" });
+    if (view.deadline && view.status === "active") {
+      const tick = () => { clock.textContent = t("time_left", { time: clockText(view.deadline) }); };
+      tick();
+      this.ticking = setInterval(tick, 1000);
+    }
+    const lines = tell(this.log, view);
+    this.page.show(
+      h("section", { class: "game", "aria-label": t("game") },
+        this.over() ? null : h("div", { class: `turnline${this.myTurn() ? " mine" : ""}`, role: "status" }, turnText(view, this.myTurn()), " ", clock),
+        this.over() ? gameOver(view, this) : null,
+        invites(view, this.page),
+        h("div", { class: "table" },
+          h("div", { class: "play-area" }, board,
+            view.you && view.status === "active" ? controls(view, this) : null,
+            view.you ? null : h("p", { class: "hint" }, t("watching"))),
+          h("section", { class: "log", "aria-label": t("history") },
+            h("h2", {}, t("history")),
+            h("ol", { reversed: true, "aria-live": "polite" },
+              ...(lines.length ? lines.slice().reverse().map((l) => h("li", { "data-move": l.version }, l.text)) : [h("li", {}, t("no_moves"))])))),
+        help()),
+    );
+    this.shownVersion = view.version;
+    this.changedPiles = new Set();
+    this.announceTurn();
+    // Keyboard play: after picking a card, focus goes to its first target (or stays
+    // on the card when it has none).
+    const card = focused >= 0 ? document.querySelectorAll(".hand [data-card]")[focused] : null;
+    const next = (this.focusTarget && document.querySelector(".target")) || card;
+    this.focusTarget = false;
+    if (next) next.focus();
+  }
+}
+
+function controls(view, ui) {
+  const stacks = view.variant === "stacks";
+  const ask = h("input", { type: "checkbox", id: "ask-every-window", checked: ui.askEveryWindow || null,
+    onchange: (event) => {
+      ui.askEveryWindow = event.target.checked;
+      localStorage.setItem(ASK_EVERY_WINDOW, ui.askEveryWindow ? "yes" : "no");
+      ui.render();
+    } });
+  return h("div", { class: "controls" },
+    stacks ? h("label", { for: "ask-every-window", class: "option" }, ask, ` ${t("ask_every_window")}`) : null,
+    h("button", { type: "button", class: "leave quiet", "data-leave": "", onclick: () => ui.leave() }, t("leave")));
+}
+
+function gameOver(view, ui) {
+  const told = outcome(view, ui.log);
+  const next = view.rematch
+    ? h("a", { href: `#game=${view.rematch}`, "data-next-game": "", class: "button" }, t("next_game"))
+    : view.you && view.status === "finished"
+      ? h("button", { type: "button", class: "primary", "data-rematch": "", onclick: () => ui.rematch() }, t("rematch"))
+      : null;
+  return h("div", { class: "gameover", role: "status" }, h("h2", {}, told.headline),
+    told.why ? h("p", { class: "why" }, told.why) : null,
+    h("p", {}, next, " ", h("a", { href: "/play" }, t("back_to_lobby"))));
+}
+
+function invites(view, page) {
+  if (view.status !== "waiting") return null;
+  const free = view.players.filter((p) => !p.bot && !p.name);
+  if (!free.length) return h("p", {}, t("waiting_for_players"));
+  return h("section", { class: "invites" }, h("h2", {}, t("invite")),
+    ...free.map((p) => {
+      const link = `${location.origin}/play#game=${view.id}&seat=${p.seat}`;
+      const copy = async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+          page.say(t("copied"));
+        } catch {
+          page.say(t("copy_failed", { link }));
+        }
+      };
+      return h("p", { class: "invite" },
+        h("button", { type: "button", class: "primary", "data-invite": p.seat, onclick: copy }, t("copy_invite", { seat: shown(p.seat) })),
+        " ", h("input", { readonly: true, value: link, "aria-label": t("copy_invite", { seat: shown(p.seat) }), onfocus: (e) => e.target.select() }));
+    }));
+}
+
+function clockText(deadline) {
+  const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+function turnText(view, mine) {
+  if (view.status === "waiting") return t("waiting_for_players");
+  if (mine) return t("your_turn"); // in a block window, the dialog below asks
+  if (view.block_window) return t("block_waiting", { names: view.to_move.map((s) => seatName(view, s)).join(", ") });
+  return t("to_play", { name: seatName(view, view.to_move[0]) });
+}

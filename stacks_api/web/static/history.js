@@ -1,0 +1,96 @@
+// The move history in players' words, rebuilt from the game's public events.
+import { t } from "./i18n.js";
+import { cardLabel, cellName, shown } from "./dom.js";
+
+const TEAM_COLORS = ["blue", "green", "red"];
+const ONE_EYED = ["JS", "JH"];
+
+// A seat's name; two seats of one name (two greedy bots) get their seat numbers.
+export function seatName(view, seat) {
+  const name = view.players[seat]?.name;
+  if (!name) return t("seat_n", { seat: shown(seat) });
+  return view.players.some((p) => p.seat !== seat && p.name === name) ? `${name} ${shown(seat)}` : name;
+}
+
+export function teamColor(view, team) {
+  const player = view.players.find((p) => p.team === team);
+  return t(player?.color || TEAM_COLORS[team]);
+}
+
+// Each event told in a line ({version, text}), or left out when it says nothing a
+// player needs (a card drawn, the turn passing on, an answer in a block window).
+export function tell(events, view) {
+  const completer = {}; // pile -> the seat that completed it, for "blocked X's chip"
+  const lines = [];
+  for (const event of events) {
+    if (event.type === "complete") completer[event.pile] = event.seat;
+    const text = line(event, view, completer);
+    if (text) lines.push({ version: event.version, text });
+  }
+  return lines;
+}
+
+function line(event, view, completer) {
+  const name = event.seat === undefined ? "" : seatName(view, event.seat);
+  const names = (seats) => seats.map((s) => seatName(view, s)).join(", ");
+  const card = event.card && cardLabel(event.card);
+  switch (event.type) {
+    case "created": return t("h_created");
+    case "joined": return t("h_joined", { name: event.name, seat: shown(event.seat) });
+    case "started": return t("h_started");
+    case "play": return played(event, view, name, card);
+    case "exchange": return t("h_exchange", { name, card });
+    case "sequence": return t("h_sequence", { color: teamColor(view, event.team) });
+    case "reshuffle": return t(view.variant === "stacks" ? "h_reshuffle_stacks" : "h_reshuffle");
+    case "pass": return t("h_pass", { name });
+    case "discard": return t("h_discard", { name, card });
+    case "complete": return t("h_complete", { name, pile: shown(event.pile) });
+    case "block": return t("h_block", { name, completer: seatName(view, completer[event.pile]) });
+    case "window_expired": return event.waiting.length ? t("h_expired", { names: names(event.waiting) }) : null;
+    case "chip": return t("h_chip", { name, color: t(event.color) });
+    case "skipped": return t("h_skipped", { name });
+    case "timeout": return t("h_timeout", { name });
+    case "away": return t("h_away", { name });
+    case "back": return t("h_back", { name });
+    case "left": return t("h_left", { name });
+    case "cancelled": return t("h_cancelled");
+    case "game_over": return outcome(view, [event]).headline;
+    default: return null;
+  }
+}
+
+function played(event, view, name, card) {
+  if (event.cell) {
+    const key = ONE_EYED.includes(event.card) ? "h_remove" : "h_play_cell";
+    return t(key, { name, card, cell: cellName(event.cell) });
+  }
+  let text;
+  if (event.pile !== undefined) text = t("h_play_pile", { name, card, pile: shown(event.pile) });
+  else if (event.skipped !== undefined) text = t("h_skip", { name, target: seatName(view, event.skipped) });
+  else if (event.direction !== undefined) text = t("h_reverse", { name });
+  else if (event.stolen) text = t("h_steal_card", { name, card: cardLabel(event.stolen), target: seatName(view, event.target) });
+  else if (event.color) text = t("h_steal_chip", { name, color: t(event.color), target: seatName(view, event.target) });
+  else text = t("h_play_pile", { name, card, pile: "?" });
+  return event.from === "discard" ? t("h_from_discard", { line: text }) : text;
+}
+
+// How the game ended, for the banner and the game-over panel: a headline, and why.
+export function outcome(view, events) {
+  const result = view.result;
+  if (!result) return { headline: t("cancelled"), why: "" };
+  if (result.draw) {
+    return { headline: t("draw"), why: t(view.variant === "stacks" ? "why_draw_stacks" : "why_draw_sequence") };
+  }
+  if ("winner_team" in result) {
+    const color = teamColor(view, result.winner_team);
+    const mine = view.you && view.players[view.you.seat].team === result.winner_team;
+    const made = events.filter((e) => e.type === "sequence" && e.team === result.winner_team).length;
+    const why = made > 1 ? t("why_sequence", { color, n: made }) : t("why_sequence_one", { color });
+    return { headline: mine ? t("won_your_team") : t("won_team", { color }), why };
+  }
+  const seat = result.winner_seat;
+  const chips = view.players[seat].chips;
+  const name = seatName(view, seat);
+  const headline = view.you && view.you.seat === seat ? t("won_you") : t("won_seat", { name });
+  return { headline, why: t("why_stacks", { name, blue: chips.blue, red: chips.red }) };
+}

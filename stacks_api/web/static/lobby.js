@@ -1,0 +1,151 @@
+// The lobby: games this browser plays ("my games"), open games (followed without a
+// reload), a new-game form and the rules in short.
+import { call, Refusal } from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { forget, keepToken, myGames, remember } from "./seats.js";
+
+const BOTS = ["random", "greedy", "pimc"];
+const REFRESH_MS = 4000;
+
+export function help() {
+  return h("details", { class: "help" }, h("summary", {}, t("how_to_play")),
+    h("h3", {}, t("sequence")), h("p", {}, t("help_sequence")),
+    h("h3", {}, t("stacks")), h("p", {}, t("help_stacks")));
+}
+
+export function showLobby(main, say) {
+  const openList = h("ul", { class: "games", "aria-label": t("open_games") }, h("li", {}, t("loading")));
+  const mine = h("ul", { class: "games my-games", "aria-label": t("my_games") });
+  main.replaceChildren(h("div", { class: "lobby-page" },
+    h("section", { class: "lobby" },
+      h("h1", {}, t("my_games")), mine,
+      h("h1", {}, t("open_games")), openList, help()),
+    createForm(say)));
+  fillMyGames(mine);
+  const refresh = async () => {
+    if (document.hidden) return;
+    try {
+      const open = await call("GET", "/games?status=waiting&page_size=50");
+      openList.replaceChildren(...(open.games.length ? open.games.map(gameRow) : [h("li", {}, t("no_open_games"))]));
+    } catch (error) {
+      if (!(error instanceof Refusal && error.problem.status === 429)) say(error.message);
+    }
+  };
+  refresh();
+  const timer = setInterval(refresh, REFRESH_MS);
+  return () => clearInterval(timer);
+}
+
+function variantName(variant) {
+  return t(variant === "stacks" ? "stacks" : "sequence");
+}
+
+async function fillMyGames(list) {
+  const games = myGames();
+  if (!games.length) return list.replaceChildren(h("li", { class: "hint" }, t("no_my_games")));
+  list.replaceChildren(...games.map((game) => {
+    const status = h("span", { class: "my-status" }, "…");
+    call("GET", `/games/${game.id}`).then(
+      (view) => { status.textContent = t(`status_${view.status}`); },
+      () => { status.textContent = t("status_gone"); });
+    return h("li", { "data-my-game": game.id },
+      h("strong", {}, variantName(game.variant)), ` · ${t("as_seat", { name: game.name, seat: game.seat + 1 })} · `, status,
+      h("button", { class: "small", onclick: () => {
+        if (game.token) keepToken(game.id, game.token);
+        location.hash = `game=${game.id}`;
+      } }, t("reopen")),
+      h("button", { class: "small quiet", onclick: () => { forget(game.id); fillMyGames(list); } }, t("forget")));
+  }));
+}
+
+function gameRow(game) {
+  const seats = game.seats.map((seat) =>
+    seat.free
+      ? h("button", { class: "small", onclick: () => { location.hash = `game=${game.id}&seat=${seat.seat}`; } },
+          t("join_seat", { seat: seat.seat + 1 }))
+      : h("span", { class: "seatname" }, seat.name || t("seat_n", { seat: seat.seat + 1 })));
+  return h("li", {},
+    h("strong", {}, variantName(game.variant)), ` · ${t("players_n", { n: game.players })} `,
+    ...seats, h("a", { href: `#game=${game.id}` }, t("watch")));
+}
+
+export async function takeSeat(gameId, variant, seat, name) {
+  const taken = await call("POST", `/games/${gameId}/players`, { body: { name, seat } });
+  keepToken(gameId, taken.token);
+  remember({ id: gameId, variant, seat: taken.seat, name, token: taken.token });
+  return taken;
+}
+
+function createForm(say) {
+  const variant = h("select", { id: "variant", name: "variant" },
+    h("option", { value: "sequence" }, t("sequence")), h("option", { value: "stacks" }, t("stacks")));
+  const players = h("input", { id: "players", type: "number", min: 2, max: 12, value: 2 });
+  const seatsBox = h("div", { class: "seats" });
+  const teams = h("select", { id: "teams" }, h("option", { value: "" }, t("default")),
+    h("option", { value: "2" }, t("teams_n", { n: 2 })), h("option", { value: "3" }, t("teams_n", { n: 3 })));
+  const name = h("input", { id: "name", value: t("default_name"), maxlength: 40 });
+  const blockWindow = h("select", { id: "block-window" },
+    h("option", { value: "all" }, t("ask_all")), h("option", { value: "holders" }, t("ask_holders")));
+  const timeout = h("input", { id: "timeout", type: "number", min: 0, placeholder: t("none") });
+  const turnSeconds = h("input", { id: "turn-seconds", type: "number", min: 5, max: 86400, placeholder: t("none") });
+  const drawSeats = () => {
+    const count = Math.max(2, Math.min(12, Number(players.value) || 2));
+    seatsBox.replaceChildren(...Array.from({ length: count }, (_, seat) => {
+      const choice = h("select", { id: `seat-${seat}`, "data-seat-choice": seat },
+        h("option", { value: "" }, seat === 0 ? t("you") : t("person")),
+        ...BOTS.map((bot) => h("option", { value: bot, selected: seat > 0 && bot === "greedy" }, t("bot_named", { bot }))));
+      return h("label", { for: `seat-${seat}` }, `${t("seat_n", { seat: seat + 1 })} `, choice);
+    }));
+  };
+  players.addEventListener("input", drawSeats);
+  drawSeats();
+  const create = async (event) => {
+    event.preventDefault();
+    const seats = [...seatsBox.querySelectorAll("select")].map((s) => (s.value ? { bot: s.value } : {}));
+    const options = {};
+    if (teams.value && variant.value === "sequence") options.teams = Number(teams.value);
+    if (variant.value === "stacks") {
+      options.block_window = blockWindow.value;
+      if (Number(timeout.value) > 0) options.response_timeout_s = Number(timeout.value);
+    }
+    if (Number(turnSeconds.value) > 0) options.turn_seconds = Number(turnSeconds.value);
+    try {
+      const created = await call("POST", "/games", { body: { variant: variant.value, players: seats.length, seats, options } });
+      const id = created.game.id;
+      if (!seats[0].bot) await takeSeat(id, variant.value, 0, name.value || t("default_name"));
+      location.hash = `game=${id}`;
+    } catch (error) {
+      say(error.message);
+    }
+  };
+  return h("form", { class: "create", onsubmit: create },
+    h("h2", {}, t("new_game")),
+    h("label", { for: "variant" }, `${t("game")} `, variant),
+    h("label", { for: "players" }, `${t("players")} `, players),
+    h("label", { for: "teams" }, `${t("teams")} `, teams),
+    h("label", { for: "block-window" }, `${t("block_window")} `, blockWindow),
+    h("label", { for: "timeout" }, `${t("answer_seconds")} `, timeout),
+    h("label", { for: "turn-seconds" }, `${t("turn_seconds")} `, turnSeconds),
+    h("label", { for: "name" }, `${t("your_name")} `, name),
+    h("fieldset", {}, h("legend", {}, t("who_plays")), seatsBox),
+    h("button", { type: "submit", class: "primary" }, t("create_and_play")));
+}
+
+export function showInvite(main, say, gameId, seat) {
+  const name = h("input", { id: "join-name", value: t("default_name"), maxlength: 40 });
+  const join = async (event) => {
+    event.preventDefault();
+    try {
+      const view = await call("GET", `/games/${gameId}`);
+      await takeSeat(gameId, view.variant, seat, name.value);
+      location.hash = `game=${gameId}`;
+    } catch (error) {
+      say(error.message);
+    }
+  };
+  main.replaceChildren(h("form", { class: "create", onsubmit: join },
+    h("h1", {}, t("join_seat", { seat: seat + 1 })), h("label", { for: "join-name" }, `${t("your_name")} `, name),
+    h("button", { type: "submit", class: "primary" }, t("take_seat")),
+    h("a", { href: `#game=${gameId}` }, t("or_watch"))), help());
+}

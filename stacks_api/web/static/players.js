@@ -1,0 +1,20 @@
+// The players around the table: names, whose turn it is, away and left, and each
+// variant's own facts about a seat.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { seatName } from "./history.js";
+
+export function playerList(view, facts) {
+  return h("ul", { class: "players", "aria-label": t("players") }, ...view.players.map((p) => {
+    const moving = view.status === "active" && view.to_move.includes(p.seat);
+    const mine = view.you && view.you.seat === p.seat;
+    const marks = [p.bot && !p.left ? t("bot") : null, mine ? t("you_mark") : null,
+      p.away ? t("away") : null, p.left ? t("gone") : null].filter(Boolean);
+    return h("li", {
+      "data-seat": p.seat, class: [moving && "to-move", mine && "mine", (p.away || p.left) && "absent"].filter(Boolean).join(" "),
+      "aria-current": moving ? "true" : null,
+    }, moving ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "▶ ") : null,
+    h("strong", {}, seatName(view, p.seat)), marks.length ? ` (${marks.join(", ")})` : "",
+    " · ", ...facts(p), ` · ${t("cards_n", { n: p.hand_size })}`);
+  }));
+}

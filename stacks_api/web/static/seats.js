@@ -1,0 +1,38 @@
+// The seats this browser holds: each tab keeps its token in sessionStorage, and the
+// "my games" list in localStorage keeps every game joined here (token included), so
+// a closed tab loses nothing.
+const MY_GAMES = "stacks:my-games";
+const MOST = 30; // the newest games only: an old list is no use to anyone
+
+export function myGames() {
+  try {
+    const games = JSON.parse(localStorage.getItem(MY_GAMES) || "[]");
+    return Array.isArray(games) ? games : [];
+  } catch {
+    return [];
+  }
+}
+
+export function remember(game) {
+  const others = myGames().filter((g) => g.id !== game.id);
+  localStorage.setItem(MY_GAMES, JSON.stringify([{ ...game, at: Date.now() }, ...others].slice(0, MOST)));
+}
+
+export function forget(id) {
+  localStorage.setItem(MY_GAMES, JSON.stringify(myGames().filter((g) => g.id !== id)));
+  sessionStorage.removeItem(`token:${id}`);
+}
+
+// The token to open ``id`` with: this tab's, else the one "my games" kept.
+export function tokenFor(id) {
+  return sessionStorage.getItem(`token:${id}`) || myGames().find((g) => g.id === id)?.token || null;
+}
+
+export function keepToken(id, token) {
+  sessionStorage.setItem(`token:${id}`, token);
+}
+
+export function dropToken(id) {
+  sessionStorage.removeItem(`token:${id}`);
+  localStorage.setItem(MY_GAMES, JSON.stringify(myGames().map((g) => (g.id === id ? { ...g, token: null } : g))));
+}
