@@ -6,7 +6,8 @@ Starts ``stacks-api serve`` on the embedded store and Debian's Chromium (through
 Playwright). Each round, in a fresh browser context: load /api/v1/health (the
 baseline: one request, nothing to draw), then open a seat's /play page of a new
 game against a bot and time until the board is drawn, and until its move history
-(rebuilt from the game's events) is. Prints medians and the ratios. The browser tests keep only behaviour; timings belong here.
+(rebuilt from the game's events) is. Prints medians and the ratios. The browser
+tests keep only behaviour; timings belong here.
 """
 
 from __future__ import annotations
