@@ -58,7 +58,7 @@ function route() {
 
 function header() {
   const languages = h("select", { id: "language", "aria-label": t("language"),
-    onchange: (event) => { chooseLanguage(event.target.value); header(); route(); } },
+    onchange: async (event) => { await chooseLanguage(event.target.value); header(); route(); } },
     ...Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
   const sound = h("input", { type: "checkbox", id: "sound", checked: soundOn() || null,
     onchange: (event) => setSound(event.target.checked) });

@@ -24,6 +24,8 @@ export class GameScreen {
   }
 
   async start() {
+    // The view and the history's events at once: the board is drawn from the first.
+    const told = call("GET", `/games/${this.id}/events`).catch((error) => error);
     await this.load();
     if (!this.view) return;
     const you = this.view.you;
@@ -31,13 +33,12 @@ export class GameScreen {
       const name = this.view.players[you.seat].name;
       remember({ id: this.id, variant: this.view.variant, seat: you.seat, name, token: this.token });
     }
-    try {
-      this.log = (await call("GET", `/games/${this.id}/events`)).events;
-    } catch (error) {
-      this.page.say(error.message);
-    }
+    const events = await told;
+    if (events instanceof Error) this.page.say(events.message);
+    else this.log = events.events;
     this.render();
     this.listen();
+    if ((this.log.at(-1)?.version ?? 0) > this.view.version) this.refreshSoon(); // the view was older
   }
 
   async load() {

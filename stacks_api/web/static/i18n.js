@@ -1,45 +1,52 @@
 // Every string of the interface, one table per language; t(key, {name: ...}) fills
 // the {name} places. The language is the browser's unless the player chose one.
-import { STRINGS as pl } from "./lang/pl.js";
-import { STRINGS as fi } from "./lang/fi.js";
-import { STRINGS as cs } from "./lang/cs.js";
-import { STRINGS as pt } from "./lang/pt.js";
-import { STRINGS as ro } from "./lang/ro.js";
+// Only the language in use is fetched (English, the fallback, always is).
 import { STRINGS as en } from "./lang/en.js";
 
 export const LANGUAGES = { en: "English", pl: "Polski", fi: "Suomi", cs: "Čeština", pt: "Português", ro: "Română" };
-const TABLES = { en, pl, fi, cs, pt, ro };
 const CHOSEN = "stacks:lang";
+const loaded = { en };
 
 function browserLanguage() {
   for (const tag of navigator.languages || [navigator.language || "en"]) {
     const code = tag.toLowerCase().split("-")[0];
-    if (code in TABLES) return code;
+    if (code in LANGUAGES) return code;
   }
   return "en";
 }
 
-let lang = localStorage.getItem(CHOSEN) in TABLES ? localStorage.getItem(CHOSEN) : browserLanguage();
+async function table(code) {
+  loaded[code] = loaded[code] || (await import(`./lang/${code}.js`)).STRINGS;
+  return loaded[code];
+}
+
+let lang = localStorage.getItem(CHOSEN) in LANGUAGES ? localStorage.getItem(CHOSEN) : browserLanguage();
+let strings = await table(lang);
 document.documentElement.lang = lang;
 
 export function language() {
   return lang;
 }
 
-export function chooseLanguage(code) {
-  if (!(code in TABLES)) return;
+export async function chooseLanguage(code) {
+  if (!(code in LANGUAGES)) return;
+  strings = await table(code);
   lang = code;
   localStorage.setItem(CHOSEN, code);
   document.documentElement.lang = code;
 }
 
 export function t(key, values = {}) {
-  const text = TABLES[lang][key] ?? en[key] ?? key;
+  const text = strings[key] ?? en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : `{${name}}`));
 }
 
-// The same key in every language: for tests that check no table lacks one.
-export function missing() {
-  return Object.fromEntries(Object.entries(TABLES).map(([code, table]) =>
-    [code, Object.keys(en).filter((key) => !(key in table))]));
+// Every key of the English table that a language lacks: for the tests.
+export async function missing() {
+  const found = {};
+  for (const code of Object.keys(LANGUAGES)) {
+    const other = await table(code);
+    found[code] = Object.keys(en).filter((key) => !(key in other));
+  }
+  return found;
 }
