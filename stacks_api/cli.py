@@ -186,11 +186,11 @@ they take turns around the table. Draws count for neither bot. The report gives
 each bot's wins with a 95% confidence interval and how long its decisions took.
 
 variants: {variants}
-bots: {bots} (mcts is the earlier name of pimc, still accepted)
+bots: {bots} (greedy is easy; pimc and mcts are medium: earlier names, still accepted)
 
 examples:
-  stacks-api tournament --variant {last} --bots pimc greedy --games 200
-  stacks-api tournament --options '{{"pimc": {{"iterations": 40}}}}' --bots pimc random
+  stacks-api tournament --variant {last} --bots strong easy --games 200
+  stacks-api tournament --options '{{"strong": {{"iterations": 400}}}}' --bots strong random
   stacks-api tournament --url http://127.0.0.1:8000 --games 20   # the server's bots play
 """
 
@@ -284,7 +284,7 @@ def main(argv: list[str] | None = None) -> None:
         "--options",
         type=bot_options,
         default={},
-        help='bot options as JSON, e.g. \'{"pimc": {"iterations": 80}}\'',
+        help='bot options as JSON, e.g. \'{"strong": {"iterations": 400}}\'',
     )
     match.add_argument("--url", help="play on the server at this URL, by its bots")
     check = commands.add_parser(

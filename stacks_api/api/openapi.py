@@ -164,7 +164,7 @@ def register(spec: APISpec) -> None:
     )  # fmt: skip
     spec.components.schema(
         "BotOptions",
-        {"description": 'A bot seat\'s options, e.g. pimc: {"iterations": 80, "seconds": 0.8}; '
+        {"description": 'A bot seat\'s options, e.g. strong: {"iterations": 400, "seconds": 1}; '
          "each bot refuses those it does not take."},
         schema=BotOptionsSchema,
     )  # fmt: skip

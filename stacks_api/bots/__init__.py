@@ -3,6 +3,11 @@
 Each bot is a function ``(view, rng) -> action`` over the engine's view of its
 seat (``view["you"]["legal_actions"]`` included); the server calls it whenever
 a bot seat is in ``to_move``, block windows included.
+
+The levels: ``random``; ``easy``, each variant's greedy heuristic; ``medium`` and
+``strong``, the tree search (``ismcts``) at a quarter of and at its tuned budget.
+The earlier names stay accepted: ``greedy`` (easy), ``pimc`` and ``mcts``
+(medium: the flat search they named is gone).
 """
 
 from __future__ import annotations
@@ -10,10 +15,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from .greedy import greedy_bot
-from .pimc import pimc_bot
+from .ismcts import tree_bot
 from .simple import random_bot
 
 Bot = Callable[..., dict[str, Any]]  # (view, rng, **options) -> action
@@ -31,18 +37,21 @@ class Option:
 
 
 # The options each bot takes. A bot thinks at most 2 s a decision, whatever a seat asks.
-OPTIONS: dict[str, dict[str, Option]] = {
-    "random": {},
-    "greedy": {},
-    "pimc": {
-        "iterations": Option(int, 1, 5_000, "sampled worlds a decision"),
-        "seconds": Option(float, 0.01, 2.0, "most thinking time a decision"),
-    },
+SEARCH_OPTIONS = {
+    "iterations": Option(int, 1, 20_000, "search iterations a decision (the budget)"),
+    "seconds": Option(float, 0.01, 2.0, "most thinking time a decision (a safety net)"),
 }
+OPTIONS: dict[str, dict[str, Option]] = {
+    "random": {}, "easy": {}, "medium": SEARCH_OPTIONS, "strong": SEARCH_OPTIONS,
+}  # fmt: skip
+MEDIUM = 0.25  # of the strong bot's iterations
 
-BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "pimc": pimc_bot}
+BOTS: dict[str, Bot] = {
+    "random": random_bot, "easy": greedy_bot,
+    "medium": partial(tree_bot, strength=MEDIUM), "strong": tree_bot,
+}  # fmt: skip
 # Earlier names, still accepted everywhere a bot is named (and kept as given in views).
-ALIASES = {"mcts": "pimc"}
+ALIASES = {"greedy": "easy", "pimc": "medium", "mcts": "medium"}
 NAMES = [*BOTS, *ALIASES]
 
 

@@ -32,6 +32,13 @@ class Playout(Protocol):
     def play(self, seat: int, action: Action) -> None:
         """Apply ``action`` for ``seat``."""
 
+    def redeal(self, seat: int, rng: random.Random) -> None:
+        """Deal the cards ``seat`` cannot see anew, in the same sizes (another world
+        consistent with the same view)."""
+
+    def suggest(self, rng: random.Random) -> Action:
+        """The policy's move for the first seat to move (not played)."""
+
     def move(self, rng: random.Random) -> None:
         """Play the policy's move for whoever is to move."""
 
@@ -41,15 +48,16 @@ class Playout(Protocol):
 
 @dataclass(frozen=True)
 class Tuning:
-    """How the search bot (``pimc``) plays this variant: sampled worlds by default, how
-    many candidate actions it searches, the playout length (changes of who is to
-    move), the mean score by which a searched move must beat the policy's to replace
-    it, and the default time cap of one decision in seconds."""
+    """How the tree search (``strong``; ``medium`` at a quarter of the iterations) plays
+    this variant: iterations a decision, how many of the policy's best actions it
+    considers at the root, the playout length (changes of who is to move, then the
+    variant's estimate), the UCB exploration constant, and the time cap of one
+    decision in seconds (a safety net: the iterations are the budget)."""
 
     iterations: int
     branching: int
     playout_turns: int
-    margin: float
+    exploration: float
     seconds: float
 
 
@@ -68,8 +76,9 @@ class Bots:
     playout: Callable[[Game], Playout]
     """Starts a playout on a sampled game."""
     tuning: Tuning
-    worth_searching: Callable[[View], bool] = lambda view: True
-    """False where the policy's move is known to be as good as a search's."""
+    can_sample: Callable[[View], bool] = lambda view: True
+    """False where ``sample_position`` cannot express the moment (the tree search then
+    plays the policy's move)."""
 
 
 @dataclass(frozen=True)

@@ -6,22 +6,21 @@ from collections import Counter
 import pytest
 
 from stacks_api import bots, cli
-from stacks_api.bots import pimc
+from stacks_api.bots import rollout
 from stacks_api.bots.determinize import sample_world
 from stacks_api.engine import create_game
 from stacks_api.tournament import Standing, play_one
 from stacks_api.variants.sequence import bot as sequence_greedy
 from stacks_api.variants.sequence.setup import DECK
 from stacks_api.variants.stacks import bot as stacks_greedy
-from stacks_api.variants.stacks.bot import SEARCH_BELOW as STACKS_SEARCH_BELOW
-from stacks_api.variants.stacks.cards import COLOURED_CARDS, deck_for
+from stacks_api.variants.stacks.cards import deck_for
 
 from ..engine.helpers import deck_without
 
 BOT_NAMES = sorted(bots.BOTS)
 # Small and bound by iterations, never by the clock, so choices are reproducible.
 # The search bounded by iterations only, so that its choice never depends on the clock.
-OPTIONS = {name: {"iterations": 6, "seconds": 60} for name in ("pimc", "mcts")}
+OPTIONS = {name: {"iterations": 6, "seconds": 60} for name in ("medium", "strong")}
 
 
 @pytest.mark.parametrize("name", BOT_NAMES)
@@ -29,7 +28,7 @@ OPTIONS = {name: {"iterations": 6, "seconds": 60} for name in ("pimc", "mcts")}
 def test_every_choice_is_legal_until_the_game_ends(name, variant, players):
     game = create_game(variant, players=players, seed=5)
     rng = random.Random(1)
-    for _ in range(400 if name != "mcts" else 12):
+    for _ in range(400 if name not in ("medium", "strong") else 12):
         if game.result is not None:
             break
         for seat in game.to_move[:1]:
@@ -52,7 +51,7 @@ def twin_sequence_games():
 
 
 def twin_stacks_games():
-    """Late in the game (few cards left to draw), where the mcts bot searches."""
+    """Late in the game (few cards left to draw)."""
     hands = [["B1", "B2", "R4", "SKIP", "BW"], None]
     rest = deck_without(deck_for(2), *hands[0], "B1", "B2", "RW")
     public, hidden = rest[:-15], rest[-15:]
@@ -62,7 +61,6 @@ def twin_stacks_games():
                "discards": [public[:45], public[45:]], "draw_pile": order[5:],
                "turn": 0}  # fmt: skip
         twins.append(create_game("stacks", players=2, seed=3, position=pos))
-    assert len(hidden) - 5 < STACKS_SEARCH_BELOW
     return twins
 
 
@@ -78,32 +76,31 @@ def test_a_choice_depends_only_on_the_seats_view(name, twins):
         assert a == b
 
 
-@pytest.mark.parametrize(
-    ("to_draw", "pile", "searches"),
-    [(10, [], True), (STACKS_SEARCH_BELOW, [], False), (10, ["B1", "B2", "B3", "B4"], False)],
-)
-def test_stacks_mcts_searches_late_unless_it_completes(to_draw, pile, searches, monkeypatch):
-    """Late: fewer cards in the draw pile than the threshold, however big the set-aside
-    heap that will refill it. A completion (the hand holds a B5) is played at once."""
-    searched = []
+# Seat 1 completes pile 0 with its B5; seat 0, holding a Block, is asked.
+WINDOW_AHEAD = {
+    "piles": [["B1", "B2", "B3", "B4"], [], [], []],
+    "hands": [["BLOCK", "R2", "R3", "SKIP", "R1"], ["B5", "R4", "R5", "B2", "R1"]],
+    "turn": 1,
+}
 
-    def search(view, *_):
-        searched.append(view)
-        return view["you"]["legal_actions"][0]
 
-    monkeypatch.setattr(pimc, "search", search)
-    hand = ["B5", "B2", "R4", "SKIP", "BW"]
-    rest = deck_without(deck_for(2), *hand, *pile)
-    heap = [c for c in rest if c in COLOURED_CARDS][:50]
-    rest = deck_without(rest, *heap)
-    pos = {"piles": [pile, [], [], []], "hands": [hand, rest[:5]], "set_aside": heap,
-           "draw_pile": rest[5:5 + to_draw], "discards": [[], rest[5 + to_draw:]],
-           "turn": 0}  # fmt: skip
-    view = create_game("stacks", players=2, seed=1, position=pos).view(0)
-    action = bots.choose("mcts", view, random.Random(0))
-    assert bool(searched) == searches
-    if pile:
-        assert action["card"] == "B5" and action["pile"] == 0
+def test_in_a_block_window_the_tree_search_answers_as_its_policy():
+    """A position cannot hold an open window, so no world is sampled there."""
+    game = create_game("stacks", players=2, seed=1, position=WINDOW_AHEAD)
+    game.apply(1, {"type": "play", "card": "B5", "pile": 0})
+    view = game.view(0)
+    assert view["block_window"] and len(view["you"]["legal_actions"]) == 2
+    assert bots.choose("strong", view, random.Random(0)) == rollout.policy(view, random.Random(0))
+
+
+def test_the_levels_and_their_old_names():
+    assert list(bots.BOTS) == ["random", "easy", "medium", "strong"]
+    assert {name: bots.canonical(name) for name in ("greedy", "pimc", "mcts")} == {
+        "greedy": "easy",
+        "pimc": "medium",
+        "mcts": "medium",
+    }
+    assert set(bots.NAMES) == {*bots.BOTS, "greedy", "pimc", "mcts"}
 
 
 @pytest.mark.parametrize("variant", ["sequence", "stacks"])
@@ -161,7 +158,7 @@ def test_the_search_bot_feeds_its_low_cards_where_greedy_hoards_them():
     # Piles of up to two cards: a 1 starts an empty pile, a 2 goes on the 1; the 3
     # would leave three cards, two short of a chip for the next player.
     assert moves[("B1", 0)] > moves[("B2", 1)] > 0 > moves[("R3", 2)]
-    assert pimc.policy(view, random.Random(0))["card"] == "B1"
+    assert rollout.policy(view, random.Random(0))["card"] == "B1"
 
 
 @pytest.mark.parametrize(

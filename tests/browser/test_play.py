@@ -221,7 +221,7 @@ def test_the_lobby_creates_a_stacks_game_against_bots_and_opens_it(server, open_
     assert "token=" not in page.url and status(page) == "active"
     game_id = page.url.split("game=")[1].split("&")[0]
     view = Client(server.url).view(game_id)
-    assert [p["bot"] for p in view["players"]] == [None, "greedy", "greedy"]
+    assert [p["bot"] for p in view["players"]] == [None, "easy", "easy"]
     assert view["options"]["block_window"] == "holders"
     assert not open_page.problems, open_page.problems
 

@@ -152,9 +152,14 @@ class Playout:
     def play(self, seat: int, action: Action) -> None:
         self.game.apply(seat, action)
 
+    def redeal(self, seat: int, rng: random.Random) -> None:
+        pass  # nothing is hidden in Nim
+
+    def suggest(self, rng: random.Random) -> Action:
+        return greedy(self.game.view(self.game.to_move[0]), rng)
+
     def move(self, rng: random.Random) -> None:
-        seat = self.game.to_move[0]
-        self.play(seat, greedy(self.game.view(seat), rng))
+        self.play(self.game.to_move[0], self.suggest(rng))
 
     def estimate(self) -> list[float]:
         return [0.5, 0.5]
@@ -213,7 +218,7 @@ NIM = Variant(
         rank=_rank,
         sample_position=_unchanged,
         playout=Playout,
-        tuning=Tuning(iterations=8, branching=3, playout_turns=100, margin=0.0, seconds=0.5),
+        tuning=Tuning(iterations=8, branching=3, playout_turns=100, exploration=0.7, seconds=0.5),
     ),
     schemas=Schemas(
         view=NimViewSchema,

@@ -15,10 +15,11 @@ from typing import Any
 
 from ...rules.base import Game
 from ..kit import JSON
-from ..sampling import deal_hidden, sigmoid, unseen
+from ..sampling import deal_again, deal_hidden, hidden_from, sigmoid, unseen
 from .board import CELLS, DIRECTIONS, ONE_EYED_JACKS, SIZE, TWO_EYED_JACKS
 from .position import CHAR_OF, CORNER, EMPTY
 from .setup import DECK
+from .state import SequenceState
 
 View = dict[str, Any]
 Action = dict[str, Any]
@@ -187,9 +188,19 @@ class Playout:
             chip = EMPTY if action["card"] in ONE_EYED_JACKS else seat % self.teams
             self.board.set(row * SIZE + col, chip)
 
-    def move(self, rng: random.Random) -> None:
+    def redeal(self, seat: int, rng: random.Random) -> None:
+        game = self.game
+        assert isinstance(game, SequenceState), "a Sequence playout plays Sequence"
+        pool = hidden_from(game.hands, seat, game.draw)
+        rng.shuffle(pool)
+        game.deal_hidden(deal_again(game.hands, seat, pool), pool)
+
+    def suggest(self, rng: random.Random) -> Action:
         seat = self.game.to_move[0]
-        self.play(seat, best(self.board, self.game.legal_actions(seat), seat % self.teams, rng))
+        return best(self.board, self.game.legal_actions(seat), seat % self.teams, rng)
+
+    def move(self, rng: random.Random) -> None:
+        self.play(self.game.to_move[0], self.suggest(rng))
 
     def estimate(self) -> list[float]:
         return estimate(self.board, self.teams, self.game.players)

@@ -122,6 +122,12 @@ class SequenceState(CardGame[Setup, SequencePosition]):
         for team, cells in pos.sequences:
             self._record(team, cells)
 
+    def deal_hidden(self, hands: list[list[str]], draw: list[str]) -> None:
+        """For searches: the hands and the draw pile of another world that the same seat's
+        view allows (the counts derived from the hands kept in step)."""
+        self.hands, self.draw = hands, draw
+        self._count_held()
+
     def _count_held(self) -> None:
         self.held = [dict.fromkeys(hand, 0) for hand in self.hands]
         for hand, held in zip(self.hands, self.held, strict=True):

@@ -19,8 +19,9 @@ from typing import Any
 
 from ...rules.base import Game
 from ..kit import JSON
-from ..sampling import deal_hidden, sigmoid, unseen
+from ..sampling import deal_again, deal_hidden, hidden_from, sigmoid, unseen
 from .cards import COLOURED_CARDS, LETTER, PILE_COLORS, deck_for
+from .state import StacksState
 
 View = dict[str, Any]
 Action = dict[str, Any]
@@ -157,14 +158,7 @@ def choose(view: View, rng: random.Random, style: Style = HOARDING) -> Action:
     return action
 
 
-# -- what the search bot (pimc) knows of Stacks -----------------------------------
-
-# Stacks is searched once fewer cards than this are left in the draw pile: between
-# greedy players, three chips in four are won from then on. Before, a playout to the
-# end is long and says little, and the policy's choice stands. (The set-aside heap, which
-# refills the draw pile, does not count: with it, the search never ran at all in 42 of
-# 200 games between greedy players.)
-SEARCH_BELOW = 40
+# -- what the tree search knows of Stacks ------------------------------------------
 
 
 def policy(view: View, rng: random.Random) -> Action:
@@ -175,17 +169,6 @@ def policy(view: View, rng: random.Random) -> Action:
 
 def rank(view: View) -> Callable[[Action], float]:
     return lambda action: score(view, action, FEEDING)
-
-
-def worth_searching(view: View) -> bool:
-    """Only near the end of the draw pile, and never in a block window (the policy blocks
-    whenever it can) or when a pile can be completed: the policy completes it, and no
-    searched move beats a chip."""
-    if view.get("block_window"):
-        return False
-    return view["draw_pile_count"] < SEARCH_BELOW and not any(
-        completes(view, a) for a in view["you"]["legal_actions"]
-    )
 
 
 def sample_position(view: View, rng: random.Random) -> JSON:
@@ -231,9 +214,27 @@ class ViewPlayout:
     def play(self, seat: int, action: Action) -> None:
         self.game.apply(seat, action)
 
+    def redeal(self, seat: int, rng: random.Random) -> None:
+        game = self.game
+        assert isinstance(game, StacksState), "a Stacks playout plays Stacks"
+        pool = hidden_from(game.hands, seat, game.draw, game.set_aside)
+        rng.shuffle(pool)
+        # The set-aside heap holds completed piles: coloured cards only.
+        heap: list[str] = []
+        for i in range(len(pool) - 1, -1, -1):
+            if len(heap) == len(game.set_aside):
+                break
+            if pool[i] in COLOURED_CARDS:
+                heap.append(pool.pop(i))
+        game.set_aside = heap
+        game.hands = deal_again(game.hands, seat, pool)
+        game.draw = pool
+
+    def suggest(self, rng: random.Random) -> Action:
+        return policy(self.game.view(self.game.to_move[0]), rng)
+
     def move(self, rng: random.Random) -> None:
-        seat = self.game.to_move[0]
-        self.play(seat, policy(self.game.view(seat), rng))
+        self.play(self.game.to_move[0], self.suggest(rng))
 
     def estimate(self) -> list[float]:
         return estimate(self.game.view(None)["chips"])

@@ -3,7 +3,7 @@ and its rules."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ...rules.base import JSON, Action, Event
@@ -29,6 +29,10 @@ class BlockWindow:
     def __post_init__(self) -> None:
         if not self.answers:
             self.answers = [None] * len(self.asked)
+
+    def copy(self) -> BlockWindow:
+        """An independent copy (the answers change as seats answer)."""
+        return replace(self, asked=list(self.asked), answers=list(self.answers))
 
     def waiting(self) -> list[int]:
         return [

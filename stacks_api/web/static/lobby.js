@@ -5,7 +5,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { forget, keepToken, myGames, remember } from "./seats.js";
 
-const BOTS = ["random", "greedy", "pimc"];
+const BOTS = ["random", "easy", "medium", "strong"];
 const REFRESH_MS = 4000;
 
 export function help() {
@@ -94,7 +94,7 @@ function createForm(say) {
     seatsBox.replaceChildren(...Array.from({ length: count }, (_, seat) => {
       const choice = h("select", { id: `seat-${seat}`, "data-seat-choice": seat },
         h("option", { value: "" }, seat === 0 ? t("you") : t("person")),
-        ...BOTS.map((bot) => h("option", { value: bot, selected: seat > 0 && bot === "greedy" }, t("bot_named", { bot }))));
+        ...BOTS.map((bot) => h("option", { value: bot, selected: seat > 0 && bot === "easy" }, t(`level_${bot}`))));
       return h("label", { for: `seat-${seat}` }, `${t("seat_n", { seat: seat + 1 })} `, choice);
     }));
   };

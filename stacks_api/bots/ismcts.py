@@ -1,0 +1,163 @@
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS, after Cowling,
+Powley and Whitehouse, 2012): the ``strong`` and ``medium`` bots.
+
+One tree of the deciding seat's information sets. Each iteration samples a world
+consistent with the seat's view (the hidden cards dealt at random), walks down the
+tree through the moves that are legal in that world, adds one node, plays the rest
+out with the variant's policy and scores it; each node keeps, for the seat that
+made its move, how often it was tried, its total score and how often it was
+*available* (legal in the sampled world), so selection is UCB over availability
+counts rather than parent visits. Opponents' moves are nodes of the same tree
+(single observer): simpler than one tree per seat (MO-ISMCTS), and a good fit here
+because what opponents hide is mostly which card of several they hold, not moves
+the observer cannot see.
+
+Two things keep it small and guided: a node adds children only as its visits grow
+(progressive widening, the policy's move first), and the policy's move gets a bonus
+that fades with visits (progressive bias). The budget is in iterations, so the
+bot's strength does not depend on the machine's load; a time cap is only a safety
+net.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .. import variants
+from .determinize import sample_world
+from .rollout import candidates, playout
+
+View = dict[str, Any]
+Action = dict[str, Any]
+Key = tuple[Any, ...]
+
+
+def action_key(action: Action) -> Key:
+    """A cheap, hashable key of an action: its fields in order (the engine writes an
+    action's fields in one order), cells as tuples."""
+    return tuple(
+        (name, tuple(value) if isinstance(value, list) else value) for name, value in action.items()
+    )
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much one decision may search, and how it explores."""
+
+    iterations: int
+    seconds: float
+    exploration: float = 0.7
+    widening: float = 1.0  # children allowed: 1 + widening * sqrt(visits)
+    bias: float = 0.5  # the policy move's bonus, divided by (visits + 1)
+    playout_turns: int = 2
+
+
+@dataclass(slots=True)
+class Node:
+    """An information set of the tree, reached by ``mover`` playing an action."""
+
+    mover: int
+    visits: int = 0
+    total: float = 0.0
+    available: int = 0
+    prior: float = 0.0  # 1 for the policy's own move where the node was added
+    children: dict[Key, Node] = field(default_factory=dict)
+
+    def ucb(self, exploration: float, bias: float) -> float:
+        mean = self.total / self.visits
+        explore = exploration * math.sqrt(math.log(self.available) / self.visits)
+        return mean + explore + bias * self.prior / (self.visits + 1)
+
+
+def _kit(view: View) -> variants.Bots:
+    variant = variants.get(view["variant"])
+    assert variant is not None, "a view always names a registered variant"
+    return variant.bots
+
+
+def _descend(
+    root: Node, run: variants.Playout, rng: random.Random, budget: Budget, root_keys: set[Key]
+) -> list[Node]:
+    """Walk down from ``root`` in the sampled world ``run``, playing each move in it,
+    until a node is added or the game ends; the nodes passed."""
+    node, path = root, [root]
+    while run.game.result is None:
+        seat = run.game.to_move[0]
+        legal = {action_key(a): a for a in run.game.legal_actions(seat)}
+        if node is root:
+            legal = {k: a for k, a in legal.items() if k in root_keys}
+        children = node.children
+        present = [k for k in legal if k in children]
+        for key in present:
+            children[key].available += 1
+        if len(present) < len(legal) and (
+            not present or len(present) < 1 + budget.widening * math.sqrt(node.visits)
+        ):
+            key = action_key(run.suggest(rng))
+            prior = 1.0
+            if key not in legal or key in children:
+                key, prior = rng.choice([k for k in legal if k not in children]), 0.0
+            child = children[key] = Node(mover=seat, available=1, prior=prior)
+            run.play(seat, legal[key])
+            path.append(child)
+            return path
+        key = max(present, key=lambda k: children[k].ucb(budget.exploration, budget.bias))
+        run.play(seat, legal[key])
+        node = children[key]
+        path.append(node)
+    return path
+
+
+def search(view: View, rng: random.Random, budget: Budget, branching: int) -> tuple[Action, Node]:
+    """The most visited of the seat's ``branching`` best legal actions, and the tree."""
+    kit = _kit(view)
+    me = view["you"]["seat"]
+    options = candidates(view, branching)
+    by_key = {action_key(a): a for a in options}
+    root = Node(mover=-1)
+    world = kit.playout(sample_world(view, random.Random(rng.getrandbits(62))))
+    deadline = time.perf_counter() + budget.seconds
+    for _ in range(budget.iterations):
+        if root.visits and time.perf_counter() > deadline:
+            break  # the safety net: at least one iteration is always made
+        run = world.fork()
+        run.redeal(me, rng)  # another world the view allows, without building one anew
+        path = _descend(root, run, rng, budget, set(by_key))
+        scores = playout(run, rng, budget.playout_turns)
+        root.visits += 1
+        for node in path[1:]:
+            node.visits += 1
+            node.total += scores[node.mover]
+    tried = [k for k in by_key if k in root.children]
+    best = max(tried, key=lambda k: (root.children[k].visits, root.children[k].total))
+    return by_key[best], root
+
+
+def tuned(view: View, strength: float) -> Budget:
+    """The variant's budget for the ``strong`` bot, its iterations scaled by ``strength``."""
+    tuning = _kit(view).tuning
+    return Budget(
+        iterations=max(1, int(tuning.iterations * strength)),
+        seconds=tuning.seconds,
+        exploration=tuning.exploration,
+        playout_turns=tuning.playout_turns,
+    )
+
+
+def tree_bot(view: View, rng: random.Random, strength: float = 1.0, **options: Any) -> Action:
+    """Search from this view; ``iterations`` and ``seconds`` override the budget."""
+    legal = view["you"]["legal_actions"]
+    if len({action_key(a) for a in legal}) == 1:
+        only: Action = legal[0]
+        return only
+    kit = _kit(view)
+    if not kit.can_sample(view):
+        return kit.policy(view, rng)
+    # The API lets a seat set iterations and seconds; tournaments may try the rest.
+    budget = replace(tuned(view, strength), **options)
+    action, _ = search(view, rng, budget, kit.tuning.branching)
+    return action
