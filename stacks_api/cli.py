@@ -264,9 +264,9 @@ def main(argv: list[str] | None = None) -> None:
     match.add_argument(
         "--bots",
         nargs=2,
-        default=["greedy", "random"],
+        default=["easy", "random"],
         metavar="BOT",
-        help="the two bots (default: greedy random)",
+        help="the two bots (default: easy random)",
     )
     match.add_argument(
         "--games", type=int, default=200, help="games to play (default: %(default)s)"
@@ -287,6 +287,10 @@ def main(argv: list[str] | None = None) -> None:
         help='bot options as JSON, e.g. \'{"strong": {"iterations": 400}}\'',
     )
     match.add_argument("--url", help="play on the server at this URL, by its bots")
+    match.add_argument(
+        "--jobs", type=int, default=1,
+        help="games played at once here, each in a process of its own (default: %(default)s)",
+    )  # fmt: skip
     check = commands.add_parser(
         "verify", help="check that a finished game's deal followed from its commitment",
         description="Fetch a finished game's view and events from a server, check the "
@@ -317,6 +321,7 @@ def main(argv: list[str] | None = None) -> None:
         report = run(
             args.variant, args.bots[0], args.bots[1], args.games, args.players,
             args.first_seed, args.options, url=args.url, progress=sys.stderr.isatty(),
+            jobs=max(1, args.jobs),
         )  # fmt: skip
         print(report)
     elif args.command == "verify":

@@ -9,6 +9,7 @@ server's own bots through the HTTP API (the same seeds give the same deals).
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 import statistics
 import time
@@ -92,6 +93,30 @@ def _winner(names: list[str], outcome: list[float] | None) -> str | None:
     return names[outcome.index(1.0)]
 
 
+def line_up(first: str, second: str, players: int, seed: int) -> list[str]:
+    """Seats alternate between the two bots, and the whole line-up swaps every game."""
+    return [first if (s + seed) % 2 == 0 else second for s in range(players)]
+
+
+@dataclass(frozen=True)
+class Match:
+    """One game to play here, in this process or another (``jobs``)."""
+
+    variant: str
+    names: tuple[str, ...]
+    seed: int
+    options: dict[str, dict[str, Any]]
+
+    def __call__(self) -> tuple[str | None, dict[str, list[float]]]:
+        standings = {name: Standing(name) for name in set(self.names)}
+        winner = play_one(self.variant, list(self.names), self.seed, standings, self.options)
+        return winner, {name: standing.times for name, standing in standings.items()}
+
+
+def _play(match: Match) -> tuple[str | None, dict[str, list[float]]]:
+    return match()
+
+
 def run(
     variant: str,
     first: str,
@@ -102,24 +127,30 @@ def run(
     options: dict[str, dict[str, Any]] | None = None,
     url: str | None = None,
     progress: bool = False,
+    jobs: int = 1,
 ) -> str:
     """Play ``games`` games (seeds from ``first_seed``) and return the report.
 
-    With ``url``, the server there plays them; ``progress`` shows a bar with the
-    running score.
+    With ``url``, the server there plays them; else ``jobs`` processes play them
+    here, a game each at a time. ``progress`` shows a bar with the running score.
     """
     options = options or {}
     standings = {name: Standing(name) for name in (first, second)}
     draws = 0
     api = None if url is None else Client(url, retries=5)
     bar = tqdm(total=games, disable=not progress, unit="game", leave=False)
-    for n in range(first_seed, first_seed + games):
-        # Seats alternate between the two bots, and the whole line-up swaps every game.
-        names = [first if (s + n) % 2 == 0 else second for s in range(players)]
-        if api is None:
-            winner = play_one(variant, names, n, standings, options)
+    seeds = range(first_seed, first_seed + games)
+    matches = [Match(variant, tuple(line_up(first, second, players, n)), n, options) for n in seeds]
+    pool = multiprocessing.Pool(jobs) if api is None and jobs > 1 else None
+    played = pool.imap(_play, matches) if pool else map(_play, matches) if api is None else None
+    for match in matches:
+        if api is not None:
+            winner = play_remote(api, variant, list(match.names), match.seed, options)
         else:
-            winner = play_remote(api, variant, names, n, options)
+            assert played is not None
+            winner, times = next(played)
+            for name, taken in times.items():
+                standings[name].times += taken
         if winner is None:
             draws += 1
         else:
@@ -129,10 +160,13 @@ def run(
             f"{first} {standings[first].wins} - {standings[second].wins} {second}, draws {draws}"
         )
     bar.close()
+    if pool is not None:
+        pool.close()
     where = "here" if url is None else f"by the server at {url}"
     lines = [
         f"{variant}, {players} players, {games} games (seeds {first_seed}-"
-        f"{first_seed + games - 1}) played {where}, seats swapped every game, options {options}"
+        f"{first_seed + games - 1}) played {where} ({jobs} process{'es' if jobs > 1 else ''}), "
+        f"seats swapped every game, options {options}"
     ]
     for standing in standings.values():
         low, high = wilson(standing.wins, games)

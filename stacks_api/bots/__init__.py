@@ -38,7 +38,7 @@ class Option:
 
 # The options each bot takes. A bot thinks at most 2 s a decision, whatever a seat asks.
 SEARCH_OPTIONS = {
-    "iterations": Option(int, 1, 20_000, "search iterations a decision (the budget)"),
+    "iterations": Option(int, 1, 5_000, "search iterations a decision (the budget)"),
     "seconds": Option(float, 0.01, 2.0, "most thinking time a decision (a safety net)"),
 }
 OPTIONS: dict[str, dict[str, Option]] = {
