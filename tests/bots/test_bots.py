@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from stacks_api import bots, cli
+from stacks_api import bots, cli, tournament
 from stacks_api.bots import rollout
 from stacks_api.bots.determinize import sample_world
 from stacks_api.engine import create_game
@@ -221,3 +221,12 @@ def test_the_tournament_refuses_bad_bot_options(argument, problem, capsys):
     with pytest.raises(SystemExit) as exit_:
         cli.main(["tournament", "--bots", "mcts", "random", "--games", "1", "--options", argument])
     assert exit_.value.code == 2 and problem in capsys.readouterr().err
+
+
+def test_a_tournament_in_two_processes_plays_the_same_games():
+    def wins(report):
+        return [line.split("   decision")[0].split(" played ")[0] for line in report.splitlines()]
+
+    alone = tournament.run("sequence", "easy", "random", games=4, first_seed=7)
+    shared = tournament.run("sequence", "easy", "random", games=4, first_seed=7, jobs=2)
+    assert wins(alone) == wins(shared) and "(2 processes)" in shared
