@@ -155,7 +155,7 @@ def tree_bot(view: View, rng: random.Random, strength: float = 1.0, **options: A
         only: Action = legal[0]
         return only
     kit = _kit(view)
-    if not kit.can_sample(view):
+    if not kit.worth_searching(view):
         return kit.policy(view, rng)
     # The API lets a seat set iterations and seconds; tournaments may try the rest.
     budget = replace(tuned(view, strength), **options)

@@ -76,9 +76,10 @@ class Bots:
     playout: Callable[[Game], Playout]
     """Starts a playout on a sampled game."""
     tuning: Tuning
-    can_sample: Callable[[View], bool] = lambda view: True
-    """False where ``sample_position`` cannot express the moment (the tree search then
-    plays the policy's move)."""
+    worth_searching: Callable[[View], bool] = lambda view: True
+    """False where the tree search plays the policy's move instead: where it is known
+    to be as good as a search's, or where ``sample_position`` cannot express the
+    moment."""
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,10 @@ VARIANT = Variant(
         sample_position=bot.sample_position,
         playout=bot.ViewPlayout,
         # Measured on seeds below 20,000 (docs/bots.md).
-        tuning=Tuning(iterations=300, branching=8, playout_turns=8, exploration=0.3, seconds=1.5),
-        # A position cannot hold an open block window: the policy answers (it blocks
-        # whenever it can).
-        can_sample=lambda view: not view.get("block_window"),
+        tuning=Tuning(
+            iterations=150, branching=8, playout_turns=1_000, exploration=0.3, seconds=1.5
+        ),
+        worth_searching=bot.worth_searching,
     ),
     schemas=Schemas(
         view=schemas.StacksViewSchema,
