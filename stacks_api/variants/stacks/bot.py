@@ -160,13 +160,6 @@ def choose(view: View, rng: random.Random, style: Style = HOARDING) -> Action:
 
 # -- what the tree search knows of Stacks ------------------------------------------
 
-# Stacks is searched once fewer cards than this are left in the draw pile: between
-# greedy players, three chips in four are won from then on. Before, a playout to the
-# end is long and says little, and the policy's choice stands (searched from the
-# start, with playouts cut after 8 turns, the search won 4 of 30 games against easy).
-# The set-aside heap, which refills the draw pile, does not count.
-SEARCH_BELOW = 40
-
 
 def policy(view: View, rng: random.Random) -> Action:
     """The search's move: the greedy heuristic in its feeding style (stronger than
@@ -176,17 +169,6 @@ def policy(view: View, rng: random.Random) -> Action:
 
 def rank(view: View) -> Callable[[Action], float]:
     return lambda action: score(view, action, FEEDING)
-
-
-def worth_searching(view: View) -> bool:
-    """Only near the end of the draw pile, and never in a block window (a position
-    cannot hold one; the policy blocks whenever it can) or when a pile can be
-    completed: the policy completes it, and no searched move beats a chip."""
-    if view.get("block_window"):
-        return False
-    return view["draw_pile_count"] < SEARCH_BELOW and not any(
-        completes(view, a) for a in view["you"]["legal_actions"]
-    )
 
 
 def sample_position(view: View, rng: random.Random) -> JSON:
