@@ -124,6 +124,10 @@ export class GameScreen {
   }
 
   async act(action) {
+    // One action at a time: a second click (or key) before the answer would be sent
+    // with the same If-Match and refused.
+    if (this.acting) return;
+    this.acting = true;
     this.selected = null;
     try {
       const done = await call("POST", `/games/${this.id}/actions`, {
@@ -137,6 +141,8 @@ export class GameScreen {
     } catch (error) {
       if (!(error instanceof Refusal && error.problem.status === 412)) this.page.say(error.message);
       this.refreshSoon();
+    } finally {
+      this.acting = false;
     }
   }
 
