@@ -43,10 +43,7 @@ export class GameScreen {
 
   async load() {
     try {
-      const before = this.view;
-      this.view = await call("GET", `/games/${this.id}`, { token: this.token });
-      this.noteChanges(before, this.view);
-      this.render();
+      this.show(await call("GET", `/games/${this.id}`, { token: this.token }));
     } catch (error) {
       if (error instanceof Refusal && error.problem.status === 401 && this.token) {
         dropToken(this.id);
@@ -55,6 +52,14 @@ export class GameScreen {
       }
       this.page.say(error.message);
     }
+  }
+
+  // A newer view on screen; the piles that changed since the one before get a short motion.
+  show(view) {
+    const before = this.view;
+    this.view = view;
+    this.noteChanges(before, view);
+    this.render();
   }
 
   // Which piles changed since the view before: they get a short motion.
@@ -134,10 +139,7 @@ export class GameScreen {
         body: action, token: this.token, headers: { "If-Match": `"${this.view.version}"` },
       });
       this.page.say("");
-      const before = this.view;
-      this.view = done.game;
-      this.noteChanges(before, this.view);
-      this.render();
+      this.show(done.game);
     } catch (error) {
       if (!(error instanceof Refusal && error.problem.status === 412)) this.page.say(error.message);
       this.refreshSoon();
@@ -162,8 +164,6 @@ export class GameScreen {
     try {
       const next = await call("POST", `/games/${this.id}/rematch`, { token: this.token });
       keepToken(next.game.id, next.token);
-      const me = this.view.players[this.view.you.seat];
-      remember({ id: next.game.id, variant: next.game.variant, seat: next.seat, name: me.name, token: next.token });
       location.hash = `game=${next.game.id}`;
     } catch (error) {
       this.page.say(error.message);

@@ -3,7 +3,7 @@
 import { call, Refusal } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { forget, keepToken, myGames, remember } from "./seats.js";
+import { forget, keepToken, myGames } from "./seats.js";
 
 const BOTS = ["random", "easy", "medium", "strong"];
 const REFRESH_MS = 4000;
@@ -70,11 +70,10 @@ function gameRow(game) {
     ...seats, h("a", { href: `#game=${game.id}` }, t("watch")));
 }
 
-export async function takeSeat(gameId, variant, seat, name) {
+// The game screen adds the seat to "my games" once it has the seat's view.
+async function takeSeat(gameId, seat, name) {
   const taken = await call("POST", `/games/${gameId}/players`, { body: { name, seat } });
   keepToken(gameId, taken.token);
-  remember({ id: gameId, variant, seat: taken.seat, name, token: taken.token });
-  return taken;
 }
 
 function createForm(say) {
@@ -113,7 +112,7 @@ function createForm(say) {
     try {
       const created = await call("POST", "/games", { body: { variant: variant.value, players: seats.length, seats, options } });
       const id = created.game.id;
-      if (!seats[0].bot) await takeSeat(id, variant.value, 0, name.value || t("default_name"));
+      if (!seats[0].bot) await takeSeat(id, 0, name.value || t("default_name"));
       location.hash = `game=${id}`;
     } catch (error) {
       say(error.message);
@@ -137,8 +136,7 @@ export function showInvite(main, say, gameId, seat) {
   const join = async (event) => {
     event.preventDefault();
     try {
-      const view = await call("GET", `/games/${gameId}`);
-      await takeSeat(gameId, view.variant, seat, name.value);
+      await takeSeat(gameId, seat, name.value);
       location.hash = `game=${gameId}`;
     } catch (error) {
       say(error.message);

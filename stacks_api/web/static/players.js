@@ -4,12 +4,17 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./history.js";
 
+// What a seat is beside its name: a bot, yours, away, gone.
+export function seatMarks(view, p) {
+  return [p.bot && !p.left ? t("bot") : null, view.you && view.you.seat === p.seat ? t("you_mark") : null,
+    p.away ? t("away") : null, p.left ? t("gone") : null].filter(Boolean);
+}
+
 export function playerList(view, facts) {
   return h("ul", { class: "players", "aria-label": t("players") }, ...view.players.map((p) => {
     const moving = view.status === "active" && view.to_move.includes(p.seat);
     const mine = view.you && view.you.seat === p.seat;
-    const marks = [p.bot && !p.left ? t("bot") : null, mine ? t("you_mark") : null,
-      p.away ? t("away") : null, p.left ? t("gone") : null].filter(Boolean);
+    const marks = seatMarks(view, p);
     return h("li", {
       "data-seat": p.seat, class: [moving && "to-move", mine && "mine", (p.away || p.left) && "absent"].filter(Boolean).join(" "),
       "aria-current": moving ? "true" : null,

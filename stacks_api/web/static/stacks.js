@@ -2,6 +2,7 @@
 import { h, cardLabel, shown } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./history.js";
+import { seatMarks } from "./players.js";
 
 const PILE_COLORS = ["blue", "blue", "red", "red"];
 
@@ -60,8 +61,7 @@ export function renderStacks(view, ui) {
     const discardAction = isMe && discard;
     const moving = active && view.to_move.includes(p.seat);
     const name = seatName(view, p.seat);
-    const marks = [p.bot && !p.left ? t("bot") : null, isMe ? t("you_mark") : null,
-      p.away ? t("away") : null, p.left ? t("gone") : null].filter(Boolean);
+    const marks = seatMarks(view, p);
     const topLabel = top ? cardLabel(top) : t("empty");
     return h("li", { class: ["seat", moving && "to-move", isMe && "mine"].filter(Boolean).join(" "), "aria-current": moving ? "true" : null },
       h("button", {
