@@ -19,7 +19,7 @@ from .auth import BEARER, bearer_token
 from .caching import NEVER_STORE, view_headers, view_tag
 from .event_schemas import ActionResultSchema, EventsSchema
 from .guards import VERSION_HEADER, VIEW_TAG, idempotency_key, version_header, view_tag_header
-from .problems import HEADERS
+from .problems import headers_of
 from .schemas import (
     ActionRequestSchema,
     CreatedSchema,
@@ -84,11 +84,6 @@ MAX_WAIT_S = 10
 def service() -> GameService:
     games: GameService = current_app.extensions["stacks_api.games"]
     return games
-
-
-def headers_of(*names: str) -> dict[str, Any]:
-    """Response headers an operation sends, for the OpenAPI document."""
-    return {name: HEADERS[name] for name in names}
 
 
 VIEW_HEADERS = headers_of("ETag", "Cache-Control", "Vary", "Preference-Applied")

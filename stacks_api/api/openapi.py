@@ -83,15 +83,16 @@ def _camel(kind: str) -> str:
     return "".join(part.title() for part in kind.split("_"))
 
 
-def _union(spec: APISpec, name: str, by_type: dict[str, str], description: str) -> None:
+def _union(spec: APISpec, name: str, by_type: dict[str, str], description: str = "") -> None:
     """A component that is one of the schemas ``by_type`` (type -> $ref), told apart by
     its ``type``."""
-    spec.components.schema(
-        name,
-        {"oneOf": [{"$ref": r} for r in by_type.values()],
-         "discriminator": {"propertyName": "type", "mapping": by_type},
-         "description": description},
-    )  # fmt: skip
+    union: dict[str, Any] = {
+        "oneOf": [{"$ref": r} for r in by_type.values()],
+        "discriminator": {"propertyName": "type", "mapping": by_type},
+    }
+    if description:
+        union["description"] = description
+    spec.components.schema(name, union)
 
 
 def _server_events(spec: APISpec) -> dict[str, str]:
@@ -147,11 +148,7 @@ def register(spec: APISpec) -> None:
             extra = {} if example is None else {"example": example}
             spec.components.schema(name, extra, schema=schema)
             by_type[kind] = ref(name)["$ref"]
-        spec.components.schema(
-            f"{prefix}Action",
-            {"oneOf": [{"$ref": r} for r in by_type.values()],
-             "discriminator": {"propertyName": "type", "mapping": by_type}},
-        )  # fmt: skip
+        _union(spec, f"{prefix}Action", by_type)
         spec.components.schema(f"{prefix}Position", schema=parts.position)
         spec.components.schema(f"{prefix}ActionResult", schema=action_result(prefix))
         spec.components.schema(f"{prefix}Events", schema=events_page(variant.name, prefix))

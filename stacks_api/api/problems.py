@@ -66,6 +66,13 @@ HEADERS = {
     "Preference-Applied": _header("wait=N, when Prefer: wait=N was honoured"),
     "Location": _header("The new game's URL"),
 }
+
+
+def headers_of(*names: str) -> dict[str, Any]:
+    """Response headers a response sends, for the OpenAPI document."""
+    return {name: HEADERS[name] for name in names}
+
+
 RESPONSE_HEADERS = {
     http.HTTPStatus.NOT_MODIFIED: ("ETag", "Cache-Control", "Vary"),
     http.HTTPStatus.TOO_MANY_REQUESTS: ("Retry-After", "RateLimit-Limit", "RateLimit-Remaining",
@@ -91,7 +98,7 @@ class ProblemApi(Api):  # type: ignore[misc]
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
             if status in RESPONSE_HEADERS:
-                response["headers"] = {name: HEADERS[name] for name in RESPONSE_HEADERS[status]}
+                response["headers"] = headers_of(*RESPONSE_HEADERS[status])
             prepare_response(response, self.spec, PROBLEM_JSON)
             self.spec.components.response(status.name, response, lazy=True)
         default: dict[str, Any] = {"description": "Problem details", "schema": self.ERROR_SCHEMA}
