@@ -29,19 +29,10 @@ from typing import Any
 
 from .. import variants
 from .determinize import sample_world
-from .rollout import candidates, playout
+from .rollout import Key, action_key, candidates, kit_of, playout
 
 View = dict[str, Any]
 Action = dict[str, Any]
-Key = tuple[Any, ...]
-
-
-def action_key(action: Action) -> Key:
-    """A cheap, hashable key of an action: its fields in order (the engine writes an
-    action's fields in one order), cells as tuples."""
-    return tuple(
-        (name, tuple(value) if isinstance(value, list) else value) for name, value in action.items()
-    )
 
 
 @dataclass(frozen=True)
@@ -71,12 +62,6 @@ class Node:
         mean = self.total / self.visits
         explore = exploration * math.sqrt(math.log(self.available) / self.visits)
         return mean + explore + bias * self.prior / (self.visits + 1)
-
-
-def _kit(view: View) -> variants.Bots:
-    variant = variants.get(view["variant"])
-    assert variant is not None, "a view always names a registered variant"
-    return variant.bots
 
 
 def _descend(
@@ -114,7 +99,7 @@ def _descend(
 
 def search(view: View, rng: random.Random, budget: Budget, branching: int) -> tuple[Action, Node]:
     """The most visited of the seat's ``branching`` best legal actions, and the tree."""
-    kit = _kit(view)
+    kit = kit_of(view)
     me = view["you"]["seat"]
     options = candidates(view, branching)
     by_key = {action_key(a): a for a in options}
@@ -139,7 +124,7 @@ def search(view: View, rng: random.Random, budget: Budget, branching: int) -> tu
 
 def tuned(view: View, strength: float) -> Budget:
     """The variant's budget for the ``strong`` bot, its iterations scaled by ``strength``."""
-    tuning = _kit(view).tuning
+    tuning = kit_of(view).tuning
     return Budget(
         iterations=max(1, int(tuning.iterations * strength)),
         seconds=tuning.seconds,
@@ -154,7 +139,7 @@ def tree_bot(view: View, rng: random.Random, strength: float = 1.0, **options: A
     if len({action_key(a) for a in legal}) == 1:
         only: Action = legal[0]
         return only
-    kit = _kit(view)
+    kit = kit_of(view)
     if not kit.worth_searching(view):
         return kit.policy(view, rng)
     # The API lets a seat set iterations and seconds; tournaments may try the rest.

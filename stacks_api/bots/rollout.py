@@ -15,26 +15,37 @@ from .evaluate import scores
 View = dict[str, Any]
 Action = dict[str, Any]
 
+Key = tuple[Any, ...]
+
 PLAYOUT_ACTIONS = 3_000  # turns can last long in some variants: bound every playout
 
 
-def _bots(view: View) -> variants.Bots:
+def kit_of(view: View) -> variants.Bots:
+    """What the view's variant tells the bots."""
     variant = variants.get(view["variant"])
     assert variant is not None, "a view always names a registered variant"
     return variant.bots
 
 
+def action_key(action: Action) -> Key:
+    """A cheap, hashable key of an action: its fields in order (the engine writes an
+    action's fields in one order), cells as tuples."""
+    return tuple(
+        (name, tuple(value) if isinstance(value, list) else value) for name, value in action.items()
+    )
+
+
 def candidates(view: View, branching: int) -> list[Action]:
     """The seat's distinct legal actions, the policy's best ``branching`` of them."""
-    distinct = list({repr(a): a for a in view["you"]["legal_actions"]}.values())
-    value = _bots(view).rank(view)
+    distinct = list({action_key(a): a for a in view["you"]["legal_actions"]}.values())
+    value = kit_of(view).rank(view)
     distinct.sort(key=lambda a: -value(a))
     return distinct[:branching]
 
 
 def policy(view: View, rng: random.Random) -> Action:
     """The fast move the search starts from and plays out with."""
-    return _bots(view).policy(view, rng)
+    return kit_of(view).policy(view, rng)
 
 
 def playout(run: variants.Playout, rng: random.Random, turns: int) -> list[float]:
