@@ -13,6 +13,7 @@ import multiprocessing
 import random
 import statistics
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,14 +108,14 @@ class Match:
     seed: int
     options: dict[str, dict[str, Any]]
 
-    def __call__(self) -> tuple[str | None, dict[str, list[float]]]:
-        standings = {name: Standing(name) for name in set(self.names)}
-        winner = play_one(self.variant, list(self.names), self.seed, standings, self.options)
-        return winner, {name: standing.times for name, standing in standings.items()}
+
+Played = tuple[str | None, dict[str, list[float]]]  # the winner, each bot's decision times
 
 
-def _play(match: Match) -> tuple[str | None, dict[str, list[float]]]:
-    return match()
+def play_here(match: Match) -> Played:
+    standings = {name: Standing(name) for name in set(match.names)}
+    winner = play_one(match.variant, list(match.names), match.seed, standings, match.options)
+    return winner, {name: standing.times for name, standing in standings.items()}
 
 
 def run(
@@ -142,15 +143,14 @@ def run(
     seeds = range(first_seed, first_seed + games)
     matches = [Match(variant, tuple(line_up(first, second, players, n)), n, options) for n in seeds]
     pool = multiprocessing.Pool(jobs) if api is None and jobs > 1 else None
-    played = pool.imap(_play, matches) if pool else map(_play, matches) if api is None else None
-    for match in matches:
-        if api is not None:
-            winner = play_remote(api, variant, list(match.names), match.seed, options)
-        else:
-            assert played is not None
-            winner, times = next(played)
-            for name, taken in times.items():
-                standings[name].times += taken
+    results: Iterator[Played]
+    if api is not None:  # the server's bots decide, untimed here
+        results = ((play_remote(api, variant, list(m.names), m.seed, options), {}) for m in matches)
+    else:
+        results = pool.imap(play_here, matches) if pool else map(play_here, matches)
+    for winner, times in results:
+        for name, taken in times.items():
+            standings[name].times += taken
         if winner is None:
             draws += 1
         else:
