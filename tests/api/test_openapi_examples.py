@@ -3,19 +3,9 @@
 
 import copy
 
-import yaml
-from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate
 
-from .test_openapi import ROOT
-
-SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text())
-
-
-def validator(schema):
-    """An OpenAPI 3.0 validator for ``schema``, resolving the document's own $refs (the
-    components ride along: in this dialect a $ref's siblings are not keywords)."""
-    return OAS30Validator({"components": SPEC["components"], **schema})
+from ..spec_check import SPEC, validator
 
 
 def test_the_document_is_valid_openapi():

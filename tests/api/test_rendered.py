@@ -13,8 +13,8 @@ from stacks_api.api.event_schemas import (
 )
 from stacks_api.api.schemas import CreatedSchema
 
+from ..spec_check import validator
 from .helpers import API, act, bearer, create, join
-from .test_openapi_examples import validator
 
 GAME_VIEW = validator({"$ref": "#/components/schemas/GameView"})
 EVENTS = {v.name: validator({"$ref": f"#/components/schemas/{v.schema_prefix}Event"})
