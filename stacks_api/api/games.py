@@ -32,7 +32,7 @@ from .schemas import (
     ListQuerySchema,
     RematchSchema,
 )
-from .stream import disconnect_probe, event_stream, wants_stream
+from .stream import Hangup, event_stream, wants_stream
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their seats")
 
@@ -318,7 +318,7 @@ class Events(MethodView):
         stream = event_stream(
             lambda: games.play.follow(game_id, after),
             config["SSE_KEEPALIVE_S"], config["SSE_MAX_S"], games.open_streams,
-            client_gone=disconnect_probe(request.environ),
+            hangup=Hangup(request.environ),
         )  # fmt: skip
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)

@@ -62,11 +62,30 @@ def _report(report: Callable[[str, int], int]) -> None:
         time.sleep(REPORT_EVERY_S)
 
 
+# The JSON text of recently sent events, by the identity of the event object: a
+# published batch is decoded once per process and the same objects reach every
+# stream of the game, so 10,000 streams cost one ``json.dumps`` per event, not
+# 10,000. Each entry keeps its event alive, so an id is never reused while cached.
+_texts: dict[int, tuple[Event, str]] = {}
+_TEXTS_KEPT = 4096
+
+
+def _event_text(event: Event) -> str:
+    cached = _texts.get(id(event))
+    if cached is not None and cached[0] is event:
+        return cached[1]
+    text = json.dumps(event)
+    if len(_texts) >= _TEXTS_KEPT:
+        _texts.clear()
+    _texts[id(event)] = (event, text)
+    return text
+
+
 def format_events(events: list[Event]) -> str:
     lines = []
     for i, event in enumerate(events):
         last_of_version = i + 1 == len(events) or events[i + 1]["version"] != event["version"]
-        lines.append(f"data: {json.dumps(event)}\n")
+        lines.append(f"data: {_event_text(event)}\n")
         if last_of_version:
             lines.append(f"id: {event['version']}\n")
         lines.append("\n")
@@ -79,25 +98,67 @@ def wants_stream() -> bool:
     return choice == "text/event-stream"
 
 
-def disconnect_probe(environ: dict[str, Any]) -> Callable[[], bool]:
-    """A check, cheap enough to run every second, of whether the client hung up.
+class Hangup:
+    """Tells whether the client of a streamed response has hung up, and when it may have.
 
-    gunicorn hands its socket to the app; the client has hung up when it is
-    readable and a peek reads nothing. Servers that hide the socket (Flask's test
-    client) get a probe that never says so: their streams end by themselves.
+    gunicorn hands its socket to the app: the client has hung up when the socket is
+    readable and a peek reads nothing. Under gevent a watcher on the socket calls
+    ``on_readable`` the moment that happens, so a stream waits for events, not on a
+    timer, and an idle server with 10,000 streams stays idle. The check is a
+    ``poll`` (``select`` refuses descriptors above 1023, which a busy worker has).
+    Servers that hide the socket (Flask's test client) never report a hang-up:
+    their streams end by themselves.
     """
-    sock = environ.get("gunicorn.socket")
-    if not isinstance(sock, socket.socket):
-        return lambda: False
 
-    def gone() -> bool:
+    def __init__(self, environ: dict[str, Any]) -> None:
+        sock = environ.get("gunicorn.socket")
+        self._sock = sock if isinstance(sock, socket.socket) else None
+        self._watcher: Any = None
+
+    def gone(self) -> bool:
+        if self._sock is None:
+            return False
         try:
-            readable, _, _ = select.select([sock], [], [], 0)
-            return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+            poller = _real_poll()
+            poller.register(self._sock.fileno(), select.POLLIN)
+            if not poller.poll(0):
+                return False
+            return self._sock.recv(1, socket.MSG_PEEK) == b""
         except (OSError, ValueError):
             return True
 
-    return gone
+    def on_readable(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once, as soon as the client sends anything or hangs up."""
+        if self._sock is None or not _gevent_running():
+            return
+        import gevent
+
+        def fired() -> None:  # runs in gevent's hub, which must never block: hand off
+            self.stop()
+            gevent.spawn(callback)
+
+        self._watcher = gevent.get_hub().loop.io(self._sock.fileno(), 1)  # 1: readable
+        self._watcher.start(fired)
+
+    def stop(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+
+
+def _gevent_running() -> bool:
+    from ..offload import gevent_active
+
+    return gevent_active()
+
+
+def _real_poll() -> Any:
+    """The operating system's ``select.poll`` (gevent's monkey-patching removes it)."""
+    if _gevent_running():
+        from gevent.monkey import get_original
+
+        return get_original("select", "poll")()
+    return select.poll()
 
 
 def event_stream(
@@ -105,7 +166,7 @@ def event_stream(
     keepalive_s: float,
     max_s: float,
     report: Callable[[str, int], int],
-    client_gone: Callable[[], bool] = lambda: False,
+    hangup: Hangup | None = None,
 ) -> Iterator[str]:
     """The events of ``follow()``'s feed until the game ends, the client hangs up, or
     ``max_s`` passes.
@@ -120,14 +181,20 @@ def event_stream(
     except (Unavailable, KeyError):
         return  # the client's reconnection will get a clear answer
     _count(+1, report)
+    if hangup is not None:
+        hangup.on_readable(feed.interrupt)
     try:
         yield "retry: 1000\n\n"
         start = last_sent = time.monotonic()
-        while time.monotonic() - start < max_s and not client_gone():
+        while (now := time.monotonic()) - start < max_s:
+            # One wake-up per event, keep-alive or hang-up: no timer per stream.
+            wait = 0.0 if ended else min(keepalive_s - (now - last_sent), max_s - (now - start))
             try:
-                batch = feed.next_batch(timeout=min(1.0, keepalive_s))
-            except Unavailable:
-                log.warning("event stream ended: the store is unavailable")
+                batch = feed.next_batch(timeout=max(0.0, wait))
+            except Unavailable as err:
+                log.warning("event stream ended: %s", err)
+                return
+            if hangup is not None and hangup.gone():
                 return
             now = time.monotonic()
             if batch:
@@ -141,5 +208,7 @@ def event_stream(
                 yield ": keep-alive\n\n"
                 last_sent = now
     finally:
+        if hangup is not None:
+            hangup.stop()
         _count(-1, report)
         feed.close()

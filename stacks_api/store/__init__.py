@@ -61,7 +61,11 @@ class EventFeed(Protocol):
     """A game's events, delivered in order from a version on."""
 
     def next_batch(self, timeout: float) -> list[Event]:
-        """The events after those already returned, waiting up to ``timeout`` seconds."""
+        """The events after those already returned, waiting up to ``timeout`` seconds
+        (or less: after ``interrupt``, it may answer none at once)."""
+
+    def interrupt(self) -> None:
+        """Make a waiting ``next_batch`` return now; safe to call from any thread."""
 
     def close(self) -> None:
         """Release the subscription."""

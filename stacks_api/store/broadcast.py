@@ -24,10 +24,18 @@ from .keys import Keys
 
 log = logging.getLogger(__name__)
 READY_WAIT_S = 5.0
+# Batches a subscription holds for a reader who has not taken them yet. A reader
+# this far behind is stuck (its socket is full): it is dropped rather than let
+# grow without bound, and its client resumes from its Last-Event-ID.
+INBOX_LIMIT = 256
 
 
 class Lost:
     """Put in a subscription's queue when the subscription to Redis broke."""
+
+
+class Wake:
+    """Put in a subscription's queue to end a wait early (nothing was published)."""
 
 
 class Subscription:
@@ -35,13 +43,24 @@ class Subscription:
 
     def __init__(self, broadcaster: Broadcaster, game_id: str) -> None:
         self.game_id = game_id
-        self.inbox: queue.Queue[list[Event] | Lost] = queue.Queue()
+        self.inbox: queue.Queue[list[Event] | Lost | Wake] = queue.Queue(INBOX_LIMIT)
+        self.overrun = False
         self._broadcaster = broadcaster
 
-    def take(self, timeout: float) -> list[list[Event]]:
-        """The batches published since the last call, waiting up to ``timeout`` for one.
+    def deliver(self, item: list[Event] | Lost | Wake) -> None:
+        """Hand ``item`` to the reader without ever waiting for it."""
+        try:
+            self.inbox.put_nowait(item)
+        except queue.Full:
+            if not isinstance(item, Wake):
+                self.overrun = True  # the reader ends at its next take
 
-        Raises StoreUnavailable if the subscription broke (messages may be lost).
+    def take(self, timeout: float) -> list[list[Event]]:
+        """The batches published since the last call, waiting up to ``timeout`` for one
+        (a wake-up may end the wait with none).
+
+        Raises StoreUnavailable if the subscription broke or overflowed (messages
+        may be lost).
         """
         try:
             items = [self.inbox.get(timeout=timeout)]
@@ -52,9 +71,11 @@ class Subscription:
                 items.append(self.inbox.get_nowait())
             except queue.Empty:
                 break
+        if self.overrun:
+            raise StoreUnavailable("the reader fell too far behind its game's events")
         if any(isinstance(item, Lost) for item in items):
             raise StoreUnavailable("the event subscription was lost")
-        return [item for item in items if not isinstance(item, Lost)]
+        return [item for item in items if isinstance(item, list)]
 
     def close(self) -> None:
         self._broadcaster.unsubscribe(self)
@@ -127,11 +148,11 @@ class Broadcaster:
         if waiting:
             events: list[Event] = json.loads(message["data"])  # decoded once for all feeds
             for subscription in waiting:
-                subscription.inbox.put(events)
+                subscription.deliver(events)
 
     def _fail_all(self) -> None:
         with self._lock:
             everyone = [s for group in self._subscribers.values() for s in group]
             self._subscribers.clear()
         for subscription in everyone:
-            subscription.inbox.put(Lost())
+            subscription.deliver(Lost())

@@ -230,6 +230,10 @@ class MemoryFeed:
             self._index = len(slot.events)
         return batch
 
+    def interrupt(self) -> None:
+        with self._slot.changed:
+            self._slot.changed.notify_all()  # the game's other feeds find nothing new
+
     def close(self) -> None:
         return None
 

@@ -22,7 +22,7 @@ from redis.retry import Retry
 
 from ..record import JSON, Event, GameRecord
 from . import IDEMPOTENCY_TTL_S, STREAM_REPORTS_FRESH_S, TTL_SECONDS, Change, StoreDegraded, due_at
-from .broadcast import Broadcaster, Subscription
+from .broadcast import Broadcaster, Subscription, Wake
 from .keys import Keys
 from .redis_errors import reachable
 from .redis_work import RedisWorkQueue
@@ -31,6 +31,8 @@ T = TypeVar("T")
 # Health says degraded once Redis (without eviction) is this full: game writes are
 # far larger than the health check's, and fail first.
 NEARLY_FULL = 0.98
+# Connections one process keeps to Redis, besides its event subscription.
+CONNECTIONS = 64
 
 # KEYS: state, events, due, lobby, previous lobby (or the lobby again), remembered
 # response (or the state again). ARGV: the SHA-1 of the state the change was decided
@@ -79,13 +81,18 @@ class RedisStore:
         self.keys = Keys(prefix)
         self.variants = variants
         # Short timeouts and a single quick retry: a dead Redis answers 503 in seconds.
-        self.client: redis.Redis = redis.Redis.from_url(
+        # The pool is bounded, and a request waits for a free connection rather than
+        # failing: 10,000 streams starting at once must not open 10,000 connections.
+        pool = redis.BlockingConnectionPool.from_url(
             url,
+            max_connections=CONNECTIONS,
+            timeout=timeout_s,
             socket_timeout=timeout_s,
             socket_connect_timeout=timeout_s,
             retry=Retry(NoBackoff(), 1),
             health_check_interval=30,
         )
+        self.client: redis.Redis = redis.Redis(connection_pool=pool)
         self.broadcaster = Broadcaster(self.client, self.keys)
         self.work = RedisWorkQueue(self.client, self.keys, variants)
         self._write_game = self.client.register_script(WRITE_GAME)
@@ -235,18 +242,16 @@ class RedisFeed:
     It subscribes before reading the backlog, so an event written in between is
     never missed (one seen twice is dropped by its version). It remembers how far
     into the game's event list it has read: published batches extend it directly,
-    and only a gap (a lost message) or a quiet spell makes it read Redis again,
-    from where it stopped.
+    and only a gap makes it read Redis again, from where it stopped. Redis does
+    not drop a message without dropping the connection, which ends every feed of
+    the process (``Lost``), so a quiet feed needs no rereading.
     """
-
-    RECHECK_S = 10.0
 
     def __init__(self, store: RedisStore, game_id: str, after: int) -> None:
         self._store, self._key = store, store.keys.events(game_id)
         self._subscription: Subscription = store.broadcaster.subscribe(game_id)
         self._index, self._last = 0, after
         self._pending = self._read_new()
-        self._checked = time.monotonic()
 
     def next_batch(self, timeout: float) -> list[Event]:
         if self._pending:
@@ -258,18 +263,15 @@ class RedisFeed:
             if not fresh:
                 continue  # already read from the list
             if fresh[0]["version"] != self._last + 1:
-                batch += self._read_new()  # a message was lost: read what is missing
+                batch += self._read_new()  # a gap: read what is missing
                 continue
             batch += fresh
             self._index += len(fresh)
             self._last = fresh[-1]["version"]
-        now = time.monotonic()
-        if batch:
-            self._checked = now
-        elif now - self._checked > self.RECHECK_S:
-            self._checked = now
-            batch = self._read_new()  # a quiet spell: make sure no message was lost
         return batch
+
+    def interrupt(self) -> None:
+        self._subscription.deliver(Wake())
 
     def _read_new(self) -> list[Event]:
         with reachable():
