@@ -33,6 +33,7 @@ import time
 import redis
 import requests
 
+from stacks_api.store.keys import Keys
 from stacks_api.testing import RedisServer, ServerProcess, lease_holders
 
 THINKING = [{"bot": "pimc", "options": {"seconds": 1.0, "iterations": 5000}}] * 2
@@ -65,7 +66,7 @@ def a_held_game(server: ServerProcess, admin: redis.Redis, ids: list[str]) -> tu
     ours have ended."""
     waited = time.monotonic()
     while True:
-        held = {g: pid for g, pid in lease_holders(admin, PREFIX).items() if g in ids}
+        held = {g: pid for g, pid in lease_holders(admin, Keys(PREFIX)).items() if g in ids}
         if held:
             return next(iter(held.items()))
         if time.monotonic() - waited > 3:

@@ -62,6 +62,8 @@ def build_service(config: Mapping[str, Any]) -> GameService:
         config["STORE_PREFIX"],
         config["STORE_TIMEOUT_S"],
         tuple(variants.names()),
+        config["STORE_SHARDS"],
+        config["STORE_REPLICA_ACKS"],
     )
     budget = config["BOT_BUDGET_S"]
     if config["JOBS"] != "local":

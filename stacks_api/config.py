@@ -10,9 +10,16 @@ from typing import Any, ClassVar
 class Config:
     """Production defaults; every setting can be overridden by the environment."""
 
+    # redis://host:port/db for one Redis; redis+cluster://host:port[,host:port...]
+    # for a Redis Cluster (docs/scaling.md).
     REDIS_URL: str | None = os.environ.get("REDIS_URL") or None
     STORE_PREFIX = os.environ.get("STACKS_STORE_PREFIX", "stacks")
     STORE_TIMEOUT_S = float(os.environ.get("STACKS_STORE_TIMEOUT_S", "2"))
+    # On a cluster: how many shards games are spread over (fixed for a deployment's
+    # data: a game's shard follows from its id), and how many replicas must have a
+    # write before it is answered (0: answer at once, and a failover may lose it).
+    STORE_SHARDS = int(os.environ.get("STACKS_STORE_SHARDS", "16"))
+    STORE_REPLICA_ACKS = int(os.environ.get("STACKS_STORE_REPLICA_ACKS", "1"))
     BOT_BUDGET_S = float(os.environ.get("STACKS_BOT_BUDGET_S", "5"))
     # Where bot moves and deadlines run: "workers" (worker processes; needs
     # REDIS_URL; "rq", its earlier name, still means it) or "local" (threads in

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -74,6 +75,139 @@ class RedisServer:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def free_cluster_port() -> int:
+    """A free port whose cluster bus port (the port + 10000) is free too."""
+    while True:
+        port = random.randrange(20_000, 55_000)
+        try:
+            for candidate in (port, port + 10_000):
+                with socket.socket() as sock:
+                    sock.bind(("127.0.0.1", candidate))
+        except OSError:
+            continue
+        return port
+
+
+class RedisClusterServer:
+    """A Redis Cluster of our own: ``masters`` masters with one replica each, every
+    node a redis-server on a free port in a temporary directory.
+
+    ``url`` is the store's cluster URL (``redis+cluster://`` and every node). A node
+    can be killed (``kill``) and started again on its old port and identity
+    (``restart``), as a supervisor would after a crash.
+    """
+
+    NODE_TIMEOUT_MS = 1000  # how long a master may be silent before its replica takes over
+
+    def __init__(self, masters: int = 3) -> None:
+        self.dir = tempfile.mkdtemp(prefix="stacks-cluster-")
+        self.ports = [free_cluster_port() for _ in range(masters * 2)]
+        self.processes: dict[int, subprocess.Popen[bytes]] = {}
+        self.url = "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.ports)
+
+    def start(self) -> None:
+        for port in self.ports:
+            self._start_node(port)
+        for port in self.ports:
+            _wait_for_ping(f"redis://127.0.0.1:{port}/0")
+        subprocess.run(
+            ["redis-cli", "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
+             "--cluster-replicas", "1", "--cluster-yes"],
+            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        self.wait_until_healthy()
+
+    def _start_node(self, port: int) -> None:
+        node_dir = Path(self.dir) / str(port)
+        node_dir.mkdir(exist_ok=True)
+        self.processes[port] = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", str(node_dir),
+             "--save", "", "--appendonly", "no", "--cluster-enabled", "yes",
+             "--cluster-config-file", "nodes.conf",
+             "--cluster-node-timeout", str(self.NODE_TIMEOUT_MS)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+
+    def masters(self) -> list[int]:
+        """The ports of the nodes that are masters now."""
+        return [port for port in self.live() if self._role(port) == "master"]
+
+    def live(self) -> list[int]:
+        return [port for port, process in self.processes.items() if process.poll() is None]
+
+    def master_of(self, key: str) -> int:
+        """The port of the master that holds ``key``'s slot now."""
+        from redis.crc import key_slot
+
+        slot = key_slot(key.encode())
+        for port in self.masters():
+            client = redis.Redis(port=port)
+            for start, end, master, *_replicas in client.execute_command("CLUSTER", "SLOTS"):  # type: ignore[no-untyped-call]
+                if start <= slot <= end:
+                    return int(master[1])
+        raise RuntimeError(f"no master holds slot {slot}")
+
+    def _role(self, port: int) -> str:
+        try:
+            info: dict[str, Any] = redis.Redis(port=port).info("replication")
+        except redis.RedisError:
+            return "down"
+        return str(info["role"])
+
+    def kill(self, port: int) -> None:
+        """Crash one node (SIGKILL): no chance to answer anyone again."""
+        process = self.processes[port]
+        process.kill()
+        process.wait(timeout=10)
+
+    def restart(self, port: int) -> None:
+        """Start a killed node again: it rejoins with its old identity (as a replica,
+        if its replica took over meanwhile)."""
+        self._start_node(port)
+        _wait_for_ping(f"redis://127.0.0.1:{port}/0")
+
+    def wait_until_healthy(self, timeout: float = 30.0) -> None:
+        """Until every live node says the cluster is ok and every replica is in sync."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if all(self._healthy(port) for port in self.live()):
+                return
+            time.sleep(0.1)
+        raise RuntimeError("the Redis Cluster did not become healthy")
+
+    def _healthy(self, port: int) -> bool:
+        try:
+            node = redis.Redis(port=port)
+            info = node.execute_command("CLUSTER", "INFO").decode()  # type: ignore[no-untyped-call]
+            replication: dict[str, Any] = node.info("replication")
+        except redis.RedisError:
+            return False
+        fields = dict(line.split(":", 1) for line in info.split() if ":" in line)
+        if fields.get("cluster_state") != "ok":
+            return False
+        if replication["role"] == "master":
+            return int(replication["connected_slaves"]) > 0
+        return replication.get("master_link_status") == "up"
+
+    def cleanup(self) -> None:
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=10)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _wait_for_ping(url: str) -> None:
+    client = redis.Redis.from_url(url)
+    for _ in range(250):
+        try:
+            client.ping()
+            return
+        except redis.ConnectionError:
+            time.sleep(0.02)
+    raise RuntimeError(f"redis-server at {url} did not start")
+
+
 class ServerProcess:
     """``stacks-api serve`` on a free port: gevent web workers and, on Redis, bot workers."""
 
@@ -116,11 +250,16 @@ class ServerProcess:
         return time.monotonic() - start
 
 
-def lease_holders(client: redis.Redis, prefix: str) -> dict[str, int]:
+def lease_holders(client: Any, keys: Keys) -> dict[str, int]:
     """Each game a runner holds now, and the pid of that runner's process (lease owners
     are ``host:pid:thread:nonce``)."""
-    leases: dict[bytes, bytes] = client.hgetall(Keys(prefix).leases())  # type: ignore[assignment]
-    return {game.decode(): int(held.decode().split(":")[1]) for game, held in leases.items()}
+    holders: dict[str, int] = {}
+    for shard in keys.all_shards():
+        leases: dict[bytes, bytes] = client.hgetall(keys.leases(shard))
+        holders |= {
+            game.decode(): int(held.decode().split(":")[1]) for game, held in leases.items()
+        }
+    return holders
 
 
 def parse_sse(

@@ -7,11 +7,11 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
-import redis
 
 from stacks_api.app import create_app
 from stacks_api.config import TestConfig
-from stacks_api.testing import RedisServer
+from stacks_api.store.redis_connect import connect
+from stacks_api.testing import RedisClusterServer, RedisServer
 
 
 @pytest.fixture(scope="session")
@@ -26,24 +26,44 @@ def redis_url() -> Iterator[str]:
     server.cleanup()
 
 
+@pytest.fixture(scope="session")
+def cluster_url() -> Iterator[str]:
+    """REDIS_CLUSTER_URL when set, else a Redis Cluster (3 masters, a replica each)
+    started for this test session."""
+    if os.environ.get("REDIS_CLUSTER_URL"):
+        yield os.environ["REDIS_CLUSTER_URL"]
+        return
+    cluster = RedisClusterServer()
+    cluster.start()
+    yield cluster.url
+    cluster.cleanup()
+
+
 @pytest.fixture
 def prefix(request: pytest.FixtureRequest) -> Iterator[str]:
     """A key prefix owned by one test; its keys are deleted afterwards."""
     name = f"test-{uuid.uuid4().hex[:12]}"
     yield name
-    if "redis_url" in request.fixturenames:
-        client = redis.Redis.from_url(request.getfixturevalue("redis_url"))
-        keys = list(client.scan_iter(match=f"{name}:*", count=1000))
-        if keys:
-            client.delete(*keys)
+    for url_fixture in ("redis_url", "cluster_url"):
+        if url_fixture in request.fixturenames:
+            _delete_prefix(request.getfixturevalue(url_fixture), name)
 
 
-@pytest.fixture(params=["memory", "redis"])
+def _delete_prefix(url: str, name: str) -> None:
+    for node in connect(url, 2.0).masters():  # the one Redis, or each master
+        keys = list(node.scan_iter(match=f"{name}:*", count=1000))
+        with node.pipeline(transaction=False) as pipe:
+            for key in keys:  # one by one: a cluster refuses a DEL across slots
+                pipe.delete(key)
+            pipe.execute()
+
+
+@pytest.fixture(params=["memory", "redis", "cluster"])
 def store_url(request: pytest.FixtureRequest) -> str | None:
-    """Run a test once on the in-memory store and once on Redis."""
+    """Run a test on the in-memory store, on Redis and on a Redis Cluster."""
     if request.param == "memory":
         return None
-    url: str = request.getfixturevalue("redis_url")
+    url: str = request.getfixturevalue(f"{request.param}_url")
     return url
 
 

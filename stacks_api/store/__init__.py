@@ -149,16 +149,23 @@ class GameStore(Protocol):
 
 
 def make_store(
-    redis_url: str | None, prefix: str, timeout_s: float, variants: tuple[str, ...]
+    redis_url: str | None,
+    prefix: str,
+    timeout_s: float,
+    variants: tuple[str, ...],
+    shards: int = 16,
+    replica_acks: int = 1,
 ) -> GameStore:
-    """The Redis store when a URL is configured, else the embedded in-memory one.
+    """The Redis store when a URL is configured (a Redis Cluster for a
+    ``redis+cluster://`` URL), else the embedded in-memory one.
 
-    ``variants`` names the games the lobby indexes (one index per status and variant).
+    ``variants`` names the games the lobby indexes (one index per status and
+    variant); ``shards`` and ``replica_acks`` apply to a cluster only.
     """
     if redis_url:
         from .redis import RedisStore
 
-        return RedisStore(redis_url, variants, prefix, timeout_s)
+        return RedisStore(redis_url, variants, prefix, timeout_s, shards, replica_acks)
     from .memory import MemoryStore
 
     return MemoryStore()

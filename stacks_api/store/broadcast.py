@@ -1,9 +1,17 @@
-"""One Redis subscription per process, fanned out to every event feed it serves.
+"""Live events: each process subscribes to the channels of the games its streams follow.
 
-Each write PUBLISHes its events on the game's channel in the same atomic script as the
-state. A process holds one pattern subscription to every game's channel and
-hands each message to the feeds of that game open in this process, so an open
-event stream costs no Redis connection of its own and a wake-up costs no read.
+Each write publishes its events on the game's channel in the same atomic script
+as the state. A process keeps one subscription connection per Redis node it
+needs (one on a single Redis; on a cluster, one per master that holds a
+followed game) and subscribes there to exactly the channels of the games it
+serves: ``SUBSCRIBE`` on a single Redis, sharded ``SSUBSCRIBE`` on a cluster,
+where a message then travels only within its shard. It hands each message to
+every feed of that game in the process, so an open event stream costs no Redis
+connection of its own and a wake-up costs no read.
+
+A broken connection ends every feed it served (``Lost``); their clients
+reconnect and resume from their Last-Event-ID, and the next subscription finds
+the node that holds the game's slot now.
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ import json
 import logging
 import queue
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -20,7 +29,6 @@ from redis.exceptions import RedisError
 
 from ..record import Event
 from . import StoreUnavailable
-from .keys import Keys
 
 log = logging.getLogger(__name__)
 READY_WAIT_S = 5.0
@@ -41,8 +49,8 @@ class Wake:
 class Subscription:
     """What one feed receives: batches of a game's events, as they are published."""
 
-    def __init__(self, broadcaster: Broadcaster, game_id: str) -> None:
-        self.game_id = game_id
+    def __init__(self, broadcaster: Broadcaster, channel: str) -> None:
+        self.channel = channel
         self.inbox: queue.Queue[list[Event] | Lost | Wake] = queue.Queue(INBOX_LIMIT)
         self.overrun = False
         self._broadcaster = broadcaster
@@ -81,78 +89,142 @@ class Subscription:
         self._broadcaster.unsubscribe(self)
 
 
+# Where a channel is served: the name of the node that holds it, and a client of
+# that node (a cluster's node, or the one Redis).
+Route = Callable[[str], tuple[str, redis.Redis]]
+
+
 class Broadcaster:
-    """The process's pattern subscription and the feeds waiting on it."""
+    """The process's subscriptions, one connection per node, and the feeds on them."""
 
-    def __init__(self, client: redis.Redis, keys: Keys) -> None:
-        self._client, self._keys = client, keys
+    def __init__(self, route: Route, sharded: bool) -> None:
+        self._route, self._sharded = route, sharded
         self._lock = threading.Lock()
-        self._subscribers: dict[str, set[Subscription]] = {}
-        self._ready = threading.Event()
-        self._listener: threading.Thread | None = None
+        self._listeners: dict[str, Listener] = {}
 
-    def subscribe(self, game_id: str) -> Subscription:
-        """Start receiving the game's events; published from this moment on."""
-        subscription = Subscription(self, game_id)
+    def subscribe(self, channel: str) -> Subscription:
+        """Start receiving the channel's events; published from this moment on."""
+        subscription = Subscription(self, channel)
+        try:
+            node, client = self._route(channel)
+        except RedisError as err:
+            raise StoreUnavailable(type(err).__name__) from err
         with self._lock:
-            self._subscribers.setdefault(game_id, set()).add(subscription)
-            if self._listener is None or not self._listener.is_alive():
-                # A thread, or under gevent a greenlet: it only waits on a socket.
-                self._listener = threading.Thread(
-                    target=self._listen, name="stacks-api-broadcast", daemon=True
-                )
-                self._listener.start()
-        if not self._ready.wait(READY_WAIT_S):
+            listener = self._listeners.get(node)
+            if listener is None or listener.dead:
+                listener = self._listeners[node] = Listener(client, self._sharded, node)
+            confirmed = listener.add(subscription)
+        if not confirmed.wait(READY_WAIT_S) or listener.dead:
             subscription.close()
             raise StoreUnavailable("could not subscribe to game events")
         return subscription
 
     def unsubscribe(self, subscription: Subscription) -> None:
         with self._lock:
-            waiting = self._subscribers.get(subscription.game_id)
-            if waiting is not None:
-                waiting.discard(subscription)
-                if not waiting:
-                    del self._subscribers[subscription.game_id]
+            listeners = list(self._listeners.values())
+        for listener in listeners:
+            listener.remove(subscription)
+
+    def nodes(self) -> list[str]:
+        """The nodes this process holds a live subscription connection to."""
+        with self._lock:
+            return [name for name, listener in self._listeners.items() if not listener.dead]
+
+
+class Listener:
+    """One subscription connection to one node, and the feeds of each channel on it.
+
+    Its thread (under gevent, a greenlet) alone reads the connection; other
+    threads only send (un)subscribe commands, which redis-py serialises.
+    """
+
+    def __init__(self, client: redis.Redis, sharded: bool, node: str) -> None:
+        self.node, self.dead = node, False
+        self._pubsub = pubsub = client.pubsub()  # type: ignore[no-untyped-call]
+        self._subscribe = pubsub.ssubscribe if sharded else pubsub.subscribe
+        self._unsubscribe = pubsub.sunsubscribe if sharded else pubsub.unsubscribe
+        self._lock = threading.Lock()
+        self._channels: dict[str, set[Subscription]] = {}
+        self._confirmed: dict[str, threading.Event] = {}
+        threading.Thread(target=self._listen, name=f"events-{node}", daemon=True).start()
+
+    def add(self, subscription: Subscription) -> threading.Event:
+        """Add a feed; the event is set once Redis confirmed the channel's subscription."""
+        channel = subscription.channel
+        with self._lock:
+            followers = self._channels.setdefault(channel, set())
+            followers.add(subscription)
+            first = len(followers) == 1
+            if first:
+                self._confirmed[channel] = threading.Event()
+            confirmed = self._confirmed[channel]
+        if first:
+            try:
+                self._subscribe(channel)
+            except (RedisError, OSError) as err:
+                self._fail(err)
+        return confirmed
+
+    def remove(self, subscription: Subscription) -> None:
+        channel = subscription.channel
+        with self._lock:
+            followers = self._channels.get(channel)
+            if followers is None or subscription not in followers:
+                return
+            followers.discard(subscription)
+            last = not followers
+            if last:
+                del self._channels[channel]
+                self._confirmed.pop(channel, None)
+        if last and not self.dead:
+            with contextlib.suppress(RedisError, OSError):
+                self._unsubscribe(channel)
 
     def _listen(self) -> None:
-        """Deliver messages until the subscription breaks; the next subscribe starts
-        a new listener (feeds waiting now end, and their clients reconnect)."""
-        pubsub = self._client.pubsub()  # type: ignore[no-untyped-call]
+        """Deliver messages until the connection breaks."""
         try:
-            pubsub.psubscribe(self._keys.every_channel())
-            while True:
-                message = pubsub.get_message(timeout=1.0)
+            while not self.dead:
+                message = self._pubsub.get_message(timeout=1.0)
                 if message is not None:
                     self._dispatch(message)
         except (RedisError, OSError) as err:
-            log.warning("event subscription lost: %s", type(err).__name__)
+            self._fail(err)
         finally:
-            self._ready.clear()
-            self._fail_all()
             with contextlib.suppress(RedisError, OSError):
-                pubsub.close()
+                self._pubsub.close()
 
     def _dispatch(self, message: dict[str, Any]) -> None:
-        if message["type"] == "psubscribe":
-            self._ready.set()
+        kind, channel = message["type"], _text(message["channel"])
+        if kind in ("subscribe", "ssubscribe"):
+            with self._lock:
+                confirmed = self._confirmed.get(channel)
+            if confirmed is not None:
+                confirmed.set()
             return
-        if message["type"] != "pmessage":
+        if kind not in ("message", "smessage"):
             return
-        channel = message["channel"]
-        game_id = self._keys.game_of_channel(
-            channel.decode() if isinstance(channel, bytes) else channel
-        )
         with self._lock:
-            waiting = list(self._subscribers.get(game_id, ()))
+            waiting = list(self._channels.get(channel, ()))
         if waiting:
             events: list[Event] = json.loads(message["data"])  # decoded once for all feeds
             for subscription in waiting:
                 subscription.deliver(events)
 
-    def _fail_all(self) -> None:
+    def _fail(self, err: BaseException) -> None:
+        """End every feed on this connection: their clients resume elsewhere."""
+        if not self.dead:
+            log.warning("event subscription to %s lost: %s", self.node, type(err).__name__)
+        self.dead = True
         with self._lock:
-            everyone = [s for group in self._subscribers.values() for s in group]
-            self._subscribers.clear()
+            everyone = [s for group in self._channels.values() for s in group]
+            waiting = list(self._confirmed.values())
+            self._channels.clear()
+            self._confirmed.clear()
         for subscription in everyone:
             subscription.deliver(Lost())
+        for confirmed in waiting:
+            confirmed.set()  # a subscriber waiting for Redis finds the listener dead
+
+
+def _text(raw: bytes | str) -> str:
+    return raw.decode() if isinstance(raw, bytes) else raw

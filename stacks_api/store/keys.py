@@ -1,44 +1,112 @@
 """Every Redis key the server uses is built here, and only here.
 
-Per-game keys share one hash tag, ``{<game id>}``, so a game's state, events and
-idempotency keys live in one Redis Cluster slot and one script can touch them all.
-The lobby indexes and the work queue are global keys, written in the game's own
-transaction (a cluster backend will shard them).
+A script touches only keys of one Redis Cluster slot, and a write touches a
+game's state, events and idempotency keys, its work queue entry, its lobby
+entry and its live channel in one script. So games are grouped in **shards**,
+each under one hash tag, and every key a write touches carries its game's
+shard tag: the shard's work queue and lobby indexes live beside its games.
+
+- One Redis (``shards=1``): the single shard's keys are the ones earlier
+  releases wrote (``<prefix>:{<game id>}:state``, ``<prefix>:due``, ...), so a
+  running server can be upgraded in place.
+- Redis Cluster (``shards=N``): ``<prefix>:{sNN}:...``. Each shard's tag is
+  chosen so the N shards sit at even steps over the 16,384 slots, and so spread
+  evenly over masters that split the slots evenly. A game's shard is fixed by
+  its id; N must never change for a deployment's data (games would be looked
+  for in the wrong shard).
+
+Keys that no write of a game touches (health, doorbell, repair lock, stream
+counts) are plain keys in whatever slot they hash to.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import zlib
+from dataclasses import dataclass, field
+from functools import cache
+
+from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
+
+ONE_REDIS = ""  # the name of the only shard on a single Redis
+
+
+@cache
+def shard_tags(count: int) -> tuple[str, ...]:
+    """``count`` hash tags whose slots sit at even steps over the slot space."""
+    step = REDIS_CLUSTER_HASH_SLOTS / count
+    tags = []
+    for n in range(count):
+        low, high = int(n * step), int((n + 1) * step)
+        candidates = (f"s{n:02d}-{i}" for i in range(1_000_000))
+        tags.append(next(t for t in candidates if low <= key_slot(t.encode()) < high))
+    return tuple(tags)
 
 
 @dataclass(frozen=True)
 class Keys:
     prefix: str = "stacks"
+    shards: int = 1
+    _tags: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        tags = (ONE_REDIS,) if self.shards == 1 else shard_tags(self.shards)
+        object.__setattr__(self, "_tags", tags)
+
+    # Shards
+
+    def all_shards(self) -> tuple[str, ...]:
+        return self._tags
+
+    def shard(self, game_id: str) -> str:
+        """The shard a game lives in, fixed by its id."""
+        if self.shards == 1:
+            return ONE_REDIS
+        return self._tags[zlib.crc32(game_id.encode()) % self.shards]
+
+    def _in(self, shard: str) -> str:
+        """The prefix of a shard-wide key."""
+        return self.prefix if shard == ONE_REDIS else f"{self.prefix}:{{{shard}}}"
+
+    def _game(self, game_id: str) -> str:
+        """The prefix of a game's own keys."""
+        if self.shards == 1:
+            return f"{self.prefix}:{{{game_id}}}"
+        return f"{self.prefix}:{{{self.shard(game_id)}}}:{game_id}"
+
+    # A game's own keys
 
     def state(self, game_id: str) -> str:
-        return f"{self.prefix}:{{{game_id}}}:state"
+        return f"{self._game(game_id)}:state"
 
     def events(self, game_id: str) -> str:
-        return f"{self.prefix}:{{{game_id}}}:events"
+        return f"{self._game(game_id)}:events"
 
     def idempotency(self, game_id: str, slot: str) -> str:
         """``slot`` is built by the service from a seat and a digest, never raw client text."""
-        return f"{self.prefix}:{{{game_id}}}:idem:{slot}"
+        return f"{self._game(game_id)}:idem:{slot}"
+
+    def channel(self, game_id: str) -> str:
+        """Where the game's events are published as they are written."""
+        return f"{self._game(game_id)}:channel"
+
+    # Each shard's indexes: written by the same script as the shard's games
+
+    def lobby(self, status: str, variant: str, shard: str = ONE_REDIS) -> str:
+        return f"{self._in(shard)}:lobby:{status}:{variant}"
+
+    def due(self, shard: str = ONE_REDIS) -> str:
+        """The work queue: game ids scored by when they next need a worker."""
+        return f"{self._in(shard)}:due"
+
+    def leases(self, shard: str = ONE_REDIS) -> str:
+        """Game id to ``<owner>|<expiry>`` for the games runners hold."""
+        return f"{self._in(shard)}:leases"
+
+    # Server-wide keys
 
     def health(self) -> str:
         """Written by every health check: proves the store still accepts writes."""
         return f"{self.prefix}:health"
-
-    def lobby(self, status: str, variant: str) -> str:
-        return f"{self.prefix}:lobby:{status}:{variant}"
-
-    def due(self) -> str:
-        """The work queue: game ids scored by when they next need a worker."""
-        return f"{self.prefix}:due"
-
-    def leases(self) -> str:
-        """Game id to ``<owner>|<expiry>`` for the games runners hold."""
-        return f"{self.prefix}:leases"
 
     def doorbell(self) -> str:
         """A short list idle runners block on."""
@@ -49,19 +117,8 @@ class Keys:
         return f"{self.prefix}:repair"
 
     def repair_cursor(self) -> str:
-        return f"{self.prefix}:repair:cursor"
+        return f"{self.prefix}:repair:cursors"
 
     def streams(self) -> str:
         """A hash of each web process's count of open event streams."""
         return f"{self.prefix}:streams"
-
-    def channel(self, game_id: str) -> str:
-        return f"{self.prefix}:{{{game_id}}}:channel"
-
-    def every_channel(self) -> str:
-        """The pattern that matches every game's channel (one subscription per process)."""
-        return f"{self.prefix}:{{*}}:channel"
-
-    def game_of_channel(self, channel: str) -> str:
-        """The game id inside a channel name built by ``channel``."""
-        return channel[len(self.prefix) + 2 : -len("}:channel")]

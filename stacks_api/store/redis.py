@@ -16,14 +16,13 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
+from redis.exceptions import RedisError
 
 from ..record import JSON, Event, GameRecord
 from . import IDEMPOTENCY_TTL_S, STREAM_REPORTS_FRESH_S, TTL_SECONDS, Change, StoreDegraded, due_at
 from .broadcast import Broadcaster, Subscription, Wake
 from .keys import Keys
+from .redis_connect import connect
 from .redis_errors import reachable
 from .redis_work import RedisWorkQueue
 
@@ -31,15 +30,17 @@ T = TypeVar("T")
 # Health says degraded once Redis (without eviction) is this full: game writes are
 # far larger than the health check's, and fail first.
 NEARLY_FULL = 0.98
-# Connections one process keeps to Redis, besides its event subscription.
-CONNECTIONS = 64
+# How long a cluster write waits for its replicas before it answers 503.
+REPLICA_WAIT_MS = 1000
 
 # KEYS: state, events, due, lobby, previous lobby (or the lobby again), remembered
-# response (or the state again). ARGV: the SHA-1 of the state the change was decided
-# on ("" for a new game: there must be none), the new state ("": keep it), its TTL,
-# the live event channel, the due time ("": none), the game id, the lobby score, the
-# response to remember ("": none) and how long, then the events, one JSON text each.
-# Returns 1 when written, 0 when the state was not the one read.
+# response (or the state again), all in the game's shard. ARGV: the SHA-1 of the
+# state the change was decided on ("" for a new game: there must be none), the new
+# state ("": keep it), its TTL, the live event channel, the due time ("": none), the
+# game id, the lobby score, the response to remember ("": none) and how long, the
+# publish command (SPUBLISH on a cluster: the message stays in the shard), then the
+# events, one JSON text each. Returns 1 when written, 0 when the state was not the
+# one read.
 WRITE_GAME = """
 local current = redis.call('GET', KEYS[1])
 if ARGV[1] == '' then
@@ -53,9 +54,9 @@ end
 if ARGV[2] == '' then return 1 end
 local ttl = tonumber(ARGV[3])
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
-if #ARGV > 9 then
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, 10))
-  redis.call('PUBLISH', ARGV[4], '[' .. table.concat(ARGV, ',', 10) .. ']')
+if #ARGV > 10 then
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 11))
+  redis.call(ARGV[10], ARGV[4], '[' .. table.concat(ARGV, ',', 11) .. ']')
 end
 redis.call('EXPIRE', KEYS[2], ttl)
 if ARGV[5] == '' then
@@ -71,40 +72,46 @@ return 1
 
 
 class RedisStore:
-    """Games in Redis under ``Keys(prefix)``; see ``stacks_api.store`` for the TTL policy."""
+    """Games in Redis or a Redis Cluster under ``Keys(prefix)``; see
+    ``stacks_api.store`` for the TTL policy and ``keys.py`` for the shards.
 
-    kind = "redis"
+    On a cluster each write waits (``WAIT``) until ``replica_acks`` replicas have
+    it before it counts as done: an answer the client received is never lost to
+    a failover. A write no replica took in time answers 503 (it may have been
+    applied: the client retries with its Idempotency-Key).
+    """
+
+    kind = "redis"  # a cluster too: the API's health answer names the kind of store
 
     def __init__(
-        self, url: str, variants: tuple[str, ...], prefix: str = "stacks", timeout_s: float = 2.0
+        self,
+        url: str,
+        variants: tuple[str, ...],
+        prefix: str = "stacks",
+        timeout_s: float = 2.0,
+        shards: int = 16,
+        replica_acks: int = 1,
     ) -> None:
-        self.keys = Keys(prefix)
+        self.connection = connect(url, timeout_s)
+        self.client = self.connection.client
+        cluster = self.connection.cluster
+        self.keys = Keys(prefix, shards if cluster else 1)
         self.variants = variants
-        # Short timeouts and a single quick retry: a dead Redis answers 503 in seconds.
-        # The pool is bounded, and a request waits for a free connection rather than
-        # failing: 10,000 streams starting at once must not open 10,000 connections.
-        pool = redis.BlockingConnectionPool.from_url(
-            url,
-            max_connections=CONNECTIONS,
-            timeout=timeout_s,
-            socket_timeout=timeout_s,
-            socket_connect_timeout=timeout_s,
-            retry=Retry(NoBackoff(), 1),
-            health_check_interval=30,
-        )
-        self.client: redis.Redis = redis.Redis(connection_pool=pool)
-        self.broadcaster = Broadcaster(self.client, self.keys)
-        self.work = RedisWorkQueue(self.client, self.keys, variants)
-        self._write_game = self.client.register_script(WRITE_GAME)
+        self.replica_acks = replica_acks if cluster else 0
+        self._publish = "SPUBLISH" if cluster else "PUBLISH"
+        self.broadcaster = Broadcaster(self.connection.node, sharded=cluster)
+        self.work = RedisWorkQueue(self.connection, self.keys, variants)
+        self._write_game = self.connection.script(WRITE_GAME)
 
     def ping(self) -> None:
         with reachable():
             self.client.set(self.keys.health(), "ok", ex=60)
-            memory: dict[str, Any] = self.client.info("memory")
-        limit = int(memory.get("maxmemory") or 0)
-        full = memory.get("maxmemory_policy") == "noeviction" and limit > 0
-        if full and int(memory.get("used_memory") or 0) >= NEARLY_FULL * limit:
-            raise StoreDegraded("Redis is out of memory")
+            memories: list[dict[str, Any]] = [m.info("memory") for m in self.connection.masters()]
+        for memory in memories:
+            limit = int(memory.get("maxmemory") or 0)
+            full = memory.get("maxmemory_policy") == "noeviction" and limit > 0
+            if full and int(memory.get("used_memory") or 0) >= NEARLY_FULL * limit:
+                raise StoreDegraded("Redis is out of memory")
 
     def create(self, record: GameRecord, events: list[Event]) -> bool:
         with reachable():
@@ -118,7 +125,7 @@ class RedisStore:
     def update(self, game_id: str, decide: Callable[[GameRecord], tuple[Change, T]]) -> T:
         with reachable():
             while True:
-                raw: bytes | None = self.client.get(self.keys.state(game_id))  # type: ignore[assignment]
+                raw: bytes | None = self.client.get(self.keys.state(game_id))
                 if raw is None:
                     raise KeyError(game_id)
                 record = GameRecord.from_json(_decode(raw))
@@ -148,7 +155,8 @@ class RedisStore:
         self, status: str, variant: str | None, offset: int, limit: int
     ) -> tuple[list[GameRecord], int]:
         variants = self.variants if variant is None else (variant,)
-        lobbies = [self.keys.lobby(status, v) for v in variants]
+        shards = self.keys.all_shards()
+        lobbies = [self.keys.lobby(status, v, shard) for v in variants for shard in shards]
         expired_before = time.time() - TTL_SECONDS[status]
         with reachable(), self.client.pipeline(transaction=False) as pipe:
             for lobby in lobbies:
@@ -162,8 +170,10 @@ class RedisStore:
         total = sum(answers[2::3])
         ranked.sort(key=lambda pair: (pair[1], pair[0]), reverse=True)
         ids = [raw.decode() for raw, _ in ranked[offset : offset + limit]]
-        with reachable():
-            raws: list[Any] = self.client.mget([self.keys.state(g) for g in ids]) if ids else []
+        with reachable(), self.client.pipeline(transaction=False) as pipe:
+            for game_id in ids:  # one GET each: the games may sit in different slots
+                pipe.get(self.keys.state(game_id))
+            raws: list[Any] = pipe.execute()
         records = [None if raw is None else GameRecord.from_json(_decode(raw)) for raw in raws]
         # Entries whose game expired (or, written by an older release, moved on)
         # are dropped here.
@@ -171,8 +181,10 @@ class RedisStore:
         stale = [g for g, r in zip(ids, records, strict=True) if r is None or r.status != status]
         if stale:
             with reachable(), self.client.pipeline(transaction=False) as pipe:
-                for lobby in lobbies:
-                    pipe.zrem(lobby, *stale)
+                for game_id in stale:
+                    shard = self.keys.shard(game_id)
+                    for v in variants:
+                        pipe.zrem(self.keys.lobby(status, v, shard), game_id)
                 pipe.execute()
         return found, max(total - len(stale), len(found))
 
@@ -201,20 +213,21 @@ class RedisStore:
         meanwhile."""
         record = change.record or current
         game_id, keys = record.id, self.keys
-        lobby = keys.lobby(record.status, record.variant)
+        shard = keys.shard(game_id)
+        lobby = keys.lobby(record.status, record.variant, shard)
         moved = read is not None and current.status != record.status
-        previous = keys.lobby(current.status, record.variant) if moved else lobby
+        previous = keys.lobby(current.status, record.variant, shard) if moved else lobby
         remembered = keys.state(game_id)
         response = ""
         if change.remember is not None:
             slot, answer = change.remember
             remembered, response = keys.idempotency(game_id, slot), json.dumps(answer)
         due = due_at(record)
-        written = self._write_game(
+        return self._run_write(
             keys=[
                 keys.state(game_id),
                 keys.events(game_id),
-                keys.due(),
+                keys.due(shard),
                 lobby,
                 previous,
                 remembered,
@@ -229,9 +242,28 @@ class RedisStore:
                 repr(float(record.updated_at)),
                 response,
                 IDEMPOTENCY_TTL_S,
+                self._publish,
                 *(json.dumps(e) for e in change.events),
             ],
         )
+
+    def _run_write(self, keys: list[str], args: list[Any]) -> bool:
+        """Run ``WRITE_GAME``; on a cluster, on the master of the game's slot, followed
+        on the same connection by ``WAIT`` for its replicas."""
+        if not self.replica_acks:
+            return bool(self._write_game(keys=keys, args=args))
+        _, node = self.connection.node(keys[0])
+        try:
+            with node.pipeline(transaction=False) as pipe:
+                self._write_game(keys=keys, args=args, client=pipe)
+                wait = ("WAIT", self.replica_acks, REPLICA_WAIT_MS)
+                pipe.execute_command(*wait)  # type: ignore[no-untyped-call]
+                written, replicas = pipe.execute()
+        except (RedisError, OSError):
+            self.connection.relearn()  # a failover moves slots: ask where they are now
+            raise
+        if written and replicas < self.replica_acks:
+            raise StoreDegraded("the write reached no replica in time")
         return bool(written)
 
 
@@ -249,7 +281,7 @@ class RedisFeed:
 
     def __init__(self, store: RedisStore, game_id: str, after: int) -> None:
         self._store, self._key = store, store.keys.events(game_id)
-        self._subscription: Subscription = store.broadcaster.subscribe(game_id)
+        self._subscription: Subscription = store.broadcaster.subscribe(store.keys.channel(game_id))
         self._index, self._last = 0, after
         self._pending = self._read_new()
 

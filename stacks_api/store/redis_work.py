@@ -1,28 +1,29 @@
 """The work queue on Redis: which games need a worker, and who holds each one.
 
-Keys (all built in ``keys.py``):
-- ``<prefix>:due``: a sorted set, game id scored by when it needs a worker. It
-  is written by the same script as the game's state, from the record's
+Keys (all built in ``keys.py``; the first two once per shard, beside its games):
+- ``due``: a sorted set, game id scored by when it needs a worker. It is
+  written by the same script as the game's state, from the record's
   ``due_at``, so it can never miss a committed change.
-- ``<prefix>:leases``: a hash, game id to ``<owner>|<expiry>``. A lease that
-  has run out is as good as none: any runner may claim the game.
+- ``leases``: a hash, game id to ``<owner>|<expiry>``. A lease that has run
+  out is as good as none: any runner may claim the game.
 - ``<prefix>:doorbell``: a short list that runners block on, so a game due now
   is picked up at once rather than at the next poll (a lost ring only costs
   latency, never a game).
-- ``<prefix>:repair`` and ``<prefix>:repair:cursor``: who repairs next, and
+- ``<prefix>:repair`` and ``<prefix>:repair:cursors``: who repairs next, and
   where in the active games the last repair stopped.
 
-Each operation is one Lua script, so a claim, a renewal or a release is atomic
-against every other runner and every write of the game.
+Each operation is one Lua script on one shard, so a claim, a renewal or a
+release is atomic against every other runner and every write of the game. With
+several shards, a claim first reads each shard's earliest entry (one pipeline)
+and tries the shards holding due games, most overdue first.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import redis
-
 from .keys import Keys
+from .redis_connect import Connection
 from .redis_errors import reachable
 
 # Lua that sets a game's queue entry from its stored record; 1 when it added an
@@ -106,36 +107,51 @@ DOORBELL_LENGTH = 16  # rings kept for idle runners; more would only wake them i
 class RedisWorkQueue:
     """``WorkQueue`` on Redis (see ``stacks_api.store.WorkQueue``)."""
 
-    def __init__(self, client: redis.Redis, keys: Keys, variants: tuple[str, ...]) -> None:
-        self.client, self.keys, self.variants = client, keys, variants
-        self._claim = client.register_script(_CLAIM)
-        self._extend = client.register_script(_EXTEND)
-        self._release = client.register_script(_RELEASE)
-        self._repair_one = client.register_script(_REPAIR_ONE)
-        self._drop_expired = client.register_script(_DROP_EXPIRED)
+    def __init__(self, connection: Connection, keys: Keys, variants: tuple[str, ...]) -> None:
+        self.client, self.keys, self.variants = connection.client, keys, variants
+        self._claim = connection.script(_CLAIM)
+        self._extend = connection.script(_EXTEND)
+        self._release = connection.script(_RELEASE)
+        self._repair_one = connection.script(_REPAIR_ONE)
+        self._drop_expired = connection.script(_DROP_EXPIRED)
 
     @reachable()
     def claim(self, now: float, owner: str, lease_s: float) -> str | None:
-        keys = [self.keys.due(), self.keys.leases()]
-        claimed = self._claim(keys=keys, args=[repr(now), owner, lease_s, CLAIM_LOOKAHEAD])
-        return None if claimed is None else _text(claimed)
+        shards = self.keys.all_shards()
+        if len(shards) > 1:
+            firsts = sorted((at, shard) for shard, at in self._earliest().items() if at <= now)
+            shards = tuple(shard for _, shard in firsts)
+        for shard in shards:
+            keys = [self.keys.due(shard), self.keys.leases(shard)]
+            claimed = self._claim(keys=keys, args=[repr(now), owner, lease_s, CLAIM_LOOKAHEAD])
+            if claimed is not None:
+                return _text(claimed)
+        return None
 
     @reachable()
     def extend(self, game_id: str, owner: str, lease_s: float, now: float) -> bool:
         args = [game_id, owner, repr(now + lease_s)]
-        return bool(self._extend(keys=[self.keys.leases()], args=args))
+        leases = self.keys.leases(self.keys.shard(game_id))
+        return bool(self._extend(keys=[leases], args=args))
 
     @reachable()
     def release(self, game_id: str, owner: str) -> None:
-        keys = [self.keys.leases(), self.keys.due(), self.keys.state(game_id)]
+        shard = self.keys.shard(game_id)
+        keys = [self.keys.leases(shard), self.keys.due(shard), self.keys.state(game_id)]
         self._release(keys=keys, args=[game_id, owner])
 
     @reachable()
     def next_due(self) -> float | None:
-        first: list[tuple[Any, float]] = self.client.zrange(  # type: ignore[assignment]
-            self.keys.due(), 0, 0, withscores=True
-        )
-        return first[0][1] if first else None
+        return min(self._earliest().values(), default=None)
+
+    def _earliest(self) -> dict[str, float]:
+        """Each shard's earliest entry (leased or not), for the shards that have one."""
+        shards = self.keys.all_shards()
+        with self.client.pipeline(transaction=False) as pipe:
+            for shard in shards:
+                pipe.zrange(self.keys.due(shard), 0, 0, withscores=True)
+            firsts: list[list[tuple[Any, float]]] = pipe.execute()
+        return {shard: first[0][1] for shard, first in zip(shards, firsts, strict=True) if first}
 
     @reachable()
     def ring(self) -> None:
@@ -150,26 +166,30 @@ class RedisWorkQueue:
 
     @reachable()
     def repair(self, now: float, every_s: float) -> int:
-        """Rebuild the entries of the next batch of active games from their records;
-        at most one runner of the whole fleet does it every ``every_s``."""
+        """Rebuild the entries of the next active games of every shard from their
+        records (``REPAIR_BATCH`` games a round, shared among the shards); at most
+        one runner of the whole fleet does it every ``every_s``. Where each shard's
+        last round stopped is kept in a hash, shard to offset."""
         if not self.client.set(self.keys.repair(), "1", nx=True, px=int(every_s * 1000)):
             return 0
-        start = int(self.client.get(self.keys.repair_cursor()) or 0)
-        batches = [
-            self.client.zrange(self.keys.lobby("active", v), start, start + REPAIR_BATCH - 1)
-            for v in self.variants
-        ]
-        ids = [_text(raw) for batch in batches for raw in batch]  # type: ignore[arg-type]
+        shards = self.keys.all_shards()
+        batch = max(1, REPAIR_BATCH // len(shards))
+        cursors = self.client.hgetall(self.keys.repair_cursor())
         restored = 0
-        if ids:
-            with self.client.pipeline(transaction=False) as pipe:
-                for game_id in ids:
-                    keys = [self.keys.due(), self.keys.state(game_id)]
-                    self._repair_one(keys=keys, args=[game_id], client=pipe)
-                restored = sum(int(n) for n in pipe.execute())
-        done = all(len(batch) < REPAIR_BATCH for batch in batches)
-        self.client.set(self.keys.repair_cursor(), 0 if done else start + REPAIR_BATCH)
-        self._drop_expired(keys=[self.keys.leases()], args=[repr(now - 60)])
+        for shard in shards:
+            start = int(cursors.get(shard.encode(), 0))
+            done = True
+            for variant in self.variants:
+                found = self.client.zrange(
+                    self.keys.lobby("active", variant, shard), start, start + batch - 1
+                )
+                done = done and len(found) < batch
+                # One script call a game (a cluster pipeline cannot carry scripts).
+                for game_id in map(_text, found):
+                    keys = [self.keys.due(shard), self.keys.state(game_id)]
+                    restored += int(self._repair_one(keys=keys, args=[game_id]))
+            self.client.hset(self.keys.repair_cursor(), shard, 0 if done else start + batch)
+            self._drop_expired(keys=[self.keys.leases(shard)], args=[repr(now - 60)])
         return restored
 
 

@@ -11,6 +11,7 @@ import requests
 
 from stacks_api.app import create_app
 from stacks_api.config import TestConfig
+from stacks_api.store.keys import Keys
 from stacks_api.testing import ServerProcess, lease_holders
 
 from .helpers import create
@@ -36,7 +37,7 @@ def wait_until(predicate, what, patience=PATIENCE_S, between=None):
 
 
 def lease_holder(admin: redis.Redis, prefix: str, game_id: str) -> int | None:
-    return lease_holders(admin, prefix).get(game_id)
+    return lease_holders(admin, Keys(prefix)).get(game_id)
 
 
 @pytest.fixture

@@ -157,9 +157,14 @@ def test_redis_failing_while_listing_is_store_unavailable(redis_url, prefix, mon
     # An index entry whose game is gone, so listing cleans it up.
     store.client.zadd(Keys(prefix).lobby("waiting", "sequence"), {"gone": time.time()})
 
-    def broken(*args, **kwargs):
-        raise redis.ConnectionError("Redis went away")
+    real_execute, calls = redis.client.Pipeline.execute, []
 
-    monkeypatch.setattr(store.client, "mget", broken)  # reading the listed games
+    def broken(pipe, *args, **kwargs):
+        calls.append(1)
+        if len(calls) > 1:  # the index is read; reading the listed games fails
+            raise redis.ConnectionError("Redis went away")
+        return real_execute(pipe, *args, **kwargs)
+
+    monkeypatch.setattr(redis.client.Pipeline, "execute", broken)
     with pytest.raises(StoreUnavailable):
         store.list_games("waiting", None, 0, 10)

@@ -8,7 +8,6 @@ from dataclasses import replace
 import pytest
 
 from stacks_api.store import Change, make_store
-from stacks_api.store.keys import Keys
 
 from .records import game_record
 
@@ -37,7 +36,7 @@ def store(store_url, prefix):
 def drop_entry(store, game_id):
     """What a lost write of the queue would leave: the game, but no entry."""
     if store.kind == "redis":
-        store.client.zrem(Keys(store.keys.prefix).due(), game_id)
+        store.client.zrem(store.keys.due(store.keys.shard(game_id)), game_id)
     else:
         store.work._due.pop(game_id)
 

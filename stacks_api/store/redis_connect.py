@@ -1,0 +1,93 @@
+"""Connecting to Redis: one server, or a Redis Cluster.
+
+``REDIS_URL`` names the store: ``redis://host:port/db`` (or ``rediss://``) is one
+Redis; ``redis+cluster://host:port[,host:port...]`` is a cluster, reached through
+any of the nodes listed (the rest are discovered). The same URL serves the rate
+limiter, which reads the same two forms.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import redis
+from redis.backoff import NoBackoff
+from redis.cluster import ClusterNode, RedisCluster
+from redis.exceptions import RedisError
+from redis.retry import Retry
+
+CLUSTER_SCHEME = "redis+cluster"
+# Connections one process keeps to each Redis node, besides its event subscriptions.
+CONNECTIONS = 64
+
+
+def is_cluster(url: str) -> bool:
+    return urlsplit(url).scheme == CLUSTER_SCHEME
+
+
+@dataclass
+class Connection:
+    """A client of the store and what the store needs to know of its shape."""
+
+    client: Any  # redis.Redis, or redis.cluster.RedisCluster
+    cluster: bool
+
+    def node(self, key: str) -> tuple[str, redis.Redis]:
+        """The name and a client of the node that holds ``key`` now: the master of
+        its slot on a cluster, the one server otherwise."""
+        if not self.cluster:
+            return "redis", self.client
+        node: ClusterNode = self.client.get_node_from_key(key)
+        return node.name, self.client.get_redis_connection(node)
+
+    def relearn(self) -> None:
+        """Ask the cluster again which node holds which slots (after a failover)."""
+        if self.cluster:
+            with contextlib.suppress(RedisError):  # the next request tries again
+                self.client.nodes_manager.initialize()
+
+    def masters(self) -> list[redis.Redis]:
+        """A client of every master."""
+        if not self.cluster:
+            return [self.client]
+        return [self.client.get_redis_connection(n) for n in self.client.get_primaries()]
+
+    def script(self, text: str) -> Callable[..., Any]:
+        return self.client.register_script(text)  # type: ignore[no-any-return]
+
+
+def connect(url: str, timeout_s: float) -> Connection:
+    """A client with short timeouts and one quick retry (a dead Redis answers 503 in
+    seconds), whose pools are bounded and wait for a free connection rather than
+    fail: 10,000 streams starting at once must not open 10,000 connections."""
+    common: dict[str, Any] = {
+        "socket_timeout": timeout_s,
+        "socket_connect_timeout": timeout_s,
+        "health_check_interval": 30,
+    }
+    if not is_cluster(url):
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=CONNECTIONS, timeout=timeout_s,
+            retry=Retry(NoBackoff(), 1), **common,
+        )  # fmt: skip
+        return Connection(redis.Redis(connection_pool=pool), cluster=False)
+    parts = urlsplit(url)
+    credentials, _, addresses = parts.netloc.rpartition("@")
+    first, *others = addresses.split(",")
+    hosts_ports = (address.rpartition(":") for address in others)
+    nodes = [ClusterNode(host, int(port)) for host, _, port in hosts_ports]  # type: ignore[no-untyped-call]
+    login = f"{credentials}@" if credentials else ""
+    client = RedisCluster(
+        url=f"redis://{login}{first}/0",  # the others are found by asking this one
+        startup_nodes=nodes,
+        connection_pool_class=redis.BlockingConnectionPool,
+        max_connections=CONNECTIONS,
+        timeout=timeout_s,
+        retry=Retry(NoBackoff(), 2),
+        **common,
+    )
+    return Connection(client, cluster=True)
