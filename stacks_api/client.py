@@ -188,6 +188,7 @@ class Client:
         **kwargs: Any,
     ) -> JSON:
         headers = dict(headers or {})
+        retry = retry or method == "GET"  # a read is always safe to repeat
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
         if wait is not None:

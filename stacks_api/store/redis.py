@@ -99,7 +99,7 @@ class RedisStore:
         self.variants = variants
         self.replica_acks = replica_acks if cluster else 0
         self._publish = "SPUBLISH" if cluster else "PUBLISH"
-        self.broadcaster = Broadcaster(self.connection.node, sharded=cluster)
+        self.broadcaster = Broadcaster(self.connection.subscriber, sharded=cluster)
         self.work = RedisWorkQueue(self.connection, self.keys, variants)
         self._write_game = self.connection.script(WRITE_GAME)
 

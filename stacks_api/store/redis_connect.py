@@ -35,6 +35,10 @@ class Connection:
 
     client: Any  # redis.Redis, or redis.cluster.RedisCluster
     cluster: bool
+    # On one Redis, subscriptions use a client of their own that never reconnects
+    # by itself: redis-py would resubscribe silently and the messages published
+    # meanwhile would be lost unnoticed. (A cluster's node clients never retry.)
+    subscriptions: redis.Redis | None = None
 
     def node(self, key: str) -> tuple[str, redis.Redis]:
         """The name and a client of the node that holds ``key`` now: the master of
@@ -43,6 +47,12 @@ class Connection:
             return "redis", self.client
         node: ClusterNode = self.client.get_node_from_key(key)
         return node.name, self.client.get_redis_connection(node)
+
+    def subscriber(self, channel: str) -> tuple[str, redis.Redis]:
+        """The name and a client of the node to subscribe to ``channel`` on."""
+        if self.subscriptions is not None:
+            return "redis", self.subscriptions
+        return self.node(channel)
 
     def relearn(self) -> None:
         """Ask the cluster again which node holds which slots (after a failover)."""
@@ -74,7 +84,8 @@ def connect(url: str, timeout_s: float) -> Connection:
             url, max_connections=CONNECTIONS, timeout=timeout_s,
             retry=Retry(NoBackoff(), 1), **common,
         )  # fmt: skip
-        return Connection(redis.Redis(connection_pool=pool), cluster=False)
+        subscriptions = redis.Redis.from_url(url, retry=Retry(NoBackoff(), 0), **common)
+        return Connection(redis.Redis(connection_pool=pool), False, subscriptions)
     parts = urlsplit(url)
     credentials, _, addresses = parts.netloc.rpartition("@")
     first, *others = addresses.split(",")
@@ -90,4 +101,4 @@ def connect(url: str, timeout_s: float) -> Connection:
         retry=Retry(NoBackoff(), 2),
         **common,
     )
-    return Connection(client, cluster=True)
+    return Connection(client, True)

@@ -11,9 +11,11 @@ from stacks_api.testing import ServerProcess, parse_sse
 SSE = {"Accept": "text/event-stream"}
 
 
-@pytest.fixture
-def servers(redis_url, prefix):
-    env = {"REDIS_URL": redis_url, "STACKS_STORE_PREFIX": prefix, "STACKS_SSE_KEEPALIVE_S": "1"}
+@pytest.fixture(params=["redis", "cluster"])
+def servers(request, prefix):
+    """Two servers on one store: a Redis, or a Redis Cluster."""
+    url = request.getfixturevalue(f"{request.param}_url")
+    env = {"REDIS_URL": url, "STACKS_STORE_PREFIX": prefix, "STACKS_SSE_KEEPALIVE_S": "1"}
     started = [ServerProcess(env), ServerProcess(env)]
     yield [s.url for s in started]
     for server in started:
