@@ -35,12 +35,11 @@ class Follower(threading.Thread):
         self.stopped = threading.Event()
 
     def run(self) -> None:
-        last = 0
+        last, url = 0, f"{self.url}/api/v1/games/{self.game_id}/events"
         while not self.stopped.is_set():
             headers = {"Accept": "text/event-stream", "Last-Event-ID": str(last)}
             try:
-                with requests.get(f"{self.url}/api/v1/games/{self.game_id}/events",
-                                  headers=headers, stream=True, timeout=(5, 5)) as stream:  # fmt: skip
+                with requests.get(url, headers=headers, stream=True, timeout=(5, 5)) as stream:
                     stream.encoding = "utf-8"
                     for seen, event in parse_sse(stream.iter_lines(decode_unicode=True)):
                         if event is not None:
