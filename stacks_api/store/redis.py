@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from redis.exceptions import RedisError
+from redis.exceptions import NoScriptError, RedisError
 
 from ..record import JSON, Event, GameRecord
 from . import IDEMPOTENCY_TTL_S, STREAM_REPORTS_FRESH_S, TTL_SECONDS, Change, StoreDegraded, due_at
@@ -254,17 +254,27 @@ class RedisStore:
             return bool(self._write_game(keys=keys, args=args))
         _, node = self.connection.node(keys[0])
         try:
-            with node.pipeline(transaction=False) as pipe:
-                self._write_game(keys=keys, args=args, client=pipe)
-                wait = ("WAIT", self.replica_acks, REPLICA_WAIT_MS)
-                pipe.execute_command(*wait)  # type: ignore[no-untyped-call]
-                written, replicas = pipe.execute()
+            try:
+                written, replicas = self._write_and_wait(node, keys, args)
+            except NoScriptError:  # a node new to the script (a promoted replica has it)
+                node.script_load(WRITE_GAME)
+                written, replicas = self._write_and_wait(node, keys, args)
         except (RedisError, OSError):
             self.connection.relearn()  # a failover moves slots: ask where they are now
             raise
         if written and replicas < self.replica_acks:
             raise StoreDegraded("the write reached no replica in time")
         return bool(written)
+
+
+    def _write_and_wait(self, node: Any, keys: list[str], args: list[Any]) -> tuple[int, int]:
+        """The script and ``WAIT`` in one round trip on one connection (a registered
+        script in a pipeline would first ask whether the node has it: one more)."""
+        with node.pipeline(transaction=False) as pipe:
+            pipe.evalsha(self._write_game.sha, len(keys), *keys, *args)
+            pipe.execute_command("WAIT", self.replica_acks, REPLICA_WAIT_MS)
+            written, replicas = pipe.execute()
+        return int(written), int(replicas)
 
 
 class RedisFeed:

@@ -9,7 +9,6 @@ limiter, which reads the same two forms.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -17,6 +16,7 @@ from urllib.parse import urlsplit
 import redis
 from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
+from redis.commands.core import Script
 from redis.exceptions import RedisError
 from redis.retry import Retry
 
@@ -66,7 +66,7 @@ class Connection:
             return [self.client]
         return [self.client.get_redis_connection(n) for n in self.client.get_primaries()]
 
-    def script(self, text: str) -> Callable[..., Any]:
+    def script(self, text: str) -> Script:
         return self.client.register_script(text)  # type: ignore[no-any-return]
 
 

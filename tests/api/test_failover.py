@@ -84,8 +84,10 @@ def test_a_master_killed_mid_game_loses_no_acknowledged_action(cluster, prefix):
         cluster.kill(master)  # SIGKILL: whatever it had not passed on is gone
         # The supervisor brings the dead node back; it rejoins as its replica's
         # replica. Meanwhile writes on the shard answer 503 and the client retries.
-        threading.Timer(3.0, cluster.restart, args=[master]).start()
+        back = threading.Timer(3.0, cluster.restart, args=[master])
+        back.start()
         play(6)
+        back.join()
         assert master not in cluster.masters()  # the replica took over
 
         stored = [e["version"] for e in api.events(game_id)]
