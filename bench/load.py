@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import requests
@@ -76,6 +78,31 @@ def run_threads(targets: list[Callable[[], None]]) -> float:
     for thread in threads:
         thread.join()
     return time.perf_counter() - started
+
+
+def web_workers(server: ServerProcess) -> list[int]:
+    """The pids of the server's gunicorn workers (the children of its web server)."""
+    found: list[int] = []
+    for parent in server.children():
+        for task in Path(f"/proc/{parent}/task").iterdir():
+            found += [int(pid) for pid in (task / "children").read_text().split()]
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU seconds the processes have used so far."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+def resident_mb(pids: list[int]) -> float:
+    """The processes' resident memory, in MB."""
+    pages = sum(int(Path(f"/proc/{pid}/statm").read_text().split()[1]) for pid in pids)
+    return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
 
 
 @contextmanager

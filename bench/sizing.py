@@ -7,6 +7,7 @@ Plays --games two-human games of each variant to a fixed number of actions
 app on a Redis of its own, then reads:
   - MEMORY USAGE of each game's state and event list (and their sum per game),
     and bytes per stored event;
+  - Redis CPU per action played (with its reads), from INFO cpu;
   - Redis commands per action, from INFO commandstats before and after the
     actions alone (on a cluster, summed over the masters): what one POST of an
     action costs the store, its script's own commands counted too.
@@ -45,11 +46,13 @@ def commands(nodes: list[Any]) -> dict[str, int]:
     return total
 
 
-def play(client: Any, variant: str, actions: int, rng: random.Random) -> str:
-    """A two-human game played ``actions`` times (fewer if it ends); its id."""
+def play(client: Any, variant: str, actions: int, rng: random.Random) -> tuple[str, int]:
+    """A two-human game played ``actions`` times (fewer if it ends); its id and the
+    actions posted."""
     game_id = client.post(API, json={"variant": variant, "players": 2}).json["game"]["id"]
     tokens = [client.post(f"{API}/{game_id}/players", json={"name": n}).json["token"]
               for n in ("A", "B")]  # fmt: skip
+    posted = 0
     for _ in range(actions):
         state = client.get(f"{API}/{game_id}").json
         if state["status"] != "active":
@@ -58,7 +61,17 @@ def play(client: Any, variant: str, actions: int, rng: random.Random) -> str:
         mine = client.get(f"{API}/{game_id}", headers=auth).json
         client.post(f"{API}/{game_id}/actions", json=rng.choice(mine["you"]["legal_actions"]),
                     headers=auth)  # fmt: skip
-    return game_id
+        posted += 1
+    return game_id, posted
+
+
+def redis_cpu(nodes: list[Any]) -> float:
+    """CPU seconds the Redis servers have used so far."""
+    used = 0.0
+    for node in nodes:
+        cpu = node.info("cpu")
+        used += float(cpu["used_cpu_sys"]) + float(cpu["used_cpu_user"])
+    return used
 
 
 def action_cost(client: Any, nodes: list[Any], variant: str) -> dict[str, float]:
@@ -87,6 +100,15 @@ def action_cost(client: Any, nodes: list[Any], variant: str) -> dict[str, float]
     return {name.removeprefix("cmdstat_"): calls / count for name, calls in spent.items() if calls}
 
 
+def ping_cost(nodes: list[Any], count: int = 2000) -> float:
+    """Redis CPU seconds of one PING round trip to one node: the baseline that makes an
+    action's cost comparable across machines."""
+    cpu = redis_cpu(nodes)
+    for _ in range(count):
+        nodes[0].ping()
+    return (redis_cpu(nodes) - cpu) / count
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
@@ -101,8 +123,10 @@ def main() -> None:
         rng = random.Random(1)
         for variant, actions in ACTIONS.items():
             totals, per_event, states, lists = [], [], [], []
+            cpu, posted = redis_cpu(nodes), 0
             for _ in range(args.games):
-                game_id = play(client, variant, actions, rng)
+                game_id, count = play(client, variant, actions, rng)
+                posted += count
                 state = store.client.memory_usage(store.keys.state(game_id))
                 events = store.client.memory_usage(store.keys.events(game_id))
                 stored = store.client.llen(store.keys.events(game_id))
@@ -114,6 +138,11 @@ def main() -> None:
                   f"a game (state {statistics.median(states) / 1024:.1f} KB, events "
                   f"{statistics.median(lists) / 1024:.1f} KB), "
                   f"{statistics.median(per_event):.0f} bytes an event")  # fmt: skip
+            cpu = (redis_cpu(nodes) - cpu) / posted
+            ping = ping_cost(nodes)
+            print(f"{variant}: Redis CPU {cpu * 1e6:.0f} us per action played (the spectator's "
+                  f"GET, the mover's view and the POST) = {cpu / ping:.1f} PING round trips "
+                  f"({ping * 1e6:.1f} us each, same run)")  # fmt: skip
             cost = action_cost(client, nodes, variant)
             listed = ", ".join(f"{name} {calls:.2f}" for name, calls in sorted(cost.items()))
             print(f"{variant} commands per action: {sum(cost.values()):.1f} ({listed})")

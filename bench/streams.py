@@ -34,7 +34,17 @@ import threading
 import time
 
 import requests
-from load import Game, hammer, percentile, play, run_threads, served_on_redis
+from load import (
+    Game,
+    cpu_seconds,
+    hammer,
+    percentile,
+    play,
+    resident_mb,
+    run_threads,
+    served_on_redis,
+    web_workers,
+)
 
 from stacks_api.client import Client
 
@@ -135,6 +145,16 @@ def load(url: str, seconds: float, clients: int) -> tuple[float, list[float], li
     return len(out["action"]) / elapsed, out["action"], health
 
 
+def health_cpu(url: str, workers: list[int], seconds: float = 3.0) -> float:
+    """The web workers' CPU seconds per GET /api/v1/health: the baseline a delivery's
+    cost is compared with (it travels between machines; microseconds do not)."""
+    until = time.perf_counter() + seconds
+    answered: list[list[float]] = [[] for _ in range(4)]
+    spent = cpu_seconds(workers)
+    run_threads([lambda out=out: hammer(f"{url}/api/v1/health", until, out) for out in answered])
+    return (cpu_seconds(workers) - spent) / max(1, sum(map(len, answered)))
+
+
 def delivery(
     base: str, watched: Game, streams: Streams
 ) -> tuple[list[float], list[tuple[int, float]], int]:
@@ -176,17 +196,29 @@ def main() -> None:
         before_rate, before_actions, before_health = load(server.url, args.seconds, args.clients)
 
         watched = Game(Client(server.url), 7)
+        workers = web_workers(server)
+        per_health = health_cpu(server.url, workers)
+        memory_before = resident_mb(workers)
         started = time.perf_counter()
         streams = Streams(server.port, watched.id, args.streams)
         streams.start(timeout=300)
         open_s = time.perf_counter() - started
+        memory_open = resident_mb(workers)
         try:
+            idle_cpu = cpu_seconds(workers)
+            time.sleep(args.seconds)
+            idle_cpu = (cpu_seconds(workers) - idle_cpu) / args.seconds
             during_rate, during_actions, during_health = load(
                 server.url, args.seconds, args.clients
             )
+            spent = cpu_seconds(workers)
             delays, posted, missing = delivery(base, watched, streams)
+            # What the deliveries cost, less what the same span costs idle.
+            span = len(posted) * 0.25 + 2
+            spent = cpu_seconds(workers) - spent - idle_cpu * span
         finally:
             streams.stop()
+        per_stream_kb = (memory_open - memory_before) * 1000 / max(streams.opened, 1)
 
         print(
             f"stacks-api serve: 2 gevent web workers, 1 bot worker, Redis; "
@@ -210,6 +242,12 @@ def main() -> None:
         print(f"event delivery     {len(posted)} actions x {streams.opened} streams: "
               f"p50 {percentile(delays, 0.5):6.1f} ms, p99 {percentile(delays, 0.99):6.1f} ms, "
               f"max {percentile(delays, 1.0):6.1f} ms, missing {missing}")  # fmt: skip
+        deliveries = len(posted) * streams.opened
+        print(f"web workers        {per_stream_kb:6.1f} KB resident per open stream; "
+              f"{idle_cpu:.3f} CPU s/s with every stream idle; "
+              f"{spent * 1e6 / max(deliveries, 1):.1f} CPU us per delivery "
+              f"({spent / max(deliveries, 1) / per_health:.2f} of a GET /health's "
+              f"{per_health * 1e6:.0f} us, same run)")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ event after it) can neither split nor repeat a version.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -119,7 +120,7 @@ class Hangup:
         if self._sock is None:
             return False
         try:
-            poller = _real_poll()
+            poller = _poll_class()()
             poller.register(self._sock.fileno(), select.POLLIN)
             if not poller.poll(0):
                 return False
@@ -152,13 +153,14 @@ def _gevent_running() -> bool:
     return gevent_active()
 
 
-def _real_poll() -> Any:
+@functools.cache
+def _poll_class() -> Callable[[], Any]:
     """The operating system's ``select.poll`` (gevent's monkey-patching removes it)."""
     if _gevent_running():
         from gevent.monkey import get_original
 
-        return get_original("select", "poll")()
-    return select.poll()
+        return get_original("select", "poll")  # type: ignore[no-any-return]
+    return select.poll
 
 
 def event_stream(
@@ -194,8 +196,8 @@ def event_stream(
             except Unavailable as err:
                 log.warning("event stream ended: %s", err)
                 return
-            if hangup is not None and hangup.gone():
-                return
+            if not batch and hangup is not None and hangup.gone():
+                return  # woken by the hang-up (a write to a gone client fails anyway)
             now = time.monotonic()
             if batch:
                 yield format_events(batch)

@@ -19,8 +19,8 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import queue
 import threading
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -47,21 +47,27 @@ class Wake:
 
 
 class Subscription:
-    """What one feed receives: batches of a game's events, as they are published."""
+    """What one feed receives: batches of a game's events, as they are published.
+
+    An inbox (a deque, which is safe between threads) and a flag set on every
+    delivery: lighter than a ``queue.Queue``, and delivery is the hot loop of a
+    game with thousands of watchers.
+    """
 
     def __init__(self, broadcaster: Broadcaster, channel: str) -> None:
         self.channel = channel
-        self.inbox: queue.Queue[list[Event] | Lost | Wake] = queue.Queue(INBOX_LIMIT)
         self.overrun = False
+        self._inbox: deque[list[Event] | Lost | Wake] = deque()
+        self._delivered = threading.Event()
         self._broadcaster = broadcaster
 
     def deliver(self, item: list[Event] | Lost | Wake) -> None:
         """Hand ``item`` to the reader without ever waiting for it."""
-        try:
-            self.inbox.put_nowait(item)
-        except queue.Full:
-            if not isinstance(item, Wake):
-                self.overrun = True  # the reader ends at its next take
+        if len(self._inbox) < INBOX_LIMIT:
+            self._inbox.append(item)
+        elif not isinstance(item, Wake):
+            self.overrun = True  # the reader ends at its next take
+        self._delivered.set()
 
     def take(self, timeout: float) -> list[list[Event]]:
         """The batches published since the last call, waiting up to ``timeout`` for one
@@ -70,15 +76,14 @@ class Subscription:
         Raises StoreUnavailable if the subscription broke or overflowed (messages
         may be lost).
         """
-        try:
-            items = [self.inbox.get(timeout=timeout)]
-        except queue.Empty:
+        if not self._inbox and not self._delivered.wait(timeout):
             return []
-        while True:
-            try:
-                items.append(self.inbox.get_nowait())
-            except queue.Empty:
-                break
+        # Cleared before draining: a delivery from now on sets it again, so none is
+        # left waiting unseen (at worst the next take wakes to an empty inbox).
+        self._delivered.clear()
+        items = []
+        while self._inbox:
+            items.append(self._inbox.popleft())
         if self.overrun:
             raise StoreUnavailable("the reader fell too far behind its game's events")
         if any(isinstance(item, Lost) for item in items):

@@ -266,7 +266,6 @@ class RedisStore:
             raise StoreDegraded("the write reached no replica in time")
         return bool(written)
 
-
     def _write_and_wait(self, node: Any, keys: list[str], args: list[Any]) -> tuple[int, int]:
         """The script and ``WAIT`` in one round trip on one connection (a registered
         script in a pipeline would first ask whether the node has it: one more)."""
