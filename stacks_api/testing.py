@@ -51,14 +51,7 @@ class RedisServer:
              "--appendfsync", "always"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        client = redis.Redis.from_url(self.url)
-        for _ in range(250):
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                time.sleep(0.02)
-        raise RuntimeError("redis-server did not start")
+        _wait_for_ping(self.url)
 
     def stop(self, kill: bool = False) -> None:
         """Stop the server; ``kill`` is a crash (SIGKILL), with no chance to flush."""

@@ -14,29 +14,30 @@ from stacks_api.store.redis_connect import connect
 from stacks_api.testing import RedisClusterServer, RedisServer
 
 
-@pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
-    """REDIS_URL when set, else a redis-server started for this test session."""
-    if os.environ.get("REDIS_URL"):
-        yield os.environ["REDIS_URL"]
+def _given_or_started(
+    variable: str, kind: type[RedisServer] | type[RedisClusterServer]
+) -> Iterator[str]:
+    """The URL in ``variable`` when set, else that of a ``kind`` started for the session."""
+    if os.environ.get(variable):
+        yield os.environ[variable]
         return
-    server = RedisServer()
+    server = kind()
     server.start()
     yield server.url
     server.cleanup()
 
 
 @pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """REDIS_URL when set, else a redis-server started for this test session."""
+    yield from _given_or_started("REDIS_URL", RedisServer)
+
+
+@pytest.fixture(scope="session")
 def cluster_url() -> Iterator[str]:
     """REDIS_CLUSTER_URL when set, else a Redis Cluster (3 masters, a replica each)
     started for this test session."""
-    if os.environ.get("REDIS_CLUSTER_URL"):
-        yield os.environ["REDIS_CLUSTER_URL"]
-        return
-    cluster = RedisClusterServer()
-    cluster.start()
-    yield cluster.url
-    cluster.cleanup()
+    yield from _given_or_started("REDIS_CLUSTER_URL", RedisClusterServer)
 
 
 @pytest.fixture

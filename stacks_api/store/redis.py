@@ -1,11 +1,14 @@
-"""The production store: Redis, shared by any number of stateless API workers.
+"""The production store: one Redis or a Redis Cluster, shared by any number of
+stateless API workers.
 
 Every change is one compare-and-set in two round trips: GET the game's state,
 decide, then one script (``WRITE_GAME``) checks that the state is still the one
 read (by its SHA-1) and writes the new state, its events, its TTLs, its live
-event message, its work queue entry and its lobby entry together. If someone
-else wrote the game in between, the script writes nothing and the decision is
-made again on the fresh state.
+event message, its work queue entry and its lobby entry together (every one of
+those keys is in the game's shard, so in one cluster slot). If someone else
+wrote the game in between, the script writes nothing and the decision is made
+again on the fresh state. On a cluster, the script's round trip also carries a
+``WAIT`` for the game's replica.
 """
 
 from __future__ import annotations
