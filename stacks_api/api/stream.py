@@ -148,9 +148,12 @@ class Hangup:
 
 
 def _gevent_running() -> bool:
-    from ..offload import gevent_active
-
-    return gevent_active()
+    """Whether gevent has patched this process's sockets (gunicorn's gevent worker)."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return False
+    return bool(monkey.is_module_patched("socket"))
 
 
 @functools.cache

@@ -108,21 +108,25 @@ class Broadcaster:
         self._listeners: dict[str, Listener] = {}
 
     def subscribe(self, channel: str) -> Subscription:
-        """Start receiving the channel's events; published from this moment on."""
-        subscription = Subscription(self, channel)
-        try:
-            node, client = self._route(channel)
-        except RedisError as err:
-            raise StoreUnavailable(type(err).__name__) from err
-        with self._lock:
-            listener = self._listeners.get(node)
-            if listener is None or listener.dead:
-                listener = self._listeners[node] = Listener(client, self._sharded, node)
-            confirmed = listener.add(subscription)
-        if not confirmed.wait(READY_WAIT_S) or listener.dead:
+        """Start receiving the channel's events; published from this moment on.
+
+        A connection found broken only now (Redis restarted since its last
+        message) costs one more try, on a new connection."""
+        for _ in range(2):
+            subscription = Subscription(self, channel)
+            try:
+                node, client = self._route(channel)
+            except RedisError as err:
+                raise StoreUnavailable(type(err).__name__) from err
+            with self._lock:
+                listener = self._listeners.get(node)
+                if listener is None or listener.dead:
+                    listener = self._listeners[node] = Listener(client, self._sharded, node)
+                confirmed = listener.add(subscription)
+            if confirmed.wait(READY_WAIT_S) and not listener.dead:
+                return subscription
             subscription.close()
-            raise StoreUnavailable("could not subscribe to game events")
-        return subscription
+        raise StoreUnavailable("could not subscribe to game events")
 
     def unsubscribe(self, subscription: Subscription) -> None:
         with self._lock:

@@ -111,15 +111,15 @@ def test_a_hung_bot_worker_has_its_game_taken_over(served, redis_url, prefix):
 
 def drop_queue_writes(store, monkeypatch):
     """Make every write of the game's work queue entry go missing."""
-    if store.kind == "redis":
-        write_game = store._write_game
+    if store.kind == "redis":  # one Redis or a cluster
+        write_game = store._run_write
 
         def losing_the_entry(keys, args):
-            written = write_game(keys=keys, args=args)
+            written = write_game(keys, args)
             store.client.zrem(keys[2], args[5])  # the due queue, the game's id
             return written
 
-        monkeypatch.setattr(store, "_write_game", losing_the_entry)
+        monkeypatch.setattr(store, "_run_write", losing_the_entry)
     else:
         monkeypatch.setattr(store.work, "set_due", lambda game_id, at: None)
 
