@@ -6,10 +6,10 @@ entry and its live channel in one script. So games are grouped in **shards**,
 each under one hash tag, and every key a write touches carries its game's
 shard tag: the shard's work queue and lobby indexes live beside its games.
 
-- One Redis (``shards=1``): the single shard's keys are the ones earlier
+- One Redis (``shards=0``): a single shard whose keys are the ones earlier
   releases wrote (``<prefix>:{<game id>}:state``, ``<prefix>:due``, ...), so a
   running server can be upgraded in place.
-- Redis Cluster (``shards=N``): ``<prefix>:{sNN}:...``. Each shard's tag is
+- Redis Cluster (``shards=N``, at least 1): ``<prefix>:{sNN-…}:...``. Each shard's tag is
   chosen so the N shards sit at even steps over the 16,384 slots, and so spread
   evenly over masters that split the slots evenly. A game's shard is fixed by
   its id; N must never change for a deployment's data (games would be looked
@@ -45,11 +45,13 @@ def shard_tags(count: int) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class Keys:
     prefix: str = "stacks"
-    shards: int = 1
+    shards: int = 0  # 0: one Redis; else the cluster's number of shards
     _tags: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        tags = (ONE_REDIS,) if self.shards == 1 else shard_tags(self.shards)
+        if self.shards < 0:
+            raise ValueError("the number of shards is 0 (one Redis) or more")
+        tags = (ONE_REDIS,) if self.shards == 0 else shard_tags(self.shards)
         object.__setattr__(self, "_tags", tags)
 
     # Shards
@@ -59,7 +61,7 @@ class Keys:
 
     def shard(self, game_id: str) -> str:
         """The shard a game lives in, fixed by its id."""
-        if self.shards == 1:
+        if self.shards == 0:
             return ONE_REDIS
         return self._tags[zlib.crc32(game_id.encode()) % self.shards]
 
@@ -69,7 +71,7 @@ class Keys:
 
     def _game(self, game_id: str) -> str:
         """The prefix of a game's own keys."""
-        if self.shards == 1:
+        if self.shards == 0:
             return f"{self.prefix}:{{{game_id}}}"
         return f"{self.prefix}:{{{self.shard(game_id)}}}:{game_id}"
 

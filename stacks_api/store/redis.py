@@ -98,7 +98,9 @@ class RedisStore:
         self.connection = connect(url, timeout_s)
         self.client = self.connection.client
         cluster = self.connection.cluster
-        self.keys = Keys(prefix, shards if cluster else 1)
+        if cluster and shards < 1:
+            raise ValueError("a Redis Cluster needs STACKS_STORE_SHARDS of 1 or more")
+        self.keys = Keys(prefix, shards if cluster else 0)
         self.variants = variants
         self.replica_acks = replica_acks if cluster else 0
         self._publish = "SPUBLISH" if cluster else "PUBLISH"

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 import redis
+from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 from stacks_api.store import TTL_SECONDS, Change, StoreUnavailable, make_store
 from stacks_api.store.keys import Keys
@@ -17,9 +18,10 @@ VARIANTS = ("sequence", "stacks")
 NOW = time.time()  # lobby entries older than their status's TTL count as expired
 
 
-def record(game_id="g1", status="waiting", version=1, created_at=NOW, variant="sequence"):
+def record(game_id="g1", status="waiting", version=1, created_at=NOW, variant="sequence",
+           due_at=None):  # fmt: skip
     return game_record(game_id, status=status, version=version, created_at=created_at,
-                       variant=variant)  # fmt: skip
+                       variant=variant, due_at=due_at)  # fmt: skip
 
 
 @pytest.fixture
@@ -168,3 +170,25 @@ def test_redis_failing_while_listing_is_store_unavailable(redis_url, prefix, mon
     monkeypatch.setattr(redis.client.Pipeline, "execute", broken)
     with pytest.raises(StoreUnavailable):
         store.list_games("waiting", None, 0, 10)
+
+
+def test_a_cluster_write_touches_one_slot_and_the_shards_spread_over_the_slots(cluster_url, prefix):
+    store = make_store(cluster_url, prefix, 2.0, VARIANTS)
+    keys = store.keys
+    for game_id in ("g1", "g2", "another-game"):
+        shard = keys.shard(game_id)
+        written = [keys.state(game_id), keys.events(game_id), keys.idempotency(game_id, "0:x"),
+                   keys.channel(game_id), keys.due(shard), keys.leases(shard),
+                   *(keys.lobby(s, v, shard) for s in TTL_SECONDS for v in VARIANTS)]  # fmt: skip
+        assert len({key_slot(k.encode()) for k in written}) == 1
+    store.create(record(status="active", due_at=NOW), [{"version": 1}])  # refused across slots
+    assert store.work.claim(NOW, "w", 5.0) == "g1"
+    slots = sorted(key_slot(keys.due(shard).encode()) for shard in keys.all_shards())
+    step = REDIS_CLUSTER_HASH_SLOTS / len(slots)
+    assert [int(slot // step) for slot in slots] == list(range(len(slots)))  # one per sixteenth
+
+
+def test_one_redis_keeps_the_key_names_of_earlier_releases():
+    keys = Keys("stacks")
+    assert (keys.state("g1"), keys.due(), keys.lobby("waiting", "sequence")) == (
+        "stacks:{g1}:state", "stacks:due", "stacks:lobby:waiting:sequence")  # fmt: skip

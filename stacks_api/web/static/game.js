@@ -57,6 +57,9 @@ export class GameScreen {
   // A newer view on screen; the piles that changed since the one before get a short motion.
   show(view) {
     const before = this.view;
+    // The same view again (a refresh when the stream reconnects): drawing it anew
+    // would only take the keyboard focus away from where the player left it.
+    if (before && JSON.stringify(before) === JSON.stringify(view)) return;
     this.view = view;
     this.noteChanges(before, view);
     this.render();
