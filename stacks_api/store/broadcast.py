@@ -25,10 +25,10 @@ from collections.abc import Callable
 from typing import Any
 
 import redis
-from redis.exceptions import RedisError
 
 from ..record import Event
 from . import StoreUnavailable
+from .redis_errors import FAILURES
 
 log = logging.getLogger(__name__)
 READY_WAIT_S = 5.0
@@ -116,7 +116,7 @@ class Broadcaster:
             subscription = Subscription(self, channel)
             try:
                 node, client = self._route(channel)
-            except RedisError as err:
+            except FAILURES as err:
                 raise StoreUnavailable(type(err).__name__) from err
             with self._lock:
                 listener = self._listeners.get(node)
@@ -170,7 +170,7 @@ class Listener:
         if first:
             try:
                 self._subscribe(channel)
-            except (RedisError, OSError) as err:
+            except FAILURES as err:
                 self._fail(err)
         return confirmed
 
@@ -186,7 +186,7 @@ class Listener:
                 del self._channels[channel]
                 self._confirmed.pop(channel, None)
         if last and not self.dead:
-            with contextlib.suppress(RedisError, OSError):
+            with contextlib.suppress(*FAILURES):
                 self._unsubscribe(channel)
 
     def _listen(self) -> None:
@@ -196,10 +196,10 @@ class Listener:
                 message = self._pubsub.get_message(timeout=1.0)
                 if message is not None:
                     self._dispatch(message)
-        except (RedisError, OSError) as err:
+        except FAILURES as err:
             self._fail(err)
         finally:
-            with contextlib.suppress(RedisError, OSError):
+            with contextlib.suppress(*FAILURES):
                 self._pubsub.close()
 
     def _dispatch(self, message: dict[str, Any]) -> None:

@@ -19,14 +19,14 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import NoScriptError
 
 from ..record import JSON, Event, GameRecord
 from . import IDEMPOTENCY_TTL_S, STREAM_REPORTS_FRESH_S, TTL_SECONDS, Change, StoreDegraded, due_at
 from .broadcast import Broadcaster, Subscription, Wake
 from .keys import Keys
 from .redis_connect import connect
-from .redis_errors import reachable
+from .redis_errors import FAILURES, reachable
 from .redis_work import RedisWorkQueue
 
 T = TypeVar("T")
@@ -264,7 +264,7 @@ class RedisStore:
             except NoScriptError:  # a node new to the script (a promoted replica has it)
                 node.script_load(WRITE_GAME)
                 written, replicas = self._write_and_wait(node, keys, args)
-        except (RedisError, OSError):
+        except FAILURES:
             self.connection.relearn()  # a failover moves slots: ask where they are now
             raise
         if written and replicas < self.replica_acks:

@@ -17,7 +17,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.commands.core import Script
-from redis.exceptions import RedisError
+from redis.exceptions import RedisClusterException, RedisError
 from redis.retry import Retry
 
 CLUSTER_SCHEME = "redis+cluster"
@@ -57,7 +57,7 @@ class Connection:
     def relearn(self) -> None:
         """Ask the cluster again which node holds which slots (after a failover)."""
         if self.cluster:
-            with contextlib.suppress(RedisError):  # the next request tries again
+            with contextlib.suppress(RedisError, RedisClusterException):  # tried again next time
                 self.client.nodes_manager.initialize()
 
     def masters(self) -> list[redis.Redis]:

@@ -5,9 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from redis.exceptions import OutOfMemoryError, ReadOnlyError, RedisError, ResponseError
+from redis.exceptions import (
+    OutOfMemoryError,
+    ReadOnlyError,
+    RedisClusterException,
+    RedisError,
+    ResponseError,
+)
 
 from . import StoreDegraded, StoreUnavailable
+
+# Everything a Redis or a Redis Cluster that cannot serve raises. redis-py's cluster
+# errors (no node reachable, a slot not covered) are not RedisErrors.
+FAILURES = (RedisError, RedisClusterException, OSError)
 
 
 def _refuses_writes(err: RedisError) -> bool:
@@ -27,5 +37,5 @@ def reachable() -> Iterator[None]:
         if _refuses_writes(err):
             raise StoreDegraded(type(err).__name__) from err
         raise StoreUnavailable(type(err).__name__) from err
-    except OSError as err:
+    except (RedisClusterException, OSError) as err:
         raise StoreUnavailable(type(err).__name__) from err

@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 import redis
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
+from redis.exceptions import RedisClusterException
 
 from stacks_api.store import TTL_SECONDS, Change, StoreUnavailable, make_store
 from stacks_api.store.keys import Keys
@@ -192,3 +193,17 @@ def test_one_redis_keeps_the_key_names_of_earlier_releases():
     keys = Keys("stacks")
     assert (keys.state("g1"), keys.due(), keys.lobby("waiting", "sequence")) == (
         "stacks:{g1}:state", "stacks:due", "stacks:lobby:waiting:sequence")  # fmt: skip
+
+
+def test_a_cluster_with_no_reachable_node_is_store_unavailable(cluster_url, prefix, monkeypatch):
+    store = make_store(cluster_url, prefix, 2.0, VARIANTS)
+
+    def unreachable(*args, **kwargs):  # what redis-py raises: not a RedisError
+        raise RedisClusterException("Redis Cluster cannot be connected")
+
+    for method in ("get", "blpop"):
+        monkeypatch.setattr(store.client, method, unreachable)
+    with pytest.raises(StoreUnavailable):
+        store.load("g1")
+    with pytest.raises(StoreUnavailable):
+        store.work.wait(0.1)  # a runner waits for work: it must not die of it
