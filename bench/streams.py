@@ -1,16 +1,20 @@
 """Thousands of open event streams, every event delivered, and the server still
 answers promptly.
 
-    python bench/streams.py [--streams 1000] [--seconds 10] [--clients 4]
+    python bench/streams.py [--streams 1000] [--seconds 10] [--clients 4] [--rounds 1]
 
 Starts its own redis-server and ``stacks-api serve`` (2 gevent web workers,
-one bot worker). Then, in one run:
+one bot worker). Then, each round:
   1. baseline: client threads play two-human games (GET view, POST action)
      while one more times GET /api/v1/health, for --seconds;
-  2. opens --streams SSE streams on one game (asyncio sockets);
+  2. opens --streams SSE streams on one game (asyncio sockets), and measures
+     the web workers' memory and their CPU with every stream idle;
   3. the same load as 1 while every stream stays open;
   4. posts 20 actions on the streamed game and times, for each, how long after
-     the action's response its events reached each stream.
+     the action's response its events reached each stream;
+  5. closes the streams.
+This machine's throughput swings from one phase to the next: with --rounds the
+summary takes the median of the rounds' ratios.
 Targets: 10,000 streams on one server (2 web workers), every one opened and
 every event delivered to each; health p99 under 100 ms and action throughput at
 least 80% of the same run's baseline while they are open; delivery to all
@@ -30,8 +34,10 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 import argparse
 import asyncio
 import re
+import statistics
 import threading
 import time
+from dataclasses import dataclass
 
 import requests
 from load import (
@@ -47,6 +53,7 @@ from load import (
 )
 
 from stacks_api.client import Client
+from stacks_api.testing import ServerProcess
 
 ID_LINE = re.compile(rb"^id: (\d+)\r?$", re.MULTILINE)
 
@@ -184,70 +191,103 @@ def delivery(
     return delays, posted, missing
 
 
+@dataclass
+class Round:
+    """One round: the load without streams, then with them open, then the deliveries."""
+
+    opened: int
+    open_s: float
+    before: tuple[float, list[float], list[float]]  # actions/s, action and health latencies
+    during: tuple[float, list[float], list[float]]
+    delays: list[float]
+    posted: int
+    missing: int
+    kb_per_stream: float
+    idle_cpu: float  # CPU s/s of the web workers with every stream idle
+    us_per_delivery: float
+
+    @property
+    def ratio(self) -> float:
+        return self.during[0] / self.before[0]
+
+
+def one_round(server: ServerProcess, args: argparse.Namespace, seed: int) -> Round:
+    before = load(server.url, args.seconds, args.clients)
+    watched = Game(Client(server.url), seed)
+    workers = web_workers(server)
+    memory_before = resident_mb(workers)
+    started = time.perf_counter()
+    streams = Streams(server.port, watched.id, args.streams)
+    streams.start(timeout=300)
+    open_s = time.perf_counter() - started
+    memory_open = resident_mb(workers)
+    try:
+        idle_cpu = cpu_seconds(workers)
+        time.sleep(args.seconds)
+        idle_cpu = (cpu_seconds(workers) - idle_cpu) / args.seconds
+        during = load(server.url, args.seconds, args.clients)
+        spent = cpu_seconds(workers)
+        delays, posted, missing = delivery(f"{server.url}/api/v1", watched, streams)
+        # What the deliveries cost, less what the same span costs idle.
+        spent = cpu_seconds(workers) - spent - idle_cpu * (len(posted) * 0.25 + 2)
+    finally:
+        streams.stop()
+    while requests.get(f"{server.url}/api/v1/health", timeout=10).json()["open_streams"]:
+        time.sleep(0.5)  # the next round's baseline runs with no stream open
+    deliveries = max(1, len(posted) * streams.opened)
+    return Round(
+        streams.opened, open_s, before, during, delays, len(posted), missing,
+        (memory_open - memory_before) * 1000 / max(streams.opened, 1), idle_cpu,
+        spent * 1e6 / deliveries,
+    )  # fmt: skip
+
+
+def report(n: int, r: Round, streams: int, health_us: float) -> None:
+    (before, actions_0, health_0), (during, actions_1, health_1) = r.before, r.during
+    print(f"round {n}: streams opened {r.opened} of {streams} in {r.open_s:.1f} s")
+    print(f"  actions          {before:7.1f}/s without streams, {during:7.1f}/s with them "
+          f"open ({r.ratio:.0%})")  # fmt: skip
+    print(f"  action latency   p50 {percentile(actions_0, 0.5):6.1f} -> "
+          f"{percentile(actions_1, 0.5):6.1f} ms, p99 {percentile(actions_0, 0.99):6.1f} -> "
+          f"{percentile(actions_1, 0.99):6.1f} ms")  # fmt: skip
+    print(f"  GET health       p50 {percentile(health_0, 0.5):6.1f} -> "
+          f"{percentile(health_1, 0.5):6.1f} ms, p99 {percentile(health_0, 0.99):6.1f} -> "
+          f"{percentile(health_1, 0.99):6.1f} ms")  # fmt: skip
+    print(f"  event delivery   {r.posted} actions x {r.opened} streams: "
+          f"p50 {percentile(r.delays, 0.5):6.1f} ms, p99 {percentile(r.delays, 0.99):6.1f} ms, "
+          f"max {percentile(r.delays, 1.0):6.1f} ms, missing {r.missing}")  # fmt: skip
+    print(f"  web workers      {r.kb_per_stream:6.1f} KB resident per open stream; "
+          f"{r.idle_cpu:.3f} CPU s/s with every stream idle; {r.us_per_delivery:.1f} CPU us "
+          f"per delivery ({r.us_per_delivery / health_us:.2f} of a GET /health's "
+          f"{health_us:.0f} us, same run)")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="rounds of baseline, streams open and deliveries; the summary "
+                             "takes the median of their ratios")  # fmt: skip
     args = parser.parse_args()
 
     with served_on_redis({}) as (server, _):
-        base = f"{server.url}/api/v1"
-        before_rate, before_actions, before_health = load(server.url, args.seconds, args.clients)
-
-        watched = Game(Client(server.url), 7)
-        workers = web_workers(server)
-        per_health = health_cpu(server.url, workers)
-        memory_before = resident_mb(workers)
-        started = time.perf_counter()
-        streams = Streams(server.port, watched.id, args.streams)
-        streams.start(timeout=300)
-        open_s = time.perf_counter() - started
-        memory_open = resident_mb(workers)
-        try:
-            idle_cpu = cpu_seconds(workers)
-            time.sleep(args.seconds)
-            idle_cpu = (cpu_seconds(workers) - idle_cpu) / args.seconds
-            during_rate, during_actions, during_health = load(
-                server.url, args.seconds, args.clients
-            )
-            spent = cpu_seconds(workers)
-            delays, posted, missing = delivery(base, watched, streams)
-            # What the deliveries cost, less what the same span costs idle.
-            span = len(posted) * 0.25 + 2
-            spent = cpu_seconds(workers) - spent - idle_cpu * span
-        finally:
-            streams.stop()
-        per_stream_kb = (memory_open - memory_before) * 1000 / max(streams.opened, 1)
-
-        print(
-            f"stacks-api serve: 2 gevent web workers, 1 bot worker, Redis; "
-            f"{args.clients} playing clients + 1 health client, {args.seconds:.0f} s a phase"
-        )
-        print(f"streams opened     {streams.opened} of {args.streams} in {open_s:.1f} s")
-        print(
-            f"actions            {before_rate:7.1f}/s without streams, {during_rate:7.1f}/s "
-            f"with them open ({during_rate / before_rate:.0%})"
-        )
-        print(
-            f"action latency     p50 {percentile(before_actions, 0.5):6.1f} -> "
-            f"{percentile(during_actions, 0.5):6.1f} ms, p99 "
-            f"{percentile(before_actions, 0.99):6.1f} -> {percentile(during_actions, 0.99):6.1f} ms"
-        )
-        print(
-            f"GET health         p50 {percentile(before_health, 0.5):6.1f} -> "
-            f"{percentile(during_health, 0.5):6.1f} ms, p99 "
-            f"{percentile(before_health, 0.99):6.1f} -> {percentile(during_health, 0.99):6.1f} ms"
-        )
-        print(f"event delivery     {len(posted)} actions x {streams.opened} streams: "
-              f"p50 {percentile(delays, 0.5):6.1f} ms, p99 {percentile(delays, 0.99):6.1f} ms, "
-              f"max {percentile(delays, 1.0):6.1f} ms, missing {missing}")  # fmt: skip
-        deliveries = len(posted) * streams.opened
-        print(f"web workers        {per_stream_kb:6.1f} KB resident per open stream; "
-              f"{idle_cpu:.3f} CPU s/s with every stream idle; "
-              f"{spent * 1e6 / max(deliveries, 1):.1f} CPU us per delivery "
-              f"({spent / max(deliveries, 1) / per_health:.2f} of a GET /health's "
-              f"{per_health * 1e6:.0f} us, same run)")  # fmt: skip
+        health_us = health_cpu(server.url, web_workers(server)) * 1e6
+        print(f"stacks-api serve: 2 gevent web workers, 1 bot worker, Redis; {args.clients} "
+              f"playing clients + 1 health client, {args.seconds:.0f} s a phase")  # fmt: skip
+        rounds = []
+        for n in range(args.rounds):
+            rounds.append(one_round(server, args, seed=7 + n))
+            report(n + 1, rounds[-1], args.streams, health_us)
+    delays = [d for r in rounds for d in r.delays]
+    print(f"summary: {args.rounds} rounds; actions with streams open / without, median "
+          f"{statistics.median(r.ratio for r in rounds):.0%} (rounds "
+          f"{', '.join(f'{r.ratio:.0%}' for r in rounds)}); every stream opened: "
+          f"{all(r.opened == args.streams for r in rounds)}; deliveries missing: "
+          f"{sum(r.missing for r in rounds)} of {sum(r.posted * r.opened for r in rounds)}; "
+          f"delivery p50 {percentile(delays, 0.5):.1f} ms, "
+          f"p99 {percentile(delays, 0.99):.1f} ms")  # fmt: skip
 
 
 if __name__ == "__main__":

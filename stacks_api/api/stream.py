@@ -104,8 +104,9 @@ class Hangup:
 
     gunicorn hands its socket to the app: the client has hung up when the socket is
     readable and a peek reads nothing. Under gevent a watcher on the socket calls
-    ``on_readable`` the moment that happens, so a stream waits for events, not on a
-    timer, and an idle server with 10,000 streams stays idle. The check is a
+    ``on_readable`` the moment that happens, so a stream wakes for its events and
+    keep-alives only, never to poll, and an idle server with 10,000 streams stays
+    idle. The check is a
     ``poll`` (``select`` refuses descriptors above 1023, which a busy worker has).
     Servers that hide the socket (Flask's test client) never report a hang-up:
     their streams end by themselves.
@@ -192,7 +193,7 @@ def event_stream(
         yield "retry: 1000\n\n"
         start = last_sent = time.monotonic()
         while (now := time.monotonic()) - start < max_s:
-            # One wake-up per event, keep-alive or hang-up: no timer per stream.
+            # One wake-up per event, keep-alive or hang-up: no polling.
             wait = 0.0 if ended else min(keepalive_s - (now - last_sent), max_s - (now - start))
             try:
                 batch = feed.next_batch(timeout=max(0.0, wait))
