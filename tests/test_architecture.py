@@ -36,6 +36,7 @@ MAY_IMPORT = {
     "service": SERVICE_NEEDS | {"offload"},
     "workers": {"service"},
     "api": {
+        "offload",
         "variants",
         "engine",
         "bots",

@@ -22,6 +22,7 @@ from typing import Any
 
 from flask import request
 
+from ..offload import gevent_active
 from ..record import Event
 from ..service.ports import EventFeed, Unavailable
 
@@ -106,8 +107,8 @@ class Hangup:
     readable and a peek reads nothing. Under gevent a watcher on the socket calls
     ``on_readable`` the moment that happens, so a stream wakes for its events and
     keep-alives only, never to poll, and an idle server with 10,000 streams stays
-    idle. The check is a
-    ``poll`` (``select`` refuses descriptors above 1023, which a busy worker has).
+    idle. The check is a ``poll`` (``select`` refuses descriptors above 1023,
+    which a busy worker has).
     Servers that hide the socket (Flask's test client) never report a hang-up:
     their streams end by themselves.
     """
@@ -131,7 +132,7 @@ class Hangup:
 
     def on_readable(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once, as soon as the client sends anything or hangs up."""
-        if self._sock is None or not _gevent_running():
+        if self._sock is None or not gevent_active():
             return
         import gevent
 
@@ -148,19 +149,10 @@ class Hangup:
             self._watcher = None
 
 
-def _gevent_running() -> bool:
-    """Whether gevent has patched this process's sockets (gunicorn's gevent worker)."""
-    try:
-        from gevent import monkey
-    except ImportError:
-        return False
-    return bool(monkey.is_module_patched("socket"))
-
-
 @functools.cache
 def _poll_class() -> Callable[[], Any]:
     """The operating system's ``select.poll`` (gevent's monkey-patching removes it)."""
-    if _gevent_running():
+    if gevent_active():
         from gevent.monkey import get_original
 
         return get_original("select", "poll")  # type: ignore[no-any-return]

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 import redis
+from redis.utils import str_if_bytes
 
 from ..record import Event
 from . import StoreUnavailable
@@ -134,11 +135,6 @@ class Broadcaster:
         for listener in listeners:
             listener.remove(subscription)
 
-    def nodes(self) -> list[str]:
-        """The nodes this process holds a live subscription connection to."""
-        with self._lock:
-            return [name for name, listener in self._listeners.items() if not listener.dead]
-
 
 class Listener:
     """One subscription connection to one node, and the feeds of each channel on it.
@@ -203,7 +199,7 @@ class Listener:
                 self._pubsub.close()
 
     def _dispatch(self, message: dict[str, Any]) -> None:
-        kind, channel = message["type"], _text(message["channel"])
+        kind, channel = message["type"], str_if_bytes(message["channel"])
         if kind in ("subscribe", "ssubscribe"):
             with self._lock:
                 confirmed = self._confirmed.get(channel)
@@ -233,7 +229,3 @@ class Listener:
             subscription.deliver(Lost())
         for confirmed in waiting:
             confirmed.set()  # a subscriber waiting for Redis finds the listener dead
-
-
-def _text(raw: bytes | str) -> str:
-    return raw.decode() if isinstance(raw, bytes) else raw

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from redis.utils import str_if_bytes
+
 from .keys import Keys
 from .redis_connect import Connection
 from .redis_errors import reachable
@@ -109,6 +111,7 @@ class RedisWorkQueue:
 
     def __init__(self, connection: Connection, keys: Keys, variants: tuple[str, ...]) -> None:
         self.client, self.keys, self.variants = connection.client, keys, variants
+        self._connection = connection
         self._claim = connection.script(_CLAIM)
         self._extend = connection.script(_EXTEND)
         self._release = connection.script(_RELEASE)
@@ -125,7 +128,7 @@ class RedisWorkQueue:
             keys = [self.keys.due(shard), self.keys.leases(shard)]
             claimed = self._claim(keys=keys, args=[repr(now), owner, lease_s, CLAIM_LOOKAHEAD])
             if claimed is not None:
-                return _text(claimed)
+                return str_if_bytes(claimed)
         return None
 
     @reachable()
@@ -178,20 +181,18 @@ class RedisWorkQueue:
         restored = 0
         for shard in shards:
             start = int(cursors.get(shard.encode(), 0))
-            done = True
-            for variant in self.variants:
-                found = self.client.zrange(
-                    self.keys.lobby("active", variant, shard), start, start + batch - 1
-                )
-                done = done and len(found) < batch
-                # One script call a game (a cluster pipeline cannot carry scripts).
-                for game_id in map(_text, found):
+            found = [
+                self.client.zrange(self.keys.lobby("active", v, shard), start, start + batch - 1)
+                for v in self.variants
+            ]
+            # The shard's keys share one slot, so one node: one round trip for them all.
+            _, node = self._connection.node(self.keys.due(shard))
+            with node.pipeline(transaction=False) as pipe:
+                for game_id in (str_if_bytes(raw) for games in found for raw in games):
                     keys = [self.keys.due(shard), self.keys.state(game_id)]
-                    restored += int(self._repair_one(keys=keys, args=[game_id]))
+                    self._repair_one(keys=keys, args=[game_id], client=pipe)
+                restored += sum(int(n) for n in pipe.execute())
+            done = all(len(games) < batch for games in found)
             self.client.hset(self.keys.repair_cursor(), shard, 0 if done else start + batch)
             self._drop_expired(keys=[self.keys.leases(shard)], args=[repr(now - 60)])
         return restored
-
-
-def _text(raw: bytes | str) -> str:
-    return raw.decode() if isinstance(raw, bytes) else raw
