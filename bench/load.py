@@ -34,12 +34,15 @@ class Game:
         return {"Authorization": f"Bearer {self.tokens[seat]}"}
 
 
-def play(url: str, until: float, seed: int, out: dict[str, list[Any]]) -> None:
+def play(
+    url: str, until: float, seed: int, out: dict[str, list[Any]], first: Game | None = None
+) -> None:
     """Play random legal actions through the client (GET the game, GET the mover's view,
-    POST one action with an Idempotency-Key) until ``until``."""
+    POST one action with an Idempotency-Key) until ``until``: ``first``, if given,
+    then new games."""
     api = Client(url)
     rng = random.Random(seed)
-    game = None
+    game = first
     while time.perf_counter() < until:
         if game is None:
             game = Game(api, rng.randrange(1 << 30))

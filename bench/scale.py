@@ -30,14 +30,13 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.append(sys.path.pop(0))
 
 import argparse
-import random
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import requests
-from load import Game, hammer, percentile, run_threads
+from load import Game, hammer, percentile, play, run_threads
 from streams import Streams
 
 from stacks_api.client import Client
@@ -56,21 +55,6 @@ def store_of(kind: str) -> Iterator[str]:
         yield server.url
     finally:
         server.cleanup()
-
-
-def play_games(url: str, until: float, seed: int, first: Game, out: dict[str, list[Any]]) -> None:
-    """Play ``first``, then new games, with random legal actions until ``until``."""
-    api, rng, game = Client(url), random.Random(seed), first
-    while time.perf_counter() < until:
-        spectator = api.view(game.id)
-        if spectator["status"] != "active":
-            game = Game(api, rng.randrange(1 << 30))
-            continue
-        token = game.tokens[spectator["to_move"][0]]
-        mine = api.view(game.id, token)
-        start = time.perf_counter()
-        api.act(game.id, token, rng.choice(mine["you"]["legal_actions"]))
-        out["action"].append(time.perf_counter() - start)
 
 
 def bot_moves(url: str, games: list[str], started: float, limit_s: float) -> float:
@@ -100,9 +84,9 @@ def measure(kind: str, web: int, bots: int, args: argparse.Namespace) -> dict[st
                 api.create("sequence", 2, seats=seats)["id"] for _ in range(args.bot_games)
             ]
             until = time.perf_counter() + args.seconds
-            out: dict[str, list[Any]] = {"action": []}
+            out: dict[str, list[Any]] = {"action": [], "errors": []}
             health: list[float] = []
-            targets = [lambda n=n: play_games(server.url, until, n, firsts[n], out)
+            targets = [lambda n=n: play(server.url, until, n, out, firsts[n])
                        for n in range(args.clients)]  # fmt: skip
             elapsed = run_threads([*targets, lambda: hammer(f"{server.url}/api/v1/health",
                                                             until, health)])  # fmt: skip

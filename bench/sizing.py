@@ -46,23 +46,37 @@ def commands(nodes: list[Any]) -> dict[str, int]:
     return total
 
 
+class Table:
+    """A two-human game through the app's test client, moved at random."""
+
+    def __init__(self, client: Any, variant: str, rng: random.Random) -> None:
+        self.client, self.rng = client, rng
+        self.id = client.post(API, json={"variant": variant, "players": 2}).json["game"]["id"]
+        self.tokens = [client.post(f"{API}/{self.id}/players", json={"name": n}).json["token"]
+                       for n in ("A", "B")]  # fmt: skip
+
+    def next_move(self) -> tuple[dict[str, str], Any] | None:
+        """The mover's credentials and a random legal action (the spectator's GET and
+        the mover's view), or None once the game is over."""
+        state = self.client.get(f"{API}/{self.id}").json
+        if state["status"] != "active":
+            return None
+        auth = {"Authorization": f"Bearer {self.tokens[state['to_move'][0]]}"}
+        mine = self.client.get(f"{API}/{self.id}", headers=auth).json
+        return auth, self.rng.choice(mine["you"]["legal_actions"])
+
+    def post(self, auth: dict[str, str], action: Any) -> None:
+        self.client.post(f"{API}/{self.id}/actions", json=action, headers=auth)
+
+
 def play(client: Any, variant: str, actions: int, rng: random.Random) -> tuple[str, int]:
     """A two-human game played ``actions`` times (fewer if it ends); its id and the
     actions posted."""
-    game_id = client.post(API, json={"variant": variant, "players": 2}).json["game"]["id"]
-    tokens = [client.post(f"{API}/{game_id}/players", json={"name": n}).json["token"]
-              for n in ("A", "B")]  # fmt: skip
-    posted = 0
-    for _ in range(actions):
-        state = client.get(f"{API}/{game_id}").json
-        if state["status"] != "active":
-            break
-        auth = {"Authorization": f"Bearer {tokens[state['to_move'][0]]}"}
-        mine = client.get(f"{API}/{game_id}", headers=auth).json
-        client.post(f"{API}/{game_id}/actions", json=rng.choice(mine["you"]["legal_actions"]),
-                    headers=auth)  # fmt: skip
+    table, posted = Table(client, variant, rng), 0
+    while posted < actions and (move := table.next_move()) is not None:
+        table.post(*move)
         posted += 1
-    return game_id, posted
+    return table.id, posted
 
 
 def redis_cpu(nodes: list[Any]) -> float:
@@ -76,22 +90,12 @@ def redis_cpu(nodes: list[Any]) -> float:
 
 def action_cost(client: Any, nodes: list[Any], variant: str) -> dict[str, float]:
     """Commands per action: one more game, its reads and writes apart."""
-    rng = random.Random(7)
-    game_id = client.post(API, json={"variant": variant, "players": 2}).json["game"]["id"]
-    tokens = [client.post(f"{API}/{game_id}/players", json={"name": n}).json["token"]
-              for n in ("A", "B")]  # fmt: skip
+    table = Table(client, variant, random.Random(7))
     spent: dict[str, int] = {}
     count = 0
-    for _ in range(30):
-        state = client.get(f"{API}/{game_id}").json
-        if state["status"] != "active":
-            break
-        auth = {"Authorization": f"Bearer {tokens[state['to_move'][0]]}"}
-        action = rng.choice(
-            client.get(f"{API}/{game_id}", headers=auth).json["you"]["legal_actions"]
-        )
+    while count < 30 and (move := table.next_move()) is not None:
         before = commands(nodes)
-        client.post(f"{API}/{game_id}/actions", json=action, headers=auth)
+        table.post(*move)
         after = commands(nodes)
         for name, calls in after.items():
             spent[name] = spent.get(name, 0) + calls - before.get(name, 0)
