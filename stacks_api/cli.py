@@ -286,6 +286,11 @@ def main(argv: list[str] | None = None) -> None:
         default={},
         help='bot options as JSON, e.g. \'{"strong": {"iterations": 400}}\'',
     )
+    match.add_argument(
+        "--alone", action="store_true",
+        help="the first bot takes one seat and the second all the others (default: the "
+        "seats alternate between them)",
+    )  # fmt: skip
     match.add_argument("--url", help="play on the server at this URL, by its bots")
     match.add_argument(
         "--jobs", type=int, default=1,
@@ -321,7 +326,7 @@ def main(argv: list[str] | None = None) -> None:
         report = run(
             args.variant, args.bots[0], args.bots[1], args.games, args.players,
             args.first_seed, args.options, url=args.url, progress=sys.stderr.isatty(),
-            jobs=max(1, args.jobs),
+            jobs=max(1, args.jobs), alone=args.alone,
         )  # fmt: skip
         print(report)
     elif args.command == "verify":

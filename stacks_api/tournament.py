@@ -88,14 +88,23 @@ def play_remote(
 
 
 def _winner(names: list[str], outcome: list[float] | None) -> str | None:
-    """The name of the bot that won, or None for a draw or an unfinished game."""
+    """The name of the bot that won, or None for a draw or an unfinished game. A bot
+    that sits alone wins when its team does, whoever of the team moved last."""
     if outcome is None or 1.0 not in outcome:
         return None
+    for name in names:
+        seats = [s for s, n in enumerate(names) if n == name]
+        if len(seats) == 1 and outcome[seats[0]] == 1.0:
+            return name
     return names[outcome.index(1.0)]
 
 
-def line_up(first: str, second: str, players: int, seed: int) -> list[str]:
-    """Seats alternate between the two bots, and the whole line-up swaps every game."""
+def line_up(first: str, second: str, players: int, seed: int, alone: bool = False) -> list[str]:
+    """Seats alternate between the two bots, and the whole line-up swaps every game; or,
+    ``alone``, ``first`` takes one seat (a different one from game to game) and
+    ``second`` all the others."""
+    if alone:
+        return [first if s == seed % players else second for s in range(players)]
     return [first if (s + seed) % 2 == 0 else second for s in range(players)]
 
 
@@ -129,11 +138,13 @@ def run(
     url: str | None = None,
     progress: bool = False,
     jobs: int = 1,
+    alone: bool = False,
 ) -> str:
     """Play ``games`` games (seeds from ``first_seed``) and return the report.
 
     With ``url``, the server there plays them; else ``jobs`` processes play them
     here, a game each at a time. ``progress`` shows a bar with the running score.
+    ``alone`` seats ``first`` once against ``players - 1`` of ``second``.
     """
     options = options or {}
     standings = {name: Standing(name) for name in (first, second)}
@@ -141,7 +152,7 @@ def run(
     api = None if url is None else Client(url, retries=5)
     bar = tqdm(total=games, disable=not progress, unit="game", leave=False)
     seeds = range(first_seed, first_seed + games)
-    matches = [Match(variant, tuple(line_up(first, second, players, n)), n, options) for n in seeds]
+    matches = [Match(variant, tuple(line_up(first, second, players, n, alone)), n, options) for n in seeds]
     pool = multiprocessing.Pool(jobs) if api is None and jobs > 1 else None
     results: Iterator[Played]
     if api is not None:  # the server's bots decide, untimed here
@@ -166,7 +177,9 @@ def run(
     lines = [
         f"{variant}, {players} players, {games} games (seeds {first_seed}-"
         f"{first_seed + games - 1}) played {where} ({jobs} process{'es' if jobs > 1 else ''}), "
-        f"seats swapped every game, options {options}"
+        + (f"{first} in one seat, moved round every game, "
+           if alone else "seats swapped every game, ")
+        + f"options {options}"
     ]
     for standing in standings.values():
         low, high = wilson(standing.wins, games)
@@ -183,4 +196,12 @@ def run(
             )
         lines.append(line)
     lines.append(f"  draws    {draws:4d}")
+    if alone:
+        lines.append(f"  fair share of {first}'s seat: {1 / sides(variant, players):.1%}")
     return "\n".join(lines)
+
+
+def sides(variant: str, players: int) -> int:
+    """How many sides (teams, or players where there are none) a game has."""
+    view = create_game(variant, players=players, seed=0).view(None)
+    return len({p.get("team", p["seat"]) for p in view["players"]})

@@ -230,3 +230,21 @@ def test_a_tournament_in_two_processes_plays_the_same_games():
     alone = tournament.run("sequence", "easy", "random", games=4, first_seed=7)
     shared = tournament.run("sequence", "easy", "random", games=4, first_seed=7, jobs=2)
     assert wins(alone) == wins(shared) and "(2 processes)" in shared
+
+
+def test_a_bot_alone_takes_one_seat_that_moves_round():
+    line_ups = [tournament.line_up("strong", "easy", 4, seed, alone=True) for seed in range(4)]
+    assert [names.index("strong") for names in line_ups] == [0, 1, 2, 3]
+    assert all(names.count("strong") == 1 for names in line_ups)
+
+
+def test_a_bot_alone_wins_with_its_team_whoever_of_it_moved_last():
+    names = ["easy", "strong", "easy", "easy"]  # 2 teams: seats 0 and 2, seats 1 and 3
+    assert tournament._winner(names, [0.0, 1.0, 0.0, 1.0]) == "strong"
+    assert tournament._winner(names, [1.0, 0.0, 1.0, 0.0]) == "easy"
+    assert tournament._winner(names, [0.5, 0.5, 0.5, 0.5]) is None
+
+
+def test_a_tournament_with_a_bot_alone_reports_its_fair_share():
+    report = tournament.run("stacks", "easy", "random", games=3, players=3, alone=True)
+    assert "easy in one seat" in report and "fair share of easy's seat: 33.3%" in report
