@@ -28,11 +28,10 @@ def kit_of(view: View) -> variants.Bots:
 
 
 def action_key(action: Action) -> Key:
-    """A cheap, hashable key of an action: its fields in order (the engine writes an
-    action's fields in one order), cells as tuples."""
-    return tuple(
-        (name, tuple(value) if isinstance(value, list) else value) for name, value in action.items()
-    )
+    """A cheap, hashable key of an action: its field names, then their values, cells as
+    tuples (the engine writes an action's fields in one order). Computed for every
+    legal action at every step of the tree, so it builds one flat tuple, no pairs."""
+    return (*action, *[tuple(v) if isinstance(v, list) else v for v in action.values()])
 
 
 def candidates(view: View, branching: int) -> list[Action]:

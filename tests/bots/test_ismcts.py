@@ -30,7 +30,7 @@ def two_stones():
 def test_the_tree_after_three_iterations_is_what_a_hand_calculation_says(nim):
     budget = ismcts.Budget(iterations=3, seconds=60, exploration=0.7, widening=1.0, bias=0.0)
     action, root = ismcts.search(two_stones().view(0), random.Random(0), budget, branching=3)
-    take = {dict(key)["count"]: node for key, node in root.children.items()}
+    take = {key[-1]: node for key, node in root.children.items()}  # ("type", "count", "take", n)
     # 1: the policy's move (take 2) is added first: a win, score 1 for seat 0.
     # 2: with one child, the room for 1 + sqrt(1) = 2 adds take 1: seat 1 then takes
     #    the last stone, score 0.
