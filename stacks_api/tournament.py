@@ -152,7 +152,9 @@ def run(
     api = None if url is None else Client(url, retries=5)
     bar = tqdm(total=games, disable=not progress, unit="game", leave=False)
     seeds = range(first_seed, first_seed + games)
-    matches = [Match(variant, tuple(line_up(first, second, players, n, alone)), n, options) for n in seeds]
+    matches = [
+        Match(variant, tuple(line_up(first, second, players, n, alone)), n, options) for n in seeds
+    ]
     pool = multiprocessing.Pool(jobs) if api is None and jobs > 1 else None
     results: Iterator[Played]
     if api is not None:  # the server's bots decide, untimed here
@@ -177,8 +179,11 @@ def run(
     lines = [
         f"{variant}, {players} players, {games} games (seeds {first_seed}-"
         f"{first_seed + games - 1}) played {where} ({jobs} process{'es' if jobs > 1 else ''}), "
-        + (f"{first} in one seat, moved round every game, "
-           if alone else "seats swapped every game, ")
+        + (
+            f"{first} in one seat, moved round every game, "
+            if alone
+            else "seats swapped every game, "
+        )
         + f"options {options}"
     ]
     for standing in standings.values():
