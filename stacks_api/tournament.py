@@ -13,6 +13,7 @@ import multiprocessing
 import random
 import statistics
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,9 +93,9 @@ def _winner(names: list[str], outcome: list[float] | None) -> str | None:
     that sits alone wins when its team does, whoever of the team moved last."""
     if outcome is None or 1.0 not in outcome:
         return None
-    for name in names:
-        seats = [s for s, n in enumerate(names) if n == name]
-        if len(seats) == 1 and outcome[seats[0]] == 1.0:
+    seats_of = Counter(names)
+    for seat, name in enumerate(names):
+        if seats_of[name] == 1 and outcome[seat] == 1.0:
             return name
     return names[outcome.index(1.0)]
 

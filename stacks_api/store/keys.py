@@ -10,10 +10,10 @@ shard tag: the shard's work queue and lobby indexes live beside its games.
   releases wrote (``<prefix>:{<game id>}:state``, ``<prefix>:due``, ...), so a
   running server can be upgraded in place.
 - Redis Cluster (``shards=N``, at least 1): ``<prefix>:{sNN-…}:...``. Each
-  shard's tag is chosen so the N shards sit at even steps over the 16,384 slots,
-  and so spread evenly over masters that split the slots evenly. A game's shard is fixed by
-  its id; N must never change for a deployment's data (games would be looked
-  for in the wrong shard).
+  shard's tag is chosen so the N shards sit at even steps over the 16,384
+  slots, and so spread evenly over masters that split the slots evenly. A
+  game's shard is fixed by its id; N must never change for a deployment's data
+  (games would be looked for in the wrong shard).
 
 Keys that no write of a game touches (health, doorbell, repair lock, stream
 counts) are plain keys in whatever slot they hash to.
