@@ -196,6 +196,25 @@ def test_a_sampled_world_shows_the_seat_exactly_its_view(variant):
     assert len({repr(o) for o in others}) > 1  # the hidden hands are dealt anew
 
 
+def test_stacks_worlds_keep_the_public_set_aside_heap():
+    game = create_game("stacks", players=2, seed=3)
+    rng = random.Random(0)
+    while game.result is None and not game.view()["set_aside"]:
+        seat = game.to_move[0]
+        game.apply(seat, bots.choose("greedy", game.view(seat), rng))
+    seat = game.to_move[0]
+    view = game.view(seat)
+    assert view["set_aside"] and len(view["set_aside"]) == view["set_aside_count"]
+    world = stacks_greedy.ViewPlayout(sample_world(view, random.Random(1)))
+    for n in range(5):
+        world.redeal(seat, random.Random(n))  # the hidden cards dealt anew, the heap kept
+        assert world.game.view(seat)["set_aside"] == view["set_aside"]
+        assert world.game.view(seat)["you"]["hand"] == view["you"]["hand"]
+        g = world.game
+        zones = [*g.hands, *g.piles, *g.discards, g.draw, g.set_aside, g.special]
+        assert Counter(c for zone in zones for c in zone) == Counter(deck_for(2))
+
+
 def test_a_sequence_playout_moves_as_greedy_would_on_the_views():
     game = create_game("sequence", players=2, seed=5)
     twin = sequence_greedy.Playout(game.copy())

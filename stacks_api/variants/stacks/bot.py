@@ -20,7 +20,7 @@ from typing import Any
 from ...rules.base import Game
 from ..kit import JSON
 from ..sampling import deal_again, deal_hidden, hidden_from, sigmoid, unseen
-from .cards import COLOURED_CARDS, LETTER, PILE_COLORS, deck_for
+from .cards import LETTER, PILE_COLORS, deck_for
 from .state import StacksState
 
 View = dict[str, Any]
@@ -172,26 +172,23 @@ def rank(view: View) -> Callable[[Action], float]:
 
 
 def sample_position(view: View, rng: random.Random) -> JSON:
-    """The view's position, the cards it cannot see (other hands, the draw pile, the
-    set-aside heap) dealt at random in the sizes it shows."""
+    """The view's position, the cards it cannot see (other hands, the draw pile) dealt at
+    random in the sizes it shows. The set-aside heap is public: it is the view's."""
     seen = (
         list(view["you"]["hand"])
         + [c for pile in view["piles"] for c in pile]
         + [c for pile in view["discards"] for c in pile]
         + list(view["special_discard"])
+        + list(view["set_aside"])
     )
     pool = unseen(deck_for(len(view["players"])), seen, rng)
-    # The set-aside heap holds completed piles: coloured cards only.
-    coloured = [c for c in pool if c in COLOURED_CARDS][: view["set_aside_count"]]
-    for card in coloured:
-        pool.remove(card)
     hands = deal_hidden(view, pool)
     return {
         "piles": view["piles"],
         "hands": hands,
         "discards": view["discards"],
         "chips": view["chips"],
-        "set_aside": coloured,
+        "set_aside": view["set_aside"],
         "special_discard": view["special_discard"],
         "draw_pile": pool,
         "direction": view["direction"],
@@ -217,16 +214,8 @@ class ViewPlayout:
     def redeal(self, seat: int, rng: random.Random) -> None:
         game = self.game
         assert isinstance(game, StacksState), "a Stacks playout plays Stacks"
-        pool = hidden_from(game.hands, seat, game.draw, game.set_aside)
+        pool = hidden_from(game.hands, seat, game.draw)  # the set-aside heap is public
         rng.shuffle(pool)
-        # The set-aside heap holds completed piles: coloured cards only.
-        heap: list[str] = []
-        for i in range(len(pool) - 1, -1, -1):
-            if len(heap) == len(game.set_aside):
-                break
-            if pool[i] in COLOURED_CARDS:
-                heap.append(pool.pop(i))
-        game.set_aside = heap
         game.hands = deal_again(game.hands, seat, pool)
         game.draw = pool
 

@@ -174,6 +174,14 @@ StacksViewSchema = Schema.from_dict(
         supply=fields.Nested(ChipsSchema, required=True),
         special_discard=fields.List(fields.String(), required=True),
         set_aside_count=whole(required=True),
+        set_aside=card_list(
+            COLOURED_CARDS,
+            required=True,
+            metadata={
+                "description": "The set-aside heap, bottom first: the cards of completed piles, "
+                "all played face up, so public. It becomes the draw pile when that runs out"
+            },
+        ),
         block_window=fields.Nested(BlockWindowSchema, required=True, allow_none=True),
         turns=whole(required=True),
         plays=whole(

@@ -133,6 +133,7 @@ class StacksState(CardGame[Setup, StacksPosition]):
             "supply": {c: self._supply(c) for c in COLORS},
             "special_discard": list(self.special),
             "set_aside_count": len(self.set_aside),
+            "set_aside": list(self.set_aside),
             "block_window": self.window.public() if self.window else None,
             "turns": self.turns,
             "plays": self.plays,
