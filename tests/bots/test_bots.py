@@ -11,6 +11,7 @@ from stacks_api.bots.determinize import sample_world
 from stacks_api.engine import create_game
 from stacks_api.tournament import Standing, play_one
 from stacks_api.variants.sequence import bot as sequence_greedy
+from stacks_api.variants.sequence.board import LAYOUT
 from stacks_api.variants.sequence.setup import DECK
 from stacks_api.variants.stacks import bot as stacks_greedy
 from stacks_api.variants.stacks.cards import deck_for
@@ -229,6 +230,34 @@ def test_a_sequence_playout_moves_as_greedy_would_on_the_views():
         assert twin.board.reused == fresh.reused
         moves, sequences = moves + 1, len(game.sequences)
     assert twin.game.to_dict() == game.to_dict() and sequences > 0
+
+
+def test_the_sequence_estimate_counts_fours_jacks_and_the_cards_that_fill_a_four():
+    # Blue holds four of row 1 (cells 11-14); its open space 15 is filled by one card.
+    fill = LAYOUT[15]
+    board = sequence_greedy.Board([-1] * 100, [])
+    for cell in (0, 9, 90, 99):
+        board.set(cell, sequence_greedy.CORNER)
+    for cell in (11, 12, 13, 14):
+        board.set(cell, 0)
+    blue, green = sequence_greedy.features(board, [[fill, "JD"], ["JS", "2S"]], 2, to_move=1)
+    assert blue[4] >= 1 and blue[5] == 1 and blue[7] == 1 and blue[8] == 0
+    assert green[4] == 0 and green[6] == 1 and green[8] == 1
+
+    # A completed sequence counts as a sequence, not as some other feature of Blue's.
+    done = sequence_greedy.Board(
+        [*board.cells[:20], *([0] * 5), *board.cells[25:]], [(0, set(range(20, 25)))]
+    )
+    blue_done = sequence_greedy.features(done, [["2S"], []], 2, to_move=1)[0]
+    assert blue_done[0] == 1 and blue_done[5:8] == [0, 0, 0]
+
+    def blue_chance(hands: list[list[str]]) -> float:
+        return sequence_greedy.estimate(board, hands, 2, to_move=1)[0]
+
+    # The card that fills the four, and a wild jack, are each worth something to Blue.
+    assert blue_chance([[fill], []]) > blue_chance([["2S"], []]) > 0.5
+    assert blue_chance([["JD"], []]) > blue_chance([["2S"], []])
+    assert blue_chance([["2S"], ["JS"]]) < blue_chance([["2S"], []])
 
 
 @pytest.mark.parametrize(
