@@ -32,20 +32,17 @@ def deal_hidden(view: View, pool: list[str]) -> list[list[str]]:
     ]
 
 
-def hidden_from(hands: list[list[str]], seat: int, *heaps: list[str]) -> list[str]:
-    """The cards ``seat`` cannot see in a (sampled) game: the other seats' hands and the
-    hidden ``heaps`` (the draw pile, ...), as one list."""
-    pool = [c for s, hand in enumerate(hands) if s != seat for c in hand]
-    for heap in heaps:
-        pool += heap
-    return pool
-
-
-def deal_again(hands: list[list[str]], seat: int, pool: list[str]) -> list[list[str]]:
-    """``seat``'s hand kept, every other hand drawn anew from the end of ``pool`` in its
-    size. A search copies one sampled world and redeals it for each iteration: cheaper
-    than sampling a world again."""
-    return [hand if s == seat else [pool.pop() for _ in hand] for s, hand in enumerate(hands)]
+def deal_again(
+    hands: list[list[str]], seat: int, draw: list[str], rng: random.Random
+) -> tuple[list[list[str]], list[str]]:
+    """The cards ``seat`` cannot see in a (sampled) game, the other seats' hands and the
+    draw pile, shuffled and dealt anew in their sizes; ``seat``'s hand is kept. A search
+    copies one sampled world and redeals it for each iteration: cheaper than sampling a
+    world again. Returns the hands and the draw pile."""
+    pool = [c for s, hand in enumerate(hands) if s != seat for c in hand] + draw
+    rng.shuffle(pool)
+    dealt = [hand if s == seat else [pool.pop() for _ in hand] for s, hand in enumerate(hands)]
+    return dealt, pool
 
 
 def sigmoid(x: float) -> float:

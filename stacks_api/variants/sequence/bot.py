@@ -15,7 +15,7 @@ from typing import Any
 
 from ...rules.base import Game
 from ..kit import JSON
-from ..sampling import deal_again, deal_hidden, hidden_from, sigmoid, unseen
+from ..sampling import deal_again, deal_hidden, sigmoid, unseen
 from .board import CELLS, DIRECTIONS, LAYOUT, ONE_EYED_JACKS, SIZE, TWO_EYED_JACKS
 from .position import CHAR_OF, CORNER, EMPTY
 from .setup import DECK
@@ -191,9 +191,7 @@ class Playout:
     def redeal(self, seat: int, rng: random.Random) -> None:
         game = self.game
         assert isinstance(game, SequenceState), "a Sequence playout plays Sequence"
-        pool = hidden_from(game.hands, seat, game.draw)
-        rng.shuffle(pool)
-        game.deal_hidden(deal_again(game.hands, seat, pool), pool)
+        game.deal_hidden(*deal_again(game.hands, seat, game.draw, rng))
 
     def suggest(self, rng: random.Random) -> Action:
         seat = self.game.to_move[0]

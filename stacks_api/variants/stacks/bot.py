@@ -19,7 +19,7 @@ from typing import Any
 
 from ...rules.base import Game
 from ..kit import JSON
-from ..sampling import deal_again, deal_hidden, hidden_from, sigmoid, unseen
+from ..sampling import deal_again, deal_hidden, sigmoid, unseen
 from .cards import LETTER, PILE_COLORS, deck_for
 from .state import StacksState
 
@@ -214,10 +214,7 @@ class ViewPlayout:
     def redeal(self, seat: int, rng: random.Random) -> None:
         game = self.game
         assert isinstance(game, StacksState), "a Stacks playout plays Stacks"
-        pool = hidden_from(game.hands, seat, game.draw)  # the set-aside heap is public
-        rng.shuffle(pool)
-        game.hands = deal_again(game.hands, seat, pool)
-        game.draw = pool
+        game.hands, game.draw = deal_again(game.hands, seat, game.draw, rng)  # heap is public
 
     def suggest(self, rng: random.Random) -> Action:
         return policy(self.game.view(self.game.to_move[0]), rng)
