@@ -162,6 +162,22 @@ def test_the_search_bot_feeds_its_low_cards_where_greedy_hoards_them():
     assert rollout.policy(view, random.Random(0))["card"] == "B1"
 
 
+@pytest.mark.parametrize(("their_top", "steals"), [("B3", True), ("R3", False), ("SKIP", False)])
+def test_the_search_bot_steals_a_card_that_lets_it_finish_a_pile(their_top, steals):
+    # Pile 0 holds B1, B2; the hand has B4 and B5 but no B3: the opponent's B3 is the
+    # missing card, a red 3 or an action card is not.
+    hand = ["STEAL_CARD", "B4", "B5", "R1", "R2"]
+    rest = deck_without(deck_for(2), *hand, "B1", "B2", their_top)
+    pos = {"piles": [["B1", "B2"], [], [], []], "hands": [hand, rest[:5]],
+           "discards": [[], [their_top]], "draw_pile": rest[5:], "turn": 0}  # fmt: skip
+    view = create_game("stacks", players=2, seed=1, position=pos).view(0)
+    steal = {"type": "play", "card": "STEAL_CARD", "target": 1}
+    assert stacks_greedy.steal_finishes(view, steal) == steals
+    chosen = rollout.policy(view, random.Random(0))
+    assert (chosen == steal) == steals
+    assert stacks_greedy.choose(view, random.Random(0)) != steal  # greedy takes only W, 5, Block
+
+
 @pytest.mark.parametrize(
     ("top", "discarded"), [("B5", "B4"), ("R5", "STEAL_CARD"), (None, "STEAL_CARD")]
 )

@@ -20,7 +20,7 @@ from typing import Any
 from ...rules.base import Game
 from ..kit import JSON
 from ..sampling import deal_again, deal_hidden, sigmoid, unseen
-from .cards import LETTER, PILE_COLORS, deck_for
+from .cards import COLOR_OF, LETTER, PILE_COLORS, deck_for
 from .state import StacksState
 
 View = dict[str, Any]
@@ -43,6 +43,7 @@ class Style:
     feed_to: int
     keep: Mapping[str, int]
     chain_bonus: int = 0
+    steals_to_finish: bool = False  # Steal a Card also takes a card that finishes a pile
 
     def keep_value(self, card: str) -> int:
         return self.keep.get(card, self.keep.get(card[1:], 0))
@@ -58,8 +59,15 @@ HOARDING = Style(feed_below=60, feed_to=4, keep=KEEP)
 # 5s go before 4s and keeps 3s. Each step measured against HOARDING, seats swapped:
 # feeding alone won 59.4% of games (seeds 0-9999), with chains and these keep
 # values 63.1% (the same seeds); two HOARDING players: 50.4% (seeds 4000-7999).
+# Stealing any card that lets it finish a pile this turn (not only wilds, 5s and
+# Blocks) won 64.7% instead of 63.6% (seeds 4000-11999) and 64.6% instead of 63.5%
+# (seeds 12000-19999), 8,000 games each.
 FEEDING = Style(
-    feed_below=float("inf"), feed_to=2, keep={**KEEP, "3": 45, "4": 70, "5": 45}, chain_bonus=100
+    feed_below=float("inf"),
+    feed_to=2,
+    keep={**KEEP, "3": 45, "4": 70, "5": 45},
+    chain_bonus=100,
+    steals_to_finish=True,
 )
 
 
@@ -89,6 +97,28 @@ def continues_chain(stack: list[str], card: str) -> bool:
         return False
     top = stack[-1]
     return top[0] == card[0] and top[1:] == str(int(card[1:]) + 1)
+
+
+def steal_finishes(view: View, action: Action) -> bool:
+    """Whether the card Steal a Card takes lets the thief finish a pile of its colour
+    this turn, with its hand and its own discard pile."""
+    you = view["you"]
+    stolen: str = view["discards"][action["target"]][-1]
+    if stolen not in COLOR_OF:
+        return False  # an action card
+    hand, stack = Counter(you["hand"]), list(view["discards"][you["seat"]])
+    if action.get("from") == "discard":
+        stack.pop()
+    else:
+        hand["STEAL_CARD"] -= 1
+    hand[stolen] += 1
+    color = COLOR_OF[stolen]
+    return any(
+        PILE_COLORS[pile] == color
+        and view["supply"][color]
+        and finishable(len(cards), LETTER[color], hand, stack)
+        for pile, cards in enumerate(view["piles"])
+    )
 
 
 def need(chips: dict[str, int], color: str) -> int:
@@ -144,6 +174,8 @@ def score(view: View, action: Action, style: Style = HOARDING) -> float:
     if card == "SKIP":
         return 300 + from_discard
     if card == "STEAL_CARD":
+        if style.steals_to_finish and steal_finishes(view, action):
+            return 600  # before building the pile it lets it finish
         stolen: str = view["discards"][action["target"]][-1]
         return 250 if stolen[1:] in ("W", "5") or stolen == "BLOCK" else -300
     if card == "BLOCK":
