@@ -6,7 +6,8 @@ it needs from the leader, skips the next player, always blocks when it can, and
 ends the turn by discarding the card worth least to it. Piles it cannot finish
 itself it feeds only as its ``Style`` allows: the greedy bot hoards its cards
 until little is left to draw, the search bot plays its 1s and 2s at once (the next
-player then needs three cards to finish the pile).
+player then needs three cards to finish the pile) and steals any card that lets it
+finish a pile.
 """
 
 from __future__ import annotations
