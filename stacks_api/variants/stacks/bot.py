@@ -100,18 +100,25 @@ def continues_chain(stack: list[str], card: str) -> bool:
     return top[0] == card[0] and top[1:] == str(int(card[1:]) + 1)
 
 
-def steal_finishes(view: View, action: Action) -> bool:
-    """Whether the card Steal a Card takes lets the thief finish a pile of its colour
-    this turn, with its hand and its own discard pile."""
+def holdings_after(view: View, action: Action) -> tuple[Counter[str], list[str]]:
+    """The seat's hand and own discard pile (top last) once the card ``action`` plays
+    has left the hand or the discard top it came from."""
     you = view["you"]
-    stolen: str = view["discards"][action["target"]][-1]
-    if stolen not in COLOR_OF:
-        return False  # an action card
     hand, stack = Counter(you["hand"]), list(view["discards"][you["seat"]])
     if action.get("from") == "discard":
         stack.pop()
     else:
-        hand["STEAL_CARD"] -= 1
+        hand[action["card"]] -= 1
+    return hand, stack
+
+
+def steal_finishes(view: View, action: Action) -> bool:
+    """Whether the card Steal a Card takes lets the thief finish a pile of its colour
+    this turn, with its hand and its own discard pile."""
+    stolen: str = view["discards"][action["target"]][-1]
+    if stolen not in COLOR_OF:
+        return False  # an action card
+    hand, stack = holdings_after(view, action)
     hand[stolen] += 1
     color = COLOR_OF[stolen]
     return any(
@@ -157,11 +164,7 @@ def score(view: View, action: Action, style: Style = HOARDING) -> float:
         if not view["supply"][color_name]:
             # No chip left to win: completing only recycles cards (and could go on forever).
             return -1000
-        hand, stack = Counter(you["hand"]), list(view["discards"][seat])
-        if from_discard:
-            stack.pop()
-        else:
-            hand[card] -= 1
+        hand, stack = holdings_after(view, action)
         if finishable(len(pile) + 1, color, hand, stack):
             return 500 + 10 * len(pile) + from_discard
         to_draw = view["draw_pile_count"] + view["set_aside_count"]
