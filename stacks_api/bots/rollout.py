@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from .. import variants
+from ..rules.prebuilt import key_of
 from .evaluate import scores
 
 View = dict[str, Any]
@@ -28,10 +29,11 @@ def kit_of(view: View) -> variants.Bots:
 
 
 def action_key(action: Action) -> Key:
-    """A cheap, hashable key of an action: its field names, then their values, cells as
-    tuples (the engine writes an action's fields in one order). Computed for every
-    legal action at every step of the tree, so it builds one flat tuple, no pairs."""
-    return (*action, *[tuple(v) if isinstance(v, list) else v for v in action.values()])
+    """A hashable key of an action, equal for equal actions. Needed for every legal
+    action at every step of the tree: a prebuilt action (what engines hand out) carries
+    its key, so only a plain dict (a view's, read from JSON) has one built."""
+    key: Key | None = getattr(action, "key", None)
+    return key if key is not None else key_of(action)
 
 
 def candidates(view: View, branching: int) -> list[Action]:

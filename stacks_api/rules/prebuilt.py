@@ -6,7 +6,8 @@ call, to every game: building fresh dicts was a good part of a move's cost. Even
 change, so these types refuse every change in place (a copy, ``dict(action)``, is an
 ordinary dict). A ``Prebuilt`` action also carries ``move``, what the action means
 to its variant's rules, so ``apply`` need not read and check the fields of an action
-it built itself.
+it built itself. It also carries ``key``, a hashable tuple that tells it from every
+other action (a dict cannot be a dict key or a set member; searches need one).
 """
 
 from __future__ import annotations
@@ -31,11 +32,18 @@ class ReadOnlyList(list[Any]):
         return list, (list(self),)  # copies and pickles are plain lists
 
 
+def key_of(fields: dict[str, Any]) -> tuple[Any, ...]:
+    """A hashable key of an action or event, equal for equal ones: its field names, then
+    their values, lists as tuples (an engine writes an action's fields in one order).
+    One flat tuple, no pairs: it is built for every legal action inside a search."""
+    return (*fields, *[tuple(v) if isinstance(v, list) else v for v in fields.values()])
+
+
 class Prebuilt(dict[str, Any]):
     """An action or event built once by a variant; ``move`` is an action's reading by
-    its variant's rules."""
+    its variant's rules, ``key`` its ``key_of``, worked out once."""
 
-    __slots__ = ("move",)
+    __slots__ = ("key", "move")
     __setitem__ = __delitem__ = __ior__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse
 
@@ -44,6 +52,7 @@ class Prebuilt(dict[str, Any]):
             {k: ReadOnlyList(v) if isinstance(v, list) else v for k, v in fields.items()}
         )
         self.move = move
+        self.key = key_of(fields)
 
     def __reduce__(self) -> tuple[type, tuple[dict[str, Any]]]:
         return dict, ({k: list(v) if isinstance(v, list) else v for k, v in self.items()},)

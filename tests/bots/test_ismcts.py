@@ -3,6 +3,7 @@ by hand, and its budget."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -73,3 +74,5 @@ def test_action_keys_match_equal_actions_and_tell_others_apart():
     keys = [ismcts.action_key(a) for a in legal]
     assert len(set(keys)) == len({repr(a) for a in legal}) > 10
     assert keys == [ismcts.action_key(a) for a in game.legal_actions(seat)]
+    # A view read from JSON holds plain dicts: their keys are the prebuilt actions' keys.
+    assert keys == [ismcts.action_key(a) for a in json.loads(json.dumps(legal))]
