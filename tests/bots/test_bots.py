@@ -248,6 +248,25 @@ def test_a_sequence_playout_moves_as_greedy_would_on_the_views():
     assert twin.game.to_dict() == game.to_dict() and sequences > 0
 
 
+def test_sequence_greedy_skips_only_jack_plays_that_cannot_be_best():
+    # best() scores a jack only at a cell of some team's four while a plain play is
+    # legal; its choice must still score as high as every legal action scored.
+    with_jacks = 0
+    for seed in range(6):
+        game, rng = create_game("sequence", players=3, seed=seed), random.Random(seed)
+        while game.result is None:
+            seat = game.to_move[0]
+            view = game.view(seat)
+            legal, team = view["you"]["legal_actions"], view["you"]["team"]
+            board = sequence_greedy.Board.of_view(view)
+            chosen = sequence_greedy.best(board, legal, team, rng)
+            top = max(sequence_greedy.score(board, action, team) for action in legal)
+            assert sequence_greedy.score(board, chosen, team) == top
+            with_jacks += any(a.get("card") in sequence_greedy.JACKS for a in legal)
+            game.apply(seat, chosen)
+    assert with_jacks > 100
+
+
 def test_the_sequence_estimate_counts_fours_jacks_and_the_cards_that_fill_a_four():
     # Blue holds four of row 1 (cells 11-14); its open space 15 is filled by one card.
     fill = LAYOUT[15]

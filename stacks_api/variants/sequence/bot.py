@@ -10,13 +10,14 @@ make or stop a sequence; one-eyed jacks remove the most dangerous chip.
 from __future__ import annotations
 
 import copy
+import math
 import random
 from typing import Any
 
 from ...rules.base import Game
 from ..kit import JSON
 from ..sampling import deal_again, deal_hidden, sigmoid, unseen
-from .board import CELLS, DIRECTIONS, LAYOUT, ONE_EYED_JACKS, SIZE, TWO_EYED_JACKS
+from .board import CELLS, DIRECTIONS, JACKS, LAYOUT, ONE_EYED_JACKS, SIZE, TWO_EYED_JACKS
 from .position import CHAR_OF, CORNER, EMPTY
 from .setup import DECK
 from .state import SequenceState
@@ -64,10 +65,7 @@ class Board:
         # sequences share at most one space).
         self.reused: dict[int, set[int]] = {}
         for team, seq in sequences:
-            through = {w for c in seq for w in WINDOWS_THROUGH[c]}
-            self.reused.setdefault(team, set()).update(
-                w for w in through if len(seq.intersection(WINDOWS[w])) > 1
-            )
+            self._reuse(team, seq)
 
     @classmethod
     def of_view(cls, view: View) -> Board:
@@ -80,9 +78,31 @@ class Board:
         return cls(cells, sequences)
 
     def copy(self) -> Board:
-        twin = copy.copy(self)  # sequences and reused are replaced, never changed
+        twin = copy.copy(self)  # sequences and reused are replaced, never changed in place
         twin.cells, twin.holders = list(self.cells), list(self.holders)
         return twin
+
+    def add_sequence(self, team: int, cells: set[int]) -> None:
+        """Record a new sequence of ``team`` (its chips are already set)."""
+        self.sequences = [*self.sequences, (team, cells)]
+        self.reused = {t: set(windows) for t, windows in self.reused.items()}
+        self._reuse(team, cells)
+
+    def _reuse(self, team: int, cells: set[int]) -> None:
+        """Mark the windows sharing two or more spaces with ``team``'s sequence ``cells``."""
+        through = {w for c in cells for w in WINDOWS_THROUGH[c]}
+        self.reused.setdefault(team, set()).update(
+            w for w in through if len(cells.intersection(WINDOWS[w])) > 1
+        )
+
+    def cells_of_fours(self) -> set[int]:
+        """Every cell of a window that one team holds four or five spaces of."""
+        return {
+            cell
+            for w, (owner, held) in enumerate(self.holders)
+            if held >= 4 and owner >= 0
+            for cell in WINDOWS[w]
+        }
 
     def set(self, cell: int, value: int) -> None:
         """Put ``value`` at ``cell`` and work out the windows through it again."""
@@ -147,9 +167,35 @@ def score(board: Board, action: Action, team: int) -> float:
 
 
 def best(board: Board, legal: list[Action], team: int, rng: random.Random) -> Action:
-    """The best-scoring of ``legal``; ties are broken at random."""
-    scored = [(score(board, a, team), rng.random(), i) for i, a in enumerate(legal)]
-    return legal[max(scored)[2]]
+    """The best-scoring of ``legal``; ties are broken at random.
+
+    The hottest call of a search, so it skips the jack plays that cannot win: a jack
+    not spent on making or stopping a sequence scores below zero (``JACK_RESERVE`` is
+    more than any twenty windows short of a four are worth), and any plain play
+    scores zero or more. Only jacks at a cell of some team's four are scored, then,
+    unless nothing else is legal."""
+    top, ties, jacks = -math.inf, [], []
+    for action in legal:
+        card = action.get("card")
+        if card in JACKS:
+            jacks.append(action)
+            continue
+        value = score(board, action, team)
+        if value > top:
+            top, ties = value, [action]
+        elif value == top:
+            ties.append(action)
+    if jacks:
+        if top >= 0:
+            fours = board.cells_of_fours()
+            jacks = [a for a in jacks if a["cell"][0] * SIZE + a["cell"][1] in fours]
+        for action in jacks:
+            value = score(board, action, team)
+            if value > top:
+                top, ties = value, [action]
+            elif value == top:
+                ties.append(action)
+    return ties[0] if len(ties) == 1 else rng.choice(ties)
 
 
 def choose(view: View, rng: random.Random) -> Action:
@@ -181,12 +227,13 @@ class Playout:
         events = self.game.apply(seat, action)
         if action["type"] != "play":
             return
-        if any(event["type"] == "sequence" for event in events):
-            self.board = Board.of_view(self.game.view(None))  # locked cells change windows
-        else:
-            row, col = action["cell"]
-            chip = EMPTY if action["card"] in ONE_EYED_JACKS else seat % self.teams
-            self.board.set(row * SIZE + col, chip)
+        row, col = action["cell"]
+        chip = EMPTY if action["card"] in ONE_EYED_JACKS else seat % self.teams
+        self.board.set(row * SIZE + col, chip)
+        for event in events:
+            if event["type"] == "sequence":  # its spaces now count once for a new one
+                cells = {r * SIZE + c for r, c in event["cells"]}
+                self.board.add_sequence(event["team"], cells)
 
     def redeal(self, seat: int, rng: random.Random) -> None:
         game = self.game
