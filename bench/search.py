@@ -1,27 +1,38 @@
 """The tree search's speed: iterations per CPU second, one core.
 
     python bench/search.py [--positions 12] [--iterations 300] [--variant sequence|stacks|all]
+                           [--against PATH] [--rounds 3]
 
 Positions come from seeded games of the greedy bot (every sixth decision of a seat
 from the eighth on, so they are mid-game and comparable between runs). Each is
-searched with a budget of ``--iterations`` and no time cap worth the name. Time is
-the process's CPU time. The same run also measures a reference that the search does
-not touch: greedy decisions per CPU second on the same positions. The figure to
-compare between revisions or machines is the ratio of the two (iterations per
-greedy decision's time), since a machine's speed moves both.
+searched with the variant's tuning, ``--iterations`` a search and no time cap worth
+the name. Time is the process's CPU time.
+
+A figure alone says little: machines of one kind differ several times over. So each
+line comes with a baseline from the same run. By default that is greedy decisions
+per CPU second on the same positions (it moves with the machine's speed, though not
+with changes to greedy itself). With ``--against PATH``, a checkout of another
+revision (``git worktree add /tmp/base <rev>``), the same searches run with that
+revision's code in a subprocess, the two taking turns ``--rounds`` times, and the
+line gives the speed-up of this revision over that one (medians of the rounds).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import statistics
+import subprocess
+import sys
 import time
+from dataclasses import replace
 from typing import Any
 
 from stacks_api import bots
-from stacks_api.bots import ismcts
+from stacks_api.bots import ismcts, rollout
 from stacks_api.engine import create_game
-from stacks_api.variants import get
 
 View = dict[str, Any]
 
@@ -50,28 +61,39 @@ def cpu(work: Any) -> float:
     return time.process_time() - start
 
 
-def measure(variant: str, count: int, iterations: int) -> None:
+def search_speed(variant: str, count: int, iterations: int) -> float:
+    """Iterations per CPU second over the positions, with the variant's tuning."""
     views = positions(variant, count)
-    budget = ismcts.Budget(iterations=iterations, seconds=3600)
-    branching = get(variant).bots.tuning.branching
+    branching = rollout.kit_of(views[0]).tuning.branching
 
     def search_all() -> None:
         for n, view in enumerate(views):
+            budget = replace(ismcts.tuned(view, 1.0), iterations=iterations, seconds=3600)
             ismcts.search(view, random.Random(n), budget, branching)
+
+    return count * iterations / cpu(search_all)
+
+
+def greedy_speed(variant: str, count: int) -> float:
+    """Greedy decisions per CPU second over the same positions."""
+    views = positions(variant, count)
 
     def greedy_all() -> None:
         for _ in range(50):
             for n, view in enumerate(views):
                 bots.choose("easy", view, random.Random(n))
 
-    searched = cpu(search_all)
-    greedy = cpu(greedy_all)
-    per_second = count * iterations / searched
-    greedy_per_second = 50 * count / greedy
-    print(
-        f"{variant:9} {per_second:9.0f} iterations/s   greedy {greedy_per_second:8.0f} decisions/s"
-        f"   ratio {per_second / greedy_per_second:.3f} iterations per greedy decision"
-    )
+    return 50 * count / cpu(greedy_all)
+
+
+def speed_at(path: str, variant: str, count: int, iterations: int) -> float:
+    """``search_speed`` with the code of the checkout at ``path``, in a subprocess."""
+    command = [sys.executable, __file__, "--variant", variant, "--positions", str(count),
+               "--iterations", str(iterations), "--speed-only"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": os.path.abspath(path)}
+    done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
+    speed: float = json.loads(done.stdout)
+    return speed
 
 
 def main() -> None:
@@ -79,10 +101,32 @@ def main() -> None:
     parser.add_argument("--variant", default="all")
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--against", help="a checkout of the revision to compare with")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--speed-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.speed_only:  # one measurement for another revision's run (speed_at)
+        print(json.dumps(search_speed(args.variant, args.positions, args.iterations)))
+        return
     names = ["sequence", "stacks"] if args.variant == "all" else [args.variant]
     for name in names:
-        measure(name, args.positions, args.iterations)
+        size = (name, args.positions, args.iterations)
+        if args.against is None:
+            here, greedy = search_speed(*size), greedy_speed(name, args.positions)
+            print(
+                f"{name:9} {here:9.0f} iterations/s   greedy {greedy:8.0f} decisions/s"
+                f"   ratio {here / greedy:.3f} iterations per greedy decision"
+            )
+            continue
+        ours, theirs = [], []
+        for _ in range(args.rounds):
+            ours.append(search_speed(*size))
+            theirs.append(speed_at(args.against, *size))
+        here, there = statistics.median(ours), statistics.median(theirs)
+        print(
+            f"{name:9} {here:9.0f} iterations/s here   {there:9.0f} at {args.against}"
+            f"   speed-up {here / there:.2f}x"
+        )
 
 
 if __name__ == "__main__":
