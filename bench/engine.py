@@ -27,11 +27,10 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from revision import ROOT, checkout
 
 
 def random_game(variant: str, players: int, seed: int, chooser: random.Random) -> int:
@@ -110,34 +109,26 @@ def instructions_in(source: Path, variant: str, players: int, games: int) -> flo
 
 
 def against(revision: str, variants: list[str], players: int, seconds: float, rounds: int) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        other = Path(folder) / "other"
-        git = ["git", "-C", str(ROOT), "worktree"]
-        subprocess.run([*git, "add", "--detach", str(other), revision], check=True,
-                       capture_output=True)  # fmt: skip
-        try:
-            for variant in variants:
-                mine, theirs = [], []
-                for _ in range(rounds):
-                    mine.append(rate_in(ROOT, variant, players, seconds))
-                    theirs.append(rate_in(other, variant, players, seconds))
-                ratio = statistics.median(a / b for a, b in zip(mine, theirs, strict=True))
-                shown = " ".join(f"{a:.0f}/{b:.0f}" for a, b in zip(mine, theirs, strict=True))
+    with checkout(revision) as other:
+        for variant in variants:
+            mine, theirs = [], []
+            for _ in range(rounds):
+                mine.append(rate_in(ROOT, variant, players, seconds))
+                theirs.append(rate_in(other, variant, players, seconds))
+            ratio = statistics.median(a / b for a, b in zip(mine, theirs, strict=True))
+            shown = " ".join(f"{a:.0f}/{b:.0f}" for a, b in zip(mine, theirs, strict=True))
+            print(
+                f"{variant:9} {players} players: this tree {statistics.median(mine):7.0f} "
+                f"games/s, {revision} {statistics.median(theirs):7.0f} games/s: "
+                f"{ratio:.2f}x; best rounds {max(mine):.0f} and {max(theirs):.0f}: "
+                f"{max(mine) / max(theirs):.2f}x   (rounds, this/that: {shown})"
+            )
+            if shutil.which("valgrind"):
+                a, b = (instructions_in(tree, variant, players, 20) for tree in (ROOT, other))
                 print(
-                    f"{variant:9} {players} players: this tree {statistics.median(mine):7.0f} "
-                    f"games/s, {revision} {statistics.median(theirs):7.0f} games/s: "
-                    f"{ratio:.2f}x; best rounds {max(mine):.0f} and {max(theirs):.0f}: "
-                    f"{max(mine) / max(theirs):.2f}x   (rounds, this/that: {shown})"
+                    f"{variant:9} {players} players: instructions a game (valgrind), this "
+                    f"tree {a / 1e6:.2f} M, {revision} {b / 1e6:.2f} M: {b / a:.2f}x fewer"
                 )
-                if shutil.which("valgrind"):
-                    a, b = (instructions_in(tree, variant, players, 20) for tree in (ROOT, other))
-                    print(
-                        f"{variant:9} {players} players: instructions a game (valgrind), this "
-                        f"tree {a / 1e6:.2f} M, {revision} {b / 1e6:.2f} M: {b / a:.2f}x fewer"
-                    )
-        finally:
-            subprocess.run([*git, "remove", "--force", str(other)], check=True,
-                           capture_output=True)  # fmt: skip
 
 
 def main() -> None:

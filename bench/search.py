@@ -1,7 +1,7 @@
 """The tree search's speed: iterations per CPU second, one core.
 
     python bench/search.py [--positions 12] [--iterations 300] [--variant sequence|stacks|all]
-                           [--against PATH] [--rounds 3]
+                           [--against REV] [--rounds 3]
 
 Positions come from seeded games of the greedy bot (every sixth decision of a seat
 from the eighth on, so they are mid-game and comparable between runs). Each is
@@ -11,10 +11,10 @@ the name. Time is the process's CPU time.
 A figure alone says little: machines of one kind differ several times over. So each
 line comes with a baseline from the same run. By default that is greedy decisions
 per CPU second on the same positions (it moves with the machine's speed, though not
-with changes to greedy itself). With ``--against PATH``, a checkout of another
-revision (``git worktree add /tmp/base <rev>``), the same searches run with that
-revision's code in a subprocess, the two taking turns ``--rounds`` times, and the
-line gives the speed-up of this revision over that one (medians of the rounds).
+with changes to greedy itself). With ``--against REV``, another git revision is
+checked out in a temporary worktree and the same searches run with each tree's code
+in fresh subprocesses, taking turns ``--rounds`` times; the line gives the median of
+the rounds' speed-ups of this tree over that revision.
 """
 
 from __future__ import annotations
@@ -28,7 +28,10 @@ import subprocess
 import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
+
+from revision import ROOT, checkout
 
 from stacks_api import bots
 from stacks_api.bots import ismcts, rollout
@@ -86,11 +89,11 @@ def greedy_speed(variant: str, count: int) -> float:
     return 50 * count / cpu(greedy_all)
 
 
-def speed_at(path: str, variant: str, count: int, iterations: int) -> float:
-    """``search_speed`` with the code of the checkout at ``path``, in a subprocess."""
+def speed_in(source: Path, variant: str, count: int, iterations: int) -> float:
+    """``search_speed`` with the code of the tree at ``source``, in a fresh interpreter."""
     command = [sys.executable, __file__, "--variant", variant, "--positions", str(count),
                "--iterations", str(iterations), "--speed-only"]  # fmt: skip
-    env = {**os.environ, "PYTHONPATH": os.path.abspath(path)}
+    env = {**os.environ, "PYTHONPATH": str(source)}
     done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
     speed: float = json.loads(done.stdout)
     return speed
@@ -101,7 +104,7 @@ def main() -> None:
     parser.add_argument("--variant", default="all")
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--iterations", type=int, default=300)
-    parser.add_argument("--against", help="a checkout of the revision to compare with")
+    parser.add_argument("--against", metavar="REV", help="compare with this git revision")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--speed-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -118,14 +121,15 @@ def main() -> None:
                 f"   ratio {here / greedy:.3f} iterations per greedy decision"
             )
             continue
-        ours, theirs = [], []
-        for _ in range(args.rounds):
-            ours.append(search_speed(*size))
-            theirs.append(speed_at(args.against, *size))
-        here, there = statistics.median(ours), statistics.median(theirs)
+        with checkout(args.against) as other:
+            ours, theirs = [], []
+            for _ in range(args.rounds):
+                ours.append(speed_in(ROOT, *size))
+                theirs.append(speed_in(other, *size))
+        ratio = statistics.median(a / b for a, b in zip(ours, theirs, strict=True))
         print(
-            f"{name:9} {here:9.0f} iterations/s here   {there:9.0f} at {args.against}"
-            f"   speed-up {here / there:.2f}x"
+            f"{name:9} {statistics.median(ours):9.0f} iterations/s here   "
+            f"{statistics.median(theirs):9.0f} at {args.against}   speed-up {ratio:.2f}x"
         )
 
 
