@@ -10,7 +10,6 @@ make or stop a sequence; one-eyed jacks remove the most dangerous chip.
 from __future__ import annotations
 
 import copy
-import math
 import random
 from typing import Any
 
@@ -171,30 +170,19 @@ def best(board: Board, legal: list[Action], team: int, rng: random.Random) -> Ac
 
     The hottest call of a search, so it skips the jack plays that cannot win: a jack
     not spent on making or stopping a sequence scores below zero (``JACK_RESERVE`` is
-    more than any twenty windows short of a four are worth), and any plain play
-    scores zero or more. Only jacks at a cell of some team's four are scored, then,
-    unless nothing else is legal."""
-    top, ties, jacks = -math.inf, [], []
+    more than any twenty windows short of a four are worth), and any plain play or
+    trade scores zero or more. While one is legal, only jacks at a cell of some
+    team's four are scored."""
+    plain: list[Action] = []
+    jacks: list[Action] = []
     for action in legal:
-        card = action.get("card")
-        if card in JACKS:
-            jacks.append(action)
-            continue
-        value = score(board, action, team)
-        if value > top:
-            top, ties = value, [action]
-        elif value == top:
-            ties.append(action)
-    if jacks:
-        if top >= 0:
-            fours = board.cells_of_fours()
-            jacks = [a for a in jacks if a["cell"][0] * SIZE + a["cell"][1] in fours]
-        for action in jacks:
-            value = score(board, action, team)
-            if value > top:
-                top, ties = value, [action]
-            elif value == top:
-                ties.append(action)
+        (jacks if action.get("card") in JACKS else plain).append(action)
+    if plain and jacks:  # a plain play or a trade is legal: it scores zero or more
+        fours = board.cells_of_fours()
+        jacks = [a for a in jacks if a["cell"][0] * SIZE + a["cell"][1] in fours]
+    scored = [(score(board, action, team), action) for action in plain + jacks]
+    top = max(value for value, _ in scored)
+    ties = [action for value, action in scored if value == top]
     return ties[0] if len(ties) == 1 else rng.choice(ties)
 
 
