@@ -12,9 +12,9 @@ A figure alone says little: machines of one kind differ several times over. So e
 line comes with a baseline from the same run. By default that is greedy decisions
 per CPU second on the same positions (it moves with the machine's speed, though not
 with changes to greedy itself). With ``--against REV``, another git revision is
-checked out in a temporary worktree and the same searches run with each tree's code
-in fresh subprocesses, taking turns ``--rounds`` times; the line gives the median of
-the rounds' speed-ups of this tree over that revision.
+checked out in a temporary worktree and the same searches of the same positions run
+with each tree's code in fresh subprocesses, taking turns ``--rounds`` times; the
+line gives the median of the rounds' speed-ups of this tree over that revision.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -64,9 +65,8 @@ def cpu(work: Any) -> float:
     return time.process_time() - start
 
 
-def search_speed(variant: str, count: int, iterations: int) -> float:
-    """Iterations per CPU second over the positions, with the variant's tuning."""
-    views = positions(variant, count)
+def search_speed(views: list[View], iterations: int) -> float:
+    """Iterations per CPU second over ``views``, with their variant's tuning."""
     branching = rollout.kit_of(views[0]).tuning.branching
 
     def search_all() -> None:
@@ -74,25 +74,26 @@ def search_speed(variant: str, count: int, iterations: int) -> float:
             budget = replace(ismcts.tuned(view, 1.0), iterations=iterations, seconds=3600)
             ismcts.search(view, random.Random(n), budget, branching)
 
-    return count * iterations / cpu(search_all)
+    return len(views) * iterations / cpu(search_all)
 
 
-def greedy_speed(variant: str, count: int) -> float:
-    """Greedy decisions per CPU second over the same positions."""
-    views = positions(variant, count)
+def greedy_speed(views: list[View]) -> float:
+    """Greedy decisions per CPU second over ``views``."""
 
     def greedy_all() -> None:
         for _ in range(50):
             for n, view in enumerate(views):
                 bots.choose("easy", view, random.Random(n))
 
-    return 50 * count / cpu(greedy_all)
+    return 50 * len(views) / cpu(greedy_all)
 
 
-def speed_in(source: Path, variant: str, count: int, iterations: int) -> float:
-    """``search_speed`` with the code of the tree at ``source``, in a fresh interpreter."""
-    command = [sys.executable, __file__, "--variant", variant, "--positions", str(count),
-               "--iterations", str(iterations), "--speed-only"]  # fmt: skip
+def speed_in(source: Path, views_file: Path, iterations: int) -> float:
+    """``search_speed`` with the code of the tree at ``source``, in a fresh interpreter,
+    on the views saved in ``views_file`` (the same for every tree: another revision's
+    greedy could reach other positions)."""
+    command = [sys.executable, __file__, "--iterations", str(iterations),
+               "--speed-of", str(views_file)]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(source)}
     done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
     speed: float = json.loads(done.stdout)
@@ -106,26 +107,28 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--against", metavar="REV", help="compare with this git revision")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--speed-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--speed-of", type=Path, help=argparse.SUPPRESS)  # for speed_in
     args = parser.parse_args()
-    if args.speed_only:  # one measurement for another revision's run (speed_at)
-        print(json.dumps(search_speed(args.variant, args.positions, args.iterations)))
+    if args.speed_of:
+        print(json.dumps(search_speed(json.loads(args.speed_of.read_text()), args.iterations)))
         return
     names = ["sequence", "stacks"] if args.variant == "all" else [args.variant]
     for name in names:
-        size = (name, args.positions, args.iterations)
+        views = positions(name, args.positions)
         if args.against is None:
-            here, greedy = search_speed(*size), greedy_speed(name, args.positions)
+            here, greedy = search_speed(views, args.iterations), greedy_speed(views)
             print(
                 f"{name:9} {here:9.0f} iterations/s   greedy {greedy:8.0f} decisions/s"
                 f"   ratio {here / greedy:.3f} iterations per greedy decision"
             )
             continue
-        with checkout(args.against) as other:
+        with checkout(args.against) as other, tempfile.TemporaryDirectory() as folder:
+            views_file = Path(folder) / "views.json"
+            views_file.write_text(json.dumps(views))
             ours, theirs = [], []
             for _ in range(args.rounds):
-                ours.append(speed_in(ROOT, *size))
-                theirs.append(speed_in(other, *size))
+                ours.append(speed_in(ROOT, views_file, args.iterations))
+                theirs.append(speed_in(other, views_file, args.iterations))
         ratio = statistics.median(a / b for a, b in zip(ours, theirs, strict=True))
         print(
             f"{name:9} {statistics.median(ours):9.0f} iterations/s here   "
