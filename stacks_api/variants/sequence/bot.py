@@ -84,7 +84,8 @@ class Board:
     def add_sequence(self, team: int, cells: set[int]) -> None:
         """Record a new sequence of ``team`` (its chips are already set)."""
         self.sequences = [*self.sequences, (team, cells)]
-        self.reused = {t: set(windows) for t, windows in self.reused.items()}
+        # Twins share the sets: replace only the one that changes.
+        self.reused = {**self.reused, team: set(self.reused.get(team, ()))}
         self._reuse(team, cells)
 
     def _reuse(self, team: int, cells: set[int]) -> None:
