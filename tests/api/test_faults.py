@@ -21,8 +21,14 @@ def durable_redis():
     server.cleanup()
 
 
-def test_the_game_survives_a_redis_crash(durable_redis):
+@pytest.fixture
+def app(durable_redis):
     app = create_app(TestConfig, REDIS_URL=durable_redis.url, STORE_TIMEOUT_S=1)
+    yield app
+    app.extensions["stacks_api.games"].jobs.stop()  # else its runner outlives the server
+
+
+def test_the_game_survives_a_redis_crash(app, durable_redis):
     client = app.test_client()
     game_id, token = human_vs_bots(client, "stacks", 3, seed=21)
     rng = random.Random(3)

@@ -3,6 +3,7 @@
 import zlib
 from pathlib import Path
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import (
@@ -38,6 +39,13 @@ def _live_game() -> tuple[str, str]:
 
 
 GAME_ID, TOKEN = _live_game()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _stop_bot_workers():
+    """The module's app starts its in-process runner on first use: stop it after."""
+    yield
+    APP.extensions["stacks_api.games"].jobs.stop()
 
 
 def test_committed_openapi_yaml_matches_the_app():
