@@ -1,22 +1,30 @@
 """Single-observer information-set Monte Carlo tree search (SO-ISMCTS, after Cowling,
 Powley and Whitehouse, 2012): the ``strong`` and ``medium`` bots.
 
-One tree of the deciding seat's information sets. Each iteration samples a world
-consistent with the seat's view (the hidden cards dealt at random), walks down the
-tree through the moves that are legal in that world, adds one node, plays the rest
-out with the variant's policy and scores it; each node keeps, for the seat that
-made its move, how often it was tried, its total score and how often it was
-*available* (legal in the sampled world), so selection is UCB over availability
-counts rather than parent visits. Opponents' moves are nodes of the same tree
-(single observer): simpler than one tree per seat (MO-ISMCTS), and a good fit here
-because what opponents hide is mostly which card of several they hold, not moves
-the observer cannot see.
+One tree of the deciding seat's information sets. An iteration walks down the tree
+in a world consistent with the seat's view (the hidden cards dealt at random),
+through the moves that are legal in that world, adds one node, plays the rest out
+with the variant's policy and scores it; each node keeps, for the seat that made
+its move, how often it was tried, its total score and how often it was *available*
+(legal in the sampled world), so selection is UCB over availability counts rather
+than parent visits. Opponents' moves are nodes of the same tree (single observer):
+simpler than one tree per seat (MO-ISMCTS), and a good fit here because what
+opponents hide is mostly which card of several they hold, not moves the observer
+cannot see.
 
-Two things keep it small and guided: a node adds children only as its visits grow
-(progressive widening, the policy's move first), and the policy's move gets a bonus
-that fades with visits (progressive bias). The budget is in iterations, so the
-bot's strength does not depend on the machine's load; a time cap is only a safety
-net.
+The root is the exception: its candidate moves are compared on **shared worlds**.
+The search goes in rounds; each round samples one world and runs one iteration
+under every candidate in it, with the same random draws below each. The hidden
+cards a world deals move every candidate's score alike, so pairing the candidates
+on the same worlds takes that luck out of their comparison (common random numbers),
+while the tree below each candidate still looks ahead. The move played has the
+best mean score.
+
+Two things keep the tree small and guided: a node adds children only as its visits
+grow (progressive widening, the policy's move first), and the policy's move gets a
+bonus that fades with visits (progressive bias). The budget is in iterations, so
+the bot's strength does not depend on the machine's load; a time cap is only a
+safety net.
 """
 
 from __future__ import annotations
@@ -64,17 +72,13 @@ class Node:
         return mean + explore + bias * self.prior / (self.visits + 1)
 
 
-def _descend(
-    root: Node, run: variants.Playout, rng: random.Random, budget: Budget, root_keys: set[Key]
-) -> list[Node]:
-    """Walk down from ``root`` in the sampled world ``run``, playing each move in it,
-    until a node is added or the game ends; the nodes passed."""
-    node, path = root, [root]
+def _descend(top: Node, run: variants.Playout, rng: random.Random, budget: Budget) -> list[Node]:
+    """Walk down from ``top`` in the sampled world ``run``, playing each move in it,
+    until a node is added or the game ends; the nodes passed, ``top`` first."""
+    node, path = top, [top]
     while run.game.result is None:
         seat = run.game.to_move[0]
         legal = {action_key(a): a for a in run.game.legal_actions(seat)}
-        if node is root:
-            legal = {k: a for k, a in legal.items() if k in root_keys}
         children = node.children
         present = [k for k in legal if k in children]
         for key in present:
@@ -97,29 +101,44 @@ def _descend(
     return path
 
 
-def search(view: View, rng: random.Random, budget: Budget, branching: int) -> tuple[Action, Node]:
-    """The most visited of the seat's ``branching`` best legal actions, and the tree."""
-    kit = kit_of(view)
-    me = view["you"]["seat"]
-    options = candidates(view, branching)
-    by_key = {action_key(a): a for a in options}
-    root = Node(mover=-1)
-    world = kit.playout(sample_world(view, random.Random(rng.getrandbits(62))))
-    deadline = time.perf_counter() + budget.seconds
-    for _ in range(budget.iterations):
-        if root.visits and time.perf_counter() > deadline:
-            break  # the safety net: at least one iteration is always made
-        run = world.fork()
-        run.redeal(me, rng)  # another world the view allows, without building one anew
-        path = _descend(root, run, rng, budget, set(by_key))
-        scores = playout(run, rng, budget.playout_turns)
-        root.visits += 1
-        for node in path[1:]:
+def _round(
+    root: Node, world: variants.Playout, me: int, moves: dict[Key, Action],
+    rng: random.Random, budget: Budget,
+) -> None:  # fmt: skip
+    """Sample one world and run one iteration under each root move in it. Each starts
+    from the same hidden cards and the same random draws (``seed``), so two moves'
+    scores differ by what the moves do, not by the deal."""
+    dealt = world.fork()
+    dealt.redeal(me, rng)  # another world the view allows, without building one anew
+    seed = rng.getrandbits(62)
+    root.visits += 1  # the root counts rounds
+    for key, action in moves.items():
+        run, child, same = dealt.fork(), root.children[key], random.Random(seed)
+        child.available += 1
+        run.play(me, action)
+        path = _descend(child, run, same, budget)
+        scores = playout(run, same, budget.playout_turns)
+        for node in path:
             node.visits += 1
             node.total += scores[node.mover]
-    tried = [k for k in by_key if k in root.children]
-    best = max(tried, key=lambda k: (root.children[k].visits, root.children[k].total))
-    return by_key[best], root
+
+
+def search(view: View, rng: random.Random, budget: Budget, branching: int) -> tuple[Action, Node]:
+    """The best-scoring of the seat's ``branching`` best legal actions, and the tree.
+    ``budget.iterations`` is split into rounds of one iteration per candidate."""
+    kit = kit_of(view)
+    me = view["you"]["seat"]
+    moves = {action_key(a): a for a in candidates(view, branching)}
+    root = Node(mover=-1, children={key: Node(mover=me) for key in moves})
+    world = kit.playout(sample_world(view, random.Random(rng.getrandbits(62))))
+    deadline = time.perf_counter() + budget.seconds
+    for _ in range(max(1, budget.iterations // len(moves))):
+        if root.visits and time.perf_counter() > deadline:
+            break  # the safety net: at least one round is always made
+        _round(root, world, me, moves, rng, budget)
+    # Ties go to the policy's order (the candidates' order): max keeps the first.
+    best = max(moves, key=lambda k: root.children[k].total / root.children[k].visits)
+    return moves[best], root
 
 
 def tuned(view: View, strength: float) -> Budget:
