@@ -76,7 +76,8 @@ def search_speed(views: list[View], iterations: int) -> float:
             _, root = ismcts.search(view, random.Random(n), budget, branching)
             made.append(sum(child.visits for child in root.children.values()))
 
-    return sum(made) / cpu(search_all)
+    seconds = cpu(search_all)
+    return sum(made) / seconds
 
 
 def greedy_speed(views: list[View]) -> float:
