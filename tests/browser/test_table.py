@@ -17,9 +17,13 @@ def test_the_token_leaves_the_address_bar_and_stays_in_the_tab(server, open_page
     page = open_page(f"{server.url}/play#game={game['id']}&token={me.token}")
     page.wait_for_selector(".hand [data-card]")
     assert "token" not in page.url and page.url.endswith(f"#game={game['id']}")
+    before = len(open_page.problems)
     page.reload()
     page.wait_for_selector(".hand [data-card]")  # still the seat, from the tab's storage
-    assert not open_page.problems, open_page.problems
+    # The reload cancels what the page still had in flight (a refresh after the bot's
+    # move, say): Chromium reports those as aborted, and they are no fault.
+    cancelled = [p for p in open_page.problems[before:] if p.endswith(" net::ERR_ABORTED")]
+    assert [p for p in open_page.problems if p not in cancelled] == [], open_page.problems
 
 
 def test_copy_invite_seats_a_second_browser_that_sees_moves_live(server, open_page, browser):
