@@ -84,7 +84,7 @@ def test_the_root_moves_are_compared_on_the_same_worlds(monkeypatch):
     assert all(child.visits == 10 for child in root.children.values())
 
 
-def test_the_time_cap_stops_a_search_after_at_least_one_iteration():
+def test_the_time_cap_stops_a_search_after_at_least_one_round():
     game = create_game("sequence", players=2, seed=4)
     budget = ismcts.Budget(iterations=10_000, seconds=0.0)
     action, root = ismcts.search(game.view(game.to_move[0]), random.Random(2), budget, 6)
