@@ -21,6 +21,7 @@ after its worker died, plus one bot decision (docs/operations.md).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import secrets
@@ -95,9 +96,12 @@ class Runner:
                                  daemon=True).start()  # fmt: skip
 
     def stop(self) -> None:
-        """Claim nothing more; a game under way is released after its current step."""
+        """Claim nothing more; a game under way is released after its current step.
+        Works with the store down too: the ring only hurries idle threads, which see
+        the stop by themselves within about a second (``POLL_S``, ``STORE_RETRY_S``)."""
         self.request_stop()
-        self.queue.ring()  # an idle thread wakes to see it
+        with contextlib.suppress(Unavailable):
+            self.queue.ring()  # an idle thread wakes to see it
 
     def request_stop(self) -> None:
         """``stop`` without the ring: safe inside a signal handler."""

@@ -7,7 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from stacks_api.store import Change, make_store
+from stacks_api.store import Change, StoreUnavailable, make_store
+from stacks_api.workers.runner import Runner
 
 from .records import game_record
 
@@ -117,3 +118,20 @@ def test_a_ring_wakes_a_waiting_runner(store):
     time.sleep(0.2)  # let it block first (a ring before the wait also counts)
     store.work.ring()
     assert woke.wait(10), "the ring did not wake the waiting runner"
+
+
+class UnreachableQueue:
+    """A work queue whose store is down: every call fails as a lost Redis does."""
+
+    def __getattr__(self, name):
+        def fail(*args, **kwargs):
+            raise StoreUnavailable("ConnectionError")
+
+        return fail
+
+
+def test_a_runner_stops_while_the_store_is_down():
+    runner = Runner(UnreachableQueue(), advance=lambda game_id, renew: None)
+    runner.stop()  # its ring fails; the stop must not
+    assert runner.stopping
+    runner.serve("owner")  # a loop started after the stop returns at once
