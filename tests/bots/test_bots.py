@@ -295,6 +295,23 @@ def test_the_sequence_estimate_counts_fours_jacks_and_the_cards_that_fill_a_four
     assert blue_chance([["2S"], ["JS"]]) < blue_chance([["2S"], []])
 
 
+def test_a_four_the_seat_to_move_can_fill_counts_as_a_sequence():
+    fill = LAYOUT[15]  # the open space of Blue's four in row 1 (cells 11-14)
+    board = sequence_greedy.Board([-1] * 100, [])
+    for cell in (11, 12, 13, 14):
+        board.set(cell, 0)
+    waiting = sequence_greedy.features(board, [[fill], []], 2, to_move=1)[0]
+    assert waiting[0] == 0, "Green moves first and may stop it"
+    for card in (fill, "JD"):
+        ready = sequence_greedy.features(board, [[card], []], 2, to_move=0)[0]
+        assert ready[0] == 1 and ready[4] == waiting[4] - 1
+    unready = sequence_greedy.features(board, [["2S"], []], 2, to_move=0)[0]
+    assert unready[0] == 0 and unready[4] == waiting[4]
+    # In teams only the seat to move can play now, not its partner.
+    partner = sequence_greedy.features(board, [["2S"], [], [fill], []], 2, to_move=0)[0]
+    assert partner[0] == 0
+
+
 @pytest.mark.parametrize(
     ("argument", "problem"),
     [("{bad", "not JSON"), ('{"mcts": {"iteration": 5}}', "takes no option 'iteration'"),
