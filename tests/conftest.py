@@ -69,10 +69,25 @@ def store_url(request: pytest.FixtureRequest) -> str | None:
 
 
 @pytest.fixture
-def app(store_url: str | None, prefix: str):  # type: ignore[no-untyped-def]
-    app = create_app(TestConfig, REDIS_URL=store_url, STORE_PREFIX=prefix)
-    yield app
-    app.extensions["stacks_api.games"].jobs.stop()  # the app's in-process bot workers
+def make_app():  # type: ignore[no-untyped-def]
+    """``create_app`` with a test's own settings. Each app's in-process bot workers are
+    stopped afterwards, before any Redis server the test started goes away (request
+    ``make_app`` after that server's fixture)."""
+    apps = []
+
+    def make(**settings):  # type: ignore[no-untyped-def]
+        app = create_app(TestConfig, **settings)
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        app.extensions["stacks_api.games"].jobs.stop()
+
+
+@pytest.fixture
+def app(store_url: str | None, prefix: str, make_app):  # type: ignore[no-untyped-def]
+    return make_app(REDIS_URL=store_url, STORE_PREFIX=prefix)
 
 
 @pytest.fixture

@@ -10,8 +10,6 @@ import redis
 import requests
 
 from stacks_api import store as store_module
-from stacks_api.app import create_app
-from stacks_api.config import TestConfig
 from stacks_api.testing import RedisServer, ServerProcess
 
 from ..api.helpers import API, act, create, join, problem, view
@@ -20,22 +18,6 @@ from ..store.records import game_record
 
 def post_raw(client, path, body: bytes, **headers):
     return client.post(path, data=body, content_type="application/json", headers=headers)
-
-
-@pytest.fixture
-def make_app():
-    """``create_app`` for a test that needs its own settings; the apps' in-process
-    runners are stopped afterwards (before any Redis the test started goes away)."""
-    apps = []
-
-    def make(**settings):
-        app = create_app(TestConfig, **settings)
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.extensions["stacks_api.games"].jobs.stop()
 
 
 def two_humans(client, variant="sequence", **body):

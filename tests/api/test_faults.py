@@ -6,8 +6,6 @@ import time
 
 import pytest
 
-from stacks_api.app import create_app
-from stacks_api.config import TestConfig
 from stacks_api.testing import RedisServer
 
 from .helpers import act, human_vs_bots, problem, view
@@ -22,10 +20,8 @@ def durable_redis():
 
 
 @pytest.fixture
-def app(durable_redis):
-    app = create_app(TestConfig, REDIS_URL=durable_redis.url, STORE_TIMEOUT_S=1)
-    yield app
-    app.extensions["stacks_api.games"].jobs.stop()  # else its runner outlives the server
+def app(durable_redis, make_app):
+    return make_app(REDIS_URL=durable_redis.url, STORE_TIMEOUT_S=1)
 
 
 def test_the_game_survives_a_redis_crash(app, durable_redis):

@@ -6,9 +6,7 @@ import time
 
 import pytest
 
-from stacks_api.app import create_app
 from stacks_api.client import Client
-from stacks_api.config import TestConfig
 from stacks_api.testing import ServerProcess, parse_sse
 
 from .helpers import (
@@ -114,8 +112,10 @@ def test_turn_seconds_is_bounded(client):
     problem(client.post(API, json=body), 422, "validation_error")
 
 
-def test_a_clock_fires_with_no_request_and_its_events_reach_an_open_stream(store_url, prefix):
-    app = create_app(TestConfig, REDIS_URL=store_url, STORE_PREFIX=prefix, SSE_MAX_S=8)
+def test_a_clock_fires_with_no_request_and_its_events_reach_an_open_stream(
+    store_url, prefix, make_app
+):
+    app = make_app(REDIS_URL=store_url, STORE_PREFIX=prefix, SSE_MAX_S=8)
     client = app.test_client()
     game_id, _ = two_people(client, turn_seconds=5)
     created = view(client, game_id)["version"]
@@ -128,7 +128,6 @@ def test_a_clock_fires_with_no_request_and_its_events_reach_an_open_stream(store
             assert event["type"] == "timeout"
             break
     stream.close()
-    app.extensions["stacks_api.games"].jobs.stop()
 
 
 @pytest.mark.parametrize("variant", ["sequence", "stacks"])

@@ -9,8 +9,6 @@ import pytest
 import redis
 import requests
 
-from stacks_api.app import create_app
-from stacks_api.config import TestConfig
 from stacks_api.store.keys import Keys
 from stacks_api.testing import ServerProcess, lease_holders
 
@@ -124,16 +122,15 @@ def drop_queue_writes(store, monkeypatch):
         monkeypatch.setattr(store.work, "set_due", lambda game_id, at: None)
 
 
-def test_a_game_whose_queue_entry_was_never_written_still_moves(store_url, prefix, monkeypatch):
-    app = create_app(TestConfig, REDIS_URL=store_url, STORE_PREFIX=prefix)
+def test_a_game_whose_queue_entry_was_never_written_still_moves(
+    store_url, prefix, monkeypatch, make_app
+):
+    app = make_app(REDIS_URL=store_url, STORE_PREFIX=prefix)
     service = app.extensions["stacks_api.games"]
     client = app.test_client()
-    try:
-        with monkeypatch.context() as lost:
-            drop_queue_writes(service.store, lost)
-            game = create(client, variant="stacks", players=3, seats=[{"bot": "greedy"}] * 3)
-        game_id, created = game["game"]["id"], game["game"]["version"]
-        wait_until(lambda: service.store.load(game_id).version > created,
-                   "the runners' repair finds the game")  # fmt: skip
-    finally:
-        service.jobs.stop()
+    with monkeypatch.context() as lost:
+        drop_queue_writes(service.store, lost)
+        game = create(client, variant="stacks", players=3, seats=[{"bot": "greedy"}] * 3)
+    game_id, created = game["game"]["id"], game["game"]["version"]
+    wait_until(lambda: service.store.load(game_id).version > created,
+               "the runners' repair finds the game")  # fmt: skip
