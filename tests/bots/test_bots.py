@@ -267,49 +267,70 @@ def test_sequence_greedy_skips_only_jack_plays_that_cannot_be_best():
     assert with_jacks > 100
 
 
-def test_the_sequence_estimate_counts_fours_jacks_and_the_cards_that_fill_a_four():
-    # Blue holds four of row 1 (cells 11-14); its open space 15 is filled by one card.
-    fill = LAYOUT[15]
+def _blue_four() -> sequence_greedy.Board:
+    """Blue (team 0) holds four of row 1, cells 11-14; cells 10 and 15 would complete it."""
     board = sequence_greedy.Board([-1] * 100, [])
     for cell in (0, 9, 90, 99):
         board.set(cell, sequence_greedy.CORNER)
     for cell in (11, 12, 13, 14):
         board.set(cell, 0)
-    blue, green = sequence_greedy.features(board, [[fill, "JD"], ["JS", "2S"]], 2, to_move=1)
-    assert blue[4] >= 1 and blue[5] == 1 and blue[7] == 1 and blue[8] == 0
-    assert green[4] == 0 and green[6] == 1 and green[8] == 1
-
-    # A completed sequence counts as a sequence, not as some other feature of Blue's.
-    done = sequence_greedy.Board(
-        [*board.cells[:20], *([0] * 5), *board.cells[25:]], [(0, set(range(20, 25)))]
-    )
-    blue_done = sequence_greedy.features(done, [["2S"], []], 2, to_move=1)[0]
-    assert blue_done[0] == 1 and blue_done[5:8] == [0, 0, 0]
-
-    def blue_chance(hands: list[list[str]]) -> float:
-        return sequence_greedy.estimate(board, hands, 2, to_move=1)[0]
-
-    # The card that fills the four, and a wild jack, are each worth something to Blue.
-    assert blue_chance([[fill], []]) > blue_chance([["2S"], []]) > 0.5
-    assert blue_chance([["JD"], []]) > blue_chance([["2S"], []])
-    assert blue_chance([["2S"], ["JS"]]) < blue_chance([["2S"], []])
+    return board
 
 
-def test_a_four_the_seat_to_move_can_fill_counts_as_a_sequence():
-    fill = LAYOUT[15]  # the open space of Blue's four in row 1 (cells 11-14)
-    board = sequence_greedy.Board([-1] * 100, [])
-    for cell in (11, 12, 13, 14):
+def _named(board, hands, to_move, needed=2):
+    per_team = sequence_greedy.features(board, hands, 2, to_move, needed)
+    return [dict(zip(sequence_greedy.FEATURES, team, strict=True)) for team in per_team]
+
+
+def test_the_sequence_estimate_counts_fours_jacks_and_the_cards_that_fill_a_four():
+    board, fill = _blue_four(), LAYOUT[15]
+    blue, green = _named(board, [[fill, "JD"], ["JS", LAYOUT[10]]], to_move=1)
+    assert blue["windows_4"] == 2 and blue["open_fours"] == 2
+    assert blue["two_eyed_jacks"] == 1 and blue["fills_four"] == 1 and blue["to_move"] == 0
+    assert blue["can_complete"] == 1 and blue["can_win"] == 0, "one sequence of two"
+    assert green["windows_4"] == 0 and green["one_eyed_jacks"] == 1
+    assert green["blocks"] == 1 and green["to_move_blocks"] == 1 and green["to_move"] == 1
+
+    def blue_chance(hands: list[list[str]], to_move: int = 1) -> float:
+        return sequence_greedy.estimate(board, hands, 2, to_move)[0]
+
+    # The card that fills the four, and a wild jack, are each worth something to Blue;
+    # Green's jack that removes a chip is worth something to Green.
+    assert blue_chance([[fill], ["2S"]]) > blue_chance([["2S"], ["2S"]]) > 0.5
+    assert blue_chance([["JD"], ["2S"]]) > blue_chance([["2S"], ["2S"]])
+    assert blue_chance([["2S"], ["JS"]]) < blue_chance([["2S"], ["2S"]])
+    # Completing is worth more to the side that can do it now.
+    assert blue_chance([[fill], ["2S"]], to_move=0) > blue_chance([[fill], ["2S"]], to_move=1)
+
+
+def test_a_window_its_own_sequence_has_spent_counts_for_nothing():
+    # Blue's sequence fills row 2 (cells 20-24). The window 21-25 then holds four Blue
+    # chips, but it shares four spaces with that sequence and can never become a
+    # second one: only row 1's two fours count.
+    board = _blue_four()
+    for cell in range(20, 25):
         board.set(cell, 0)
-    waiting = sequence_greedy.features(board, [[fill], []], 2, to_move=1)[0]
-    assert waiting[0] == 0, "Green moves first and may stop it"
+    board.add_sequence(0, set(range(20, 25)))
+    assert board.holders[sequence_greedy.WINDOWS.index((21, 22, 23, 24, 25))] == (0, 4)
+    blue = _named(board, [["2S"], ["2S"]], to_move=0)[0]
+    assert blue["sequences"] == 1 and blue["windows_4"] == 2 and blue["open_fours"] == 2
+
+
+def test_the_side_to_move_can_win_where_it_lacks_one_sequence_and_holds_the_card():
+    board, fill = _blue_four(), LAYOUT[15]
+    for cell in range(20, 25):
+        board.set(cell, 0)
+    board.add_sequence(0, set(range(20, 25)))
     for card in (fill, "JD"):
-        ready = sequence_greedy.features(board, [[card], []], 2, to_move=0)[0]
-        assert ready[0] == 1 and ready[4] == waiting[4] - 1
-    unready = sequence_greedy.features(board, [["2S"], []], 2, to_move=0)[0]
-    assert unready[0] == 0 and unready[4] == waiting[4]
-    # In teams only the seat to move can play now, not its partner.
-    partner = sequence_greedy.features(board, [["2S"], [], [fill], []], 2, to_move=0)[0]
-    assert partner[0] == 0
+        blue = _named(board, [[card], ["2S"]], to_move=0)[0]
+        assert blue["can_win"] == 1 and blue["to_move_can_win"] == 1
+    assert _named(board, [[fill], ["2S"]], to_move=0, needed=3)[0]["can_win"] == 0
+    assert _named(board, [["2S"], ["2S"]], to_move=0)[0]["can_complete"] == 0
+    # In teams only the team's next seat to move counts, not its partner.
+    partner = _named(board, [["2S"], ["2S"], [fill], ["2S"]], to_move=0)[0]
+    assert partner["can_complete"] == 0 and partner["fills_four"] == 1
+    nearly_won = sequence_greedy.estimate(board, [[fill], ["2S"]], 2, 0)[0]
+    assert nearly_won > 0.9
 
 
 @pytest.mark.parametrize(

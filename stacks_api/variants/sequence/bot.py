@@ -239,55 +239,101 @@ class Playout:
     def estimate(self) -> list[float]:
         game = self.game
         assert isinstance(game, SequenceState), "a Sequence playout plays Sequence"
-        return estimate(self.board, game.hands, self.teams, game.to_move[0])
+        needed = game.options["sequences_to_win"]
+        return estimate(self.board, game.hands, self.teams, game.to_move[0], needed)
 
 
-# The search's estimate: a logistic model of who wins over the features below, fitted
-# by bench/fit_estimate.py on every position of 2,000 greedy games (seeds
-# 10000-11999) and checked on 2,000 more (log loss 0.581 against a coin's 0.693).
-# Weights in log-odds, in the order of ``features``.
-WEIGHTS = (0.983, 0.014, 0.033, 0.092, 0.279, 0.445, 0.349, 0.166, 0.121)
+# The search's estimate: a logistic model of who wins, over the features below.
+# Fitted by bench/fit_estimate.py to values of positions, not outcomes of games:
+# 18,874 positions of greedy games (seeds 10000-17999), each labelled with the share
+# of 24 greedy continuations (the draw pile shuffled anew) the side to move won;
+# checked on 4,757 more (seeds 18000-19999). In log-odds, in the order of FEATURES.
+FEATURES = (
+    "sequences",
+    "windows_1", "windows_2", "windows_3", "windows_4",
+    "open_fours", "open_threes",
+    "two_eyed_jacks", "one_eyed_jacks", "fills_four", "fills_three",
+    "can_complete", "can_win", "blocks",
+    "to_move", "to_move_can_complete", "to_move_can_win", "to_move_blocks",
+    "to_move_fills_four",
+)  # fmt: skip
+WEIGHTS = (
+    1.341, 0.015, 0.036, 0.054, 0.115, 0.240, 0.026, 0.472, 0.399, 0.270, 0.240,
+    0.269, 1.069, 0.264, 0.167, 0.211, 0.591, 0.112, 0.022,
+)  # fmt: skip
 
 
-def features(board: Board, hands: list[list[str]], teams: int, to_move: int) -> list[list[float]]:
-    """Per team: its sequences; the windows it alone holds with 1, 2, 3 and 4 chips; the
-    two-eyed and one-eyed jacks in its hands; the cards in its hands that fill the open
-    space of one of its fours; and 1 if it is to move. The team to move counts one of its
-    fours as a sequence where the seat to move holds a card that fills it or a two-eyed
-    jack."""
-    per_team = [[0.0] * len(WEIGHTS) for _ in range(teams)]
+def features(
+    board: Board, hands: list[list[str]], teams: int, to_move: int, needed: int = 2
+) -> list[list[float]]:
+    """Per team, in the order of ``FEATURES``:
+
+    - its sequences; the windows it alone holds with 1, 2, 3 and 4 chips that can
+      still become a new sequence (a window sharing two spaces with one of its
+      sequences cannot); how many empty spaces would complete one of its fours,
+      and how many would make one of its threes a four;
+    - in its hands: two-eyed and one-eyed jacks, and cards for a space of its fours
+      or its threes;
+    - whether its next seat to move can complete a sequence (a card for a space
+      of its fours, or a two-eyed jack), whether that wins (it lacks only one
+      sequence of ``needed``), and how many cards that seat holds for a space of
+      another team's four (to block it);
+    - whether it is to move, and for the team to move only, again: can it
+      complete, can it win, its blocking cards, its cards for its fours. Being
+      first to act is worth most where something can be done at once.
+    """
+    seats = len(hands)
+    per_team = [[0.0] * len(FEATURES) for _ in range(teams)]
     for team, _ in board.sequences:
         per_team[team][0] += 1
-    fills: list[set[str]] = [set() for _ in range(teams)]
+    fours: list[set[int]] = [set() for _ in range(teams)]
+    threes: list[set[int]] = [set() for _ in range(teams)]
+    cells, spent = board.cells, [board.reused.get(team, ()) for team in range(teams)]
     for w, (owner, held) in enumerate(board.holders):
-        if owner >= 0 and 0 < held < 5:  # a full window is a sequence, counted above
-            per_team[owner][held] += 1
-            if held == 4:
-                fills[owner].update(LAYOUT[c] for c in WINDOWS[w] if board.cells[c] == EMPTY)
-    for seat, hand in enumerate(hands):
-        own, fill = per_team[seat % teams], fills[seat % teams]
-        for card in hand:
-            if card in TWO_EYED_JACKS:
-                own[5] += 1
-            elif card in ONE_EYED_JACKS:
-                own[6] += 1
-            elif card in fill:
-                own[7] += 1
-    mover, fill = per_team[to_move % teams], fills[to_move % teams]
-    mover[8] += 1
-    # A four its team can fill at once is as good as a sequence: greedy always plays
-    # it, and nobody moves before it does. A linear model cannot see that alone.
-    if mover[4] and any(card in fill or card in TWO_EYED_JACKS for card in hands[to_move]):
-        mover[0] += 1
-        mover[4] -= 1
+        # A full window is a sequence (counted above) or spent.
+        if owner < 0 or held == 5 or w in spent[owner]:
+            continue
+        per_team[owner][held] += 1
+        if held >= 3:
+            open_ = fours[owner] if held == 4 else threes[owner]
+            for cell in WINDOWS[w]:
+                if cells[cell] == EMPTY:
+                    open_.add(cell)
+    four_cards = [{LAYOUT[c] for c in open_} for open_ in fours]
+    three_cards = [{LAYOUT[c] for c in open_} for open_ in threes]
+    mover = to_move % teams
+    for team, own in enumerate(per_team):
+        own[5], own[6] = len(fours[team]), len(threes[team])
+        mine, near = four_cards[team], three_cards[team]
+        for seat in range(team, seats, teams):
+            for card in hands[seat]:
+                if card in TWO_EYED_JACKS:
+                    own[7] += 1
+                elif card in ONE_EYED_JACKS:
+                    own[8] += 1
+                else:
+                    own[9] += card in mine
+                    own[10] += card in near
+        # Seats move in turn: the team's next seat is the first at or after the mover.
+        hand = hands[next(s for k in range(seats) if (s := (to_move + k) % seats) % teams == team)]
+        can = bool(mine) and any(card in mine or card in TWO_EYED_JACKS for card in hand)
+        own[11] = float(can)
+        own[12] = float(can and own[0] >= needed - 1)
+        if any(fours[t] for t in range(teams) if t != team):
+            theirs = set().union(*four_cards[:team], *four_cards[team + 1 :])
+            own[13] = float(sum(card in theirs for card in hand))
+        if team == mover:
+            own[14:19] = [1.0, own[11], own[12], own[13], own[9]]
     return per_team
 
 
-def estimate(board: Board, hands: list[list[str]], teams: int, to_move: int) -> list[float]:
+def estimate(
+    board: Board, hands: list[list[str]], teams: int, to_move: int, needed: int = 2
+) -> list[float]:
     """Per seat: its team's chance to win by the fitted model, against the best other."""
     value = [
         sum(w * f for w, f in zip(WEIGHTS, team, strict=True))
-        for team in features(board, hands, teams, to_move)
+        for team in features(board, hands, teams, to_move, needed)
     ]
     per_team = [
         sigmoid(value[team] - max(value[t] for t in range(teams) if t != team))
