@@ -261,6 +261,14 @@ WEIGHTS = (
     1.341, 0.015, 0.036, 0.054, 0.115, 0.240, 0.026, 0.472, 0.399, 0.270, 0.240,
     0.269, 1.069, 0.264, 0.167, 0.211, 0.591, 0.112, 0.022,
 )  # fmt: skip
+(OPEN_FOURS, OPEN_THREES, TWO_EYED, ONE_EYED, FILLS_FOUR, FILLS_THREE, CAN_COMPLETE, CAN_WIN,
+ BLOCKS, TO_MOVE) = range(5, 15)  # fmt: skip
+# What the side to move counts a second time, (where, of what): acting first is worth
+# most where something can be done at once.
+MOVER_COPIES = tuple(
+    (FEATURES.index("to_move_" + name), FEATURES.index(name))
+    for name in ("can_complete", "can_win", "blocks", "fills_four")
+)
 
 
 def features(
@@ -303,27 +311,29 @@ def features(
     three_cards = [{LAYOUT[c] for c in open_} for open_ in threes]
     mover = to_move % teams
     for team, own in enumerate(per_team):
-        own[5], own[6] = len(fours[team]), len(threes[team])
+        own[OPEN_FOURS], own[OPEN_THREES] = len(fours[team]), len(threes[team])
         mine, near = four_cards[team], three_cards[team]
         for seat in range(team, seats, teams):
             for card in hands[seat]:
                 if card in TWO_EYED_JACKS:
-                    own[7] += 1
+                    own[TWO_EYED] += 1
                 elif card in ONE_EYED_JACKS:
-                    own[8] += 1
+                    own[ONE_EYED] += 1
                 else:
-                    own[9] += card in mine
-                    own[10] += card in near
+                    own[FILLS_FOUR] += card in mine
+                    own[FILLS_THREE] += card in near
         # Seats move in turn: the team's next seat is the first at or after the mover.
         hand = hands[next(s for k in range(seats) if (s := (to_move + k) % seats) % teams == team)]
         can = bool(mine) and any(card in mine or card in TWO_EYED_JACKS for card in hand)
-        own[11] = float(can)
-        own[12] = float(can and own[0] >= needed - 1)
+        own[CAN_COMPLETE] = float(can)
+        own[CAN_WIN] = float(can and own[0] >= needed - 1)
         if any(fours[t] for t in range(teams) if t != team):
             theirs = set().union(*four_cards[:team], *four_cards[team + 1 :])
-            own[13] = float(sum(card in theirs for card in hand))
+            own[BLOCKS] = float(sum(card in theirs for card in hand))
         if team == mover:
-            own[14:19] = [1.0, own[11], own[12], own[13], own[9]]
+            own[TO_MOVE] = 1.0
+            for second, first in MOVER_COPIES:
+                own[second] = own[first]
     return per_team
 
 
