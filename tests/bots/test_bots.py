@@ -277,6 +277,15 @@ def _blue_four() -> sequence_greedy.Board:
     return board
 
 
+def _blue_four_and_a_sequence() -> sequence_greedy.Board:
+    """``_blue_four``, and Blue's sequence fills row 2 (cells 20-24)."""
+    board = _blue_four()
+    for cell in range(20, 25):
+        board.set(cell, 0)
+    board.add_sequence(0, set(range(20, 25)))
+    return board
+
+
 def _named(board, hands, to_move, needed=2):
     per_team = sequence_greedy.features(board, hands, 2, to_move, needed)
     return [dict(zip(sequence_greedy.FEATURES, team, strict=True)) for team in per_team]
@@ -307,20 +316,14 @@ def test_a_window_its_own_sequence_has_spent_counts_for_nothing():
     # Blue's sequence fills row 2 (cells 20-24). The window 21-25 then holds four Blue
     # chips, but it shares four spaces with that sequence and can never become a
     # second one: only row 1's two fours count.
-    board = _blue_four()
-    for cell in range(20, 25):
-        board.set(cell, 0)
-    board.add_sequence(0, set(range(20, 25)))
+    board = _blue_four_and_a_sequence()
     assert board.holders[sequence_greedy.WINDOWS.index((21, 22, 23, 24, 25))] == (0, 4)
     blue = _named(board, [["2S"], ["2S"]], to_move=0)[0]
     assert blue["sequences"] == 1 and blue["windows_4"] == 2 and blue["open_fours"] == 2
 
 
 def test_the_side_to_move_can_win_where_it_lacks_one_sequence_and_holds_the_card():
-    board, fill = _blue_four(), LAYOUT[15]
-    for cell in range(20, 25):
-        board.set(cell, 0)
-    board.add_sequence(0, set(range(20, 25)))
+    board, fill = _blue_four_and_a_sequence(), LAYOUT[15]
     for card in (fill, "JD"):
         blue = _named(board, [[card], ["2S"]], to_move=0)[0]
         assert blue["can_win"] == 1 and blue["to_move_can_win"] == 1

@@ -261,6 +261,7 @@ WEIGHTS = (
     1.341, 0.015, 0.036, 0.054, 0.115, 0.240, 0.026, 0.472, 0.399, 0.270, 0.240,
     0.269, 1.069, 0.264, 0.167, 0.211, 0.591, 0.112, 0.022,
 )  # fmt: skip
+SEQUENCES = 0  # then windows_1 to windows_4 at 1-4: a window's index is its chips
 (OPEN_FOURS, OPEN_THREES, TWO_EYED, ONE_EYED, FILLS_FOUR, FILLS_THREE, CAN_COMPLETE, CAN_WIN,
  BLOCKS, TO_MOVE) = range(5, 15)  # fmt: skip
 # What the side to move counts a second time, (where, of what): acting first is worth
@@ -293,7 +294,7 @@ def features(
     seats = len(hands)
     per_team = [[0.0] * len(FEATURES) for _ in range(teams)]
     for team, _ in board.sequences:
-        per_team[team][0] += 1
+        per_team[team][SEQUENCES] += 1
     fours: list[set[int]] = [set() for _ in range(teams)]
     threes: list[set[int]] = [set() for _ in range(teams)]
     cells, spent = board.cells, [board.reused.get(team, ()) for team in range(teams)]
@@ -322,14 +323,14 @@ def features(
                 else:
                     own[FILLS_FOUR] += card in mine
                     own[FILLS_THREE] += card in near
-        # Seats move in turn: the team's next seat is the first at or after the mover.
-        hand = hands[next(s for k in range(seats) if (s := (to_move + k) % seats) % teams == team)]
+        # Seats take turns round the table and seat s plays for team s % teams, so the
+        # team's next seat to move is the first at or after the mover's with its team.
+        hand = hands[(to_move + (team - to_move) % teams) % seats]
         can = bool(mine) and any(card in mine or card in TWO_EYED_JACKS for card in hand)
         own[CAN_COMPLETE] = float(can)
-        own[CAN_WIN] = float(can and own[0] >= needed - 1)
-        if any(fours[t] for t in range(teams) if t != team):
-            theirs = set().union(*four_cards[:team], *four_cards[team + 1 :])
-            own[BLOCKS] = float(sum(card in theirs for card in hand))
+        own[CAN_WIN] = float(can and own[SEQUENCES] >= needed - 1)
+        theirs = set().union(*four_cards[:team], *four_cards[team + 1 :])
+        own[BLOCKS] = float(sum(card in theirs for card in hand))
         if team == mover:
             own[TO_MOVE] = 1.0
             for second, first in MOVER_COPIES:
