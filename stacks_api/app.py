@@ -10,11 +10,13 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import variants, web
-from .api import cors, docs, games, guards, health, limits, openapi
+from .api import cors, docs, games, guards, health, limits, openapi, players
 from .api.problems import ProblemApi
+from .archive import open_archive
 from .service import GameService
 from .store import make_store
 from .ttl_cache import TtlCache
+from .workers.archiver import Archiver
 from .workers.runner import RemoteWorkers, Runner
 
 
@@ -41,6 +43,7 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": openapi.VariantsPlugin()})
     api.register_blueprint(health.blp)
     api.register_blueprint(games.blp)
+    api.register_blueprint(players.blp)
     app.register_blueprint(docs.blp)
     app.register_blueprint(web.blp)
     app.extensions["stacks_api.api"] = api
@@ -65,10 +68,14 @@ def build_service(config: Mapping[str, Any]) -> GameService:
         config["STORE_SHARDS"],
         config["STORE_REPLICA_ACKS"],
     )
+    archive = open_archive(config["DATABASE_URL"], config["DATABASE_TIMEOUT_S"],
+                           migrate=config["DATABASE_MIGRATE"])  # fmt: skip
     budget = config["BOT_BUDGET_S"]
     if config["JOBS"] != "local":
-        return GameService(store, RemoteWorkers(store.work), bot_budget_s=budget)
+        return GameService(store, RemoteWorkers(store.work), bot_budget_s=budget, archive=archive)
     runner = Runner(store.work, lambda game_id, renew: service.turns.advance(game_id, renew),
                     threads=config["LOCAL_BOT_THREADS"])  # fmt: skip
-    service = GameService(store, runner, bot_budget_s=budget)
+    service = GameService(store, runner, bot_budget_s=budget, archive=archive)
+    assert service.archiving is not None
+    runner.archiver = Archiver(service.archiving)
     return service

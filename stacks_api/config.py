@@ -20,6 +20,13 @@ class Config:
     # write before it is answered (0: answer at once, and a failover may lose it).
     STORE_SHARDS = int(os.environ.get("STACKS_STORE_SHARDS", "16"))
     STORE_REPLICA_ACKS = int(os.environ.get("STACKS_STORE_REPLICA_ACKS", "1"))
+    # The archive of ended games and the accounts: a PostgreSQL URL
+    # (postgresql://user@host/db), else an SQLite file in STACKS_DATA_DIR.
+    DATABASE_URL: str | None = os.environ.get("DATABASE_URL") or None
+    DATABASE_TIMEOUT_S = float(os.environ.get("STACKS_DATABASE_TIMEOUT_S", "5"))
+    # Bring the database up to date when the app starts ("off": `stacks-api serve`
+    # has done it before starting its processes, or `stacks-api db upgrade` has).
+    DATABASE_MIGRATE = os.environ.get("STACKS_DATABASE_MIGRATE", "on") != "off"
     BOT_BUDGET_S = float(os.environ.get("STACKS_BOT_BUDGET_S", "5"))
     # Where bot moves and deadlines run: "workers" (worker processes; needs
     # REDIS_URL; "rq", its earlier name, still means it) or "local" (threads in

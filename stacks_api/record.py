@@ -39,7 +39,8 @@ class Seat:
     """One seat: free, a person's (``token`` is the hash of their token) or a bot's.
     ``timeouts`` counts the person's turns in a row that the clock ran out on;
     ``previous`` is the hash of the token that held the seat in the game before (a
-    rematch: that token claims the seat)."""
+    rematch: that token claims the seat); ``player_id`` the account the seat is
+    linked to (joined with a player key), whose keys act for the seat too."""
 
     state: SeatState
     name: str | None = None
@@ -48,6 +49,7 @@ class Seat:
     token: str | None = None
     timeouts: int = 0
     previous: str | None = None
+    player_id: str | None = None
 
     @property
     def played_by_server(self) -> bool:
@@ -75,6 +77,7 @@ class Seat:
             "token": self.token,
             "timeouts": self.timeouts,
             "previous": self.previous,
+            "player_id": self.player_id,
         }
 
     @classmethod
@@ -84,7 +87,8 @@ class Seat:
             "bot" if data["bot"] else "human" if data["token"] else "free"
         )
         return cls(state, data["name"], data["bot"], data["options"], data["token"],
-                   data.get("timeouts", 0), data.get("previous"))  # fmt: skip
+                   data.get("timeouts", 0), data.get("previous"),
+                   data.get("player_id"))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,3 +252,32 @@ class GameRecord:
             rematch_of=data.get("rematch_of"),
             fairness=None if fairness is None else Fairness.from_json(fairness),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedSeat:
+    """One seat of an ended game as the archive indexes it."""
+
+    seat: int
+    player_id: str | None
+    name: str | None
+    bot: str | None
+    score: float | None  # None: the game was cancelled
+
+
+@dataclass(frozen=True, slots=True)
+class Archived:
+    """An ended game as the archive keeps it: its record document (``document``,
+    what ``GET /games/{id}/record`` answers), its final ``GameRecord`` JSON (what
+    its view is rendered from) and its seats."""
+
+    id: str
+    variant: str
+    status: Status
+    players: int
+    rated: bool
+    created_at: float
+    ended_at: float
+    document: JSON
+    final: JSON
+    seats: tuple[ArchivedSeat, ...]

@@ -1,4 +1,6 @@
-"""Seat and host tokens: 256 random bits for the client, only a SHA-256 hash kept."""
+"""Seat and host tokens: 256 random bits for the client, only a SHA-256 hash kept.
+Player keys (``stk_...``, made by the archive's accounts) are told apart by their
+prefix."""
 
 from __future__ import annotations
 
@@ -17,3 +19,10 @@ def token_hash(token: str) -> str:
 
 def matches(token: str, stored_hash: str | None) -> bool:
     return stored_hash is not None and hmac.compare_digest(token_hash(token), stored_hash)
+
+
+KEY_PREFIX = "stk_"
+
+
+def is_player_key(token: str) -> bool:
+    return token.startswith(KEY_PREFIX)

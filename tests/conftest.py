@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import uuid
 from collections.abc import Iterator
 
@@ -12,6 +14,17 @@ from stacks_api.app import create_app
 from stacks_api.config import TestConfig
 from stacks_api.store.redis_connect import connect
 from stacks_api.testing import RedisClusterServer, RedisServer
+
+# Every app the tests build (and every server they start) keeps its SQLite archive
+# in this session's own folder, never in the user's data directory.
+DATA_DIR = tempfile.mkdtemp(prefix="stacks-test-data-")
+os.environ.setdefault("STACKS_DATA_DIR", DATA_DIR)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _remove_data_dir() -> Iterator[None]:
+    yield
+    shutil.rmtree(DATA_DIR, ignore_errors=True)
 
 
 def _given_or_started(

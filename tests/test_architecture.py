@@ -33,6 +33,8 @@ MAY_IMPORT = {
     "engine": {"rules", "variants"},
     "bots": {"rules", "variants", "engine"},
     "store": {"record"},
+    # The archive implements the service's ports; its failures are the store's 503.
+    "archive": {"record", "store", "problems", "tokens"},
     "service": SERVICE_NEEDS | {"offload"},
     "workers": {"service"},
     "api": {
@@ -107,7 +109,17 @@ def test_only_the_service_and_the_composition_roots_see_the_store():
         for _, name in imports(path):
             if part_of(name) == "store":
                 users.add(path.relative_to(PACKAGE).parts[0].removesuffix(".py"))
-    assert users <= {"store", "service", "app", "testing"}, users
+    assert users <= {"store", "service", "app", "testing", "archive"}, users
+
+
+def test_the_archive_takes_only_the_stores_unavailable_from_it():
+    """The archive's failure is a 503 like the store's; it reads nothing else there."""
+    archive = PACKAGE / "archive"
+    for path in archive.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "store":
+                assert [a.name for a in node.names] == ["StoreUnavailable"], path
 
 
 def test_the_check_reads_relative_imports_as_they_resolve(tmp_path):

@@ -19,6 +19,7 @@ from .auth import BEARER, bearer_token
 from .caching import NEVER_STORE, view_headers, view_tag
 from .event_schemas import ActionResultSchema, EventsSchema
 from .guards import VERSION_HEADER, VIEW_TAG, idempotency_key, version_header, view_tag_header
+from .player_schemas import RecordSchema
 from .problems import headers_of
 from .schemas import (
     ActionRequestSchema,
@@ -198,12 +199,35 @@ class Game(MethodView):
 class Players(MethodView):
     @blp.arguments(JoinSchema(), example={"name": "Ada"})
     @blp.response(201, JoinedSchema, example=examples.JOINED)
-    @problems(400, 404, 409, 413, 422, 429, 503)
-    @blp.doc(operationId="joinGame", security=[])
+    @problems(400, 401, 404, 409, 413, 422, 429, 503)
+    @blp.doc(operationId="joinGame", security=[{}, *BEARER])
     def post(self, body: dict[str, Any], game_id: str) -> Any:
-        """Take a free human seat; keep the token, it is shown only once"""
-        joined = service().lobby.join(game_id, body["name"], body.get("seat"), body.get("entropy"))
+        """Take a free human seat; keep the token, it is shown only once
+
+        Sent with your player key (`Authorization: Bearer <key>`), the seat is
+        linked to your account: it counts in your history, your name is used
+        unless you give one, and the key acts for the seat like its token.
+        """
+        joined = service().lobby.join(game_id, body.get("name"), body.get("seat"),
+                                      body.get("entropy"), bearer_token())  # fmt: skip
         return joined, 201, NEVER_STORE
+
+
+@blp.route("/<game_id>/record")
+class Record(MethodView):
+    @blp.response(200, RecordSchema)
+    @problems(404, 409, 503)
+    @blp.doc(operationId="getRecord", security=[])
+    def get(self, game_id: str) -> Any:
+        """An ended game's record: everything needed to replay and verify it offline
+
+        One JSON document (`format` `stacks-record`, version 1; docs/records.md):
+        the seats, the options, the deal's commitment and its revealed secrets,
+        every public event, the result and the final public state. Save it and
+        check it with `stacks-api verify FILE`.
+        """
+        record = service().play.record(game_id)
+        return rendered(record, 200, {"Cache-Control": "public, max-age=60"})
 
 
 @blp.route("/<game_id>/leave")

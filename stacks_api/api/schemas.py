@@ -139,9 +139,11 @@ class CreateGameSchema(Schema):
 
 class JoinSchema(Schema):
     name = fields.String(
-        required=True,
         validate=[validate.Length(min=1, max=40), shown_name],
-        metadata={"description": "Shown to everyone: no control or bidirectional characters."},
+        metadata={
+            "description": "Shown to everyone: no control or bidirectional characters. "
+            "Needed unless you join with a player key (then your account's name)."
+        },
     )
     seat = whole(
         allow_none=True,

@@ -5,6 +5,8 @@
 - ``play``: a seat's view, one action with its idempotency, the events (``play.py``);
 - ``turns``: the background's moves: bots, stand-ins, expired windows and turn clocks
   (``turns.py``);
+- ``archiving``: ended games from the outbox into the archive, and the record
+  document (``archiving.py``); ``players``: accounts, keys, histories (``players.py``);
 - ``views.py`` renders what they show, ``changes.py`` makes each change of a record,
   ``table.py`` is the write path they share, ``ports.py`` the interface to the rest.
 
@@ -22,9 +24,11 @@ from collections.abc import Callable
 
 from ..problems import Refusal
 from ..store import GameStore
+from .archiving import Archiving
 from .lobby import Lobby
 from .play import Play
-from .ports import Degraded, Jobs, Unavailable, WorkQueue
+from .players import Players
+from .ports import Archive, Degraded, Jobs, Unavailable, WorkQueue
 from .rematch import Rematch
 from .table import Table
 from .turns import BOT_BUDGET_S, Turns
@@ -39,14 +43,18 @@ class GameService:
         jobs: Jobs,
         clock: Callable[[], float] = time.time,
         bot_budget_s: float = BOT_BUDGET_S,
+        archive: Archive | None = None,
     ) -> None:
         self.store = store
         self.jobs = jobs
-        self.table = Table(store, jobs, clock)
+        self.archive = archive
+        self.table = Table(store, jobs, clock, archive)
         self.lobby = Lobby(self.table)
         self.play = Play(self.table)
         self.turns = Turns(self.table, bot_budget_s)
         self.rematch = Rematch(self.table, self.lobby)
+        self.players = Players(self.table)
+        self.archiving = None if archive is None else Archiving(store, archive.games)
 
     @property
     def work(self) -> WorkQueue:

@@ -112,9 +112,25 @@ class Lobby:
         records, total = store.list_games(status, variant, (page - 1) * page_size, page_size)
         return [summary(r) for r in records], total
 
-    def join(self, game_id: str, name: str, seat: int | None, entropy: str | None = None) -> JSON:
+    def join(
+        self,
+        game_id: str,
+        name: str | None,
+        seat: int | None,
+        entropy: str | None = None,
+        token: str | None = None,
+    ) -> JSON:
         """Take a free human seat, adding ``entropy`` to a committed deal; the game
-        starts when the last seat is taken."""
+        starts when the last seat is taken. Sent with a player key (``token``), the
+        seat is linked to that player, whose name it takes unless one is given."""
+        caller = self.table.caller(token)
+        player = None
+        if caller.player_id is not None:
+            assert self.table.archive is not None  # a key was found in it
+            player = self.table.archive.accounts.player(caller.player_id)
+        shown = name or (player["name"] if player else None)
+        if shown is None:
+            raise validation_error("name", "give a name, or join with your player key")
         token = new_token()
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
@@ -128,11 +144,15 @@ class Lobby:
             chosen = free[0] if seat is None else seat
             if chosen not in free:
                 raise Refusal("seat_taken", f"seat {chosen} is already taken")
-            taken = record.seats[chosen].taken_by(name, token_hash(token))
+            linked = [i for i, s in enumerate(record.seats) if s.player_id == caller.player_id]
+            if caller.player_id is not None and linked:
+                raise Refusal("seat_taken", f"your account holds seat {linked[0]} of this game")
+            taken = replace(record.seats[chosen].taken_by(shown, token_hash(token)),
+                            player_id=caller.player_id)  # fmt: skip
             record = replace(record.with_seat(chosen, taken),
                              fairness=_with_entropy(record, chosen, entropy))  # fmt: skip
             events: list[Event] = []
-            record = stamped(record, [{"type": "joined", "seat": chosen, "name": name}], events)
+            record = stamped(record, [{"type": "joined", "seat": chosen, "name": shown}], events)
             record, game = started_when_full(record, self.table.game(record), self.table.clock(),
                                              events)  # fmt: skip
             return Change(record, events), {
@@ -141,14 +161,19 @@ class Lobby:
                 "token": token,
             }
 
-        return self.table.update(game_id, decide)
+        joined = self.table.update(game_id, decide)
+        if caller.player_id is not None:
+            self.table.store.index_player_game(caller.player_id, game_id, self.table.clock())
+        return joined
 
     def leave(self, game_id: str, token: str | None) -> JSON:
         """A person leaves: before the start the seat is open again, after it the
         stand-in bot plays it to the end. The token stops working."""
 
+        caller = self.table.caller(token)
+
         def decide(record: GameRecord) -> tuple[Change, JSON]:
-            seat = own_seat(record, token)
+            seat = own_seat(record, caller)
             if record.ended:
                 raise Refusal("game_not_active", f"the game is {record.status}")
             if record.status == "waiting":

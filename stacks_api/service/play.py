@@ -12,6 +12,7 @@ from ..engine import IllegalAction
 from ..problems import Refusal
 from ..record import JSON, Event, GameRecord
 from ..store import Change, EventFeed
+from .archiving import document
 from .changes import settled, stamped
 from .table import Table, own_seat, seat_of
 from .views import render
@@ -40,8 +41,9 @@ class Play:
 
         With ``wait_s``, first waits (up to that long) until a human must act.
         """
+        caller = self.table.caller(token)
         record = self.table.load(game_id)
-        seat = seat_of(record, token)
+        seat = seat_of(record, caller)
         if wait_s > 0:
             record = self.wait_for_humans(record, wait_s)
         return render(record, self.table.game(record), seat)
@@ -78,13 +80,14 @@ class Play:
         ``wait_s``, the answer waits until a human must act (up to that long) and
         its events run from the action up to then.
         """
+        caller = self.table.caller(token)
         fingerprint = hashlib.sha256(
             json.dumps([action, expected_version], sort_keys=True).encode()
         ).hexdigest()
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
             # Authentication comes first: a refused token stores nothing.
-            seat = own_seat(record, token)
+            seat = own_seat(record, caller)
             slot = None if idempotency_key is None else idempotency_slot(seat, idempotency_key)
             if slot is not None:
                 prior = self.table.store.recall(game_id, slot)
@@ -157,7 +160,20 @@ class Play:
     def events(self, game_id: str, after: int) -> tuple[str, list[Event]]:
         """The game's variant, and its events after version ``after``."""
         variant = self.require(game_id).variant
-        return variant, self.table.store.events_after(game_id, after)
+        return variant, self.table.events_after(game_id, after)
+
+    def record(self, game_id: str) -> JSON:
+        """The record document of an ended game (docs/records.md)."""
+        record, kept = self.table.find(game_id)
+        if not record.ended:
+            raise Refusal("game_not_active", f"a game has a record once it has ended; "
+                                             f"this one is {record.status}")  # fmt: skip
+        if kept:
+            assert self.table.archive is not None
+            found = self.table.archive.games.document(game_id)
+            if found is not None:
+                return found
+        return document(record, self.table.store.events_after(game_id, 0))
 
     def require(self, game_id: str) -> GameRecord:
         """The game's record; refuse with not_found unless the game exists."""
@@ -166,9 +182,28 @@ class Play:
     def follow(self, game_id: str, after: int) -> tuple[EventFeed, bool]:
         """A feed of the game's events after version ``after`` as they are written, and
         whether the game has already ended (then nothing more will come)."""
+        if self.table.store.load(game_id) is None:  # archived: its events are all there is
+            return Replayed(self.table.events_after(game_id, after)), True
         feed = self.table.store.feed(game_id, after)  # subscribe before reading the state
         record = self.table.store.load(game_id)
         return feed, record is None or record.ended
+
+
+class Replayed:
+    """The feed of an archived game: its events once, then nothing."""
+
+    def __init__(self, events: list[Event]) -> None:
+        self._events = events
+
+    def next_batch(self, timeout: float) -> list[Event]:
+        batch, self._events = self._events, []
+        return batch
+
+    def interrupt(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
 
 
 def _present(record: GameRecord, seat: int) -> tuple[GameRecord, list[JSON]]:

@@ -2,20 +2,33 @@
 and the bots may use of the store comes through here, under the service's names.
 
 The store implements ``GameStore`` and ``WorkQueue`` (``stacks_api.store``); the
-runners implement ``Jobs`` (``stacks_api.workers.runner``).
+runners implement ``Jobs`` (``stacks_api.workers.runner``); the archive
+(``stacks_api.archive``) implements ``Archive``, ``GameArchive`` and ``Accounts``.
+The service never imports the archive: the live path runs without a database.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Iterable, Iterator
+from typing import Any, Protocol
 
+from ..record import JSON, Archived
 from ..store import EventFeed, StoreDegraded, StoreUnavailable, WorkQueue
 
 # The service's own names for the store's troubles: the API answers 503 to both.
 Unavailable = StoreUnavailable
 Degraded = StoreDegraded
 
-__all__ = ["Degraded", "EventFeed", "Jobs", "Unavailable", "WorkQueue"]
+__all__ = [
+    "Accounts",
+    "Archive",
+    "Degraded",
+    "EventFeed",
+    "GameArchive",
+    "Jobs",
+    "Unavailable",
+    "WorkQueue",
+]
 
 
 class Jobs(Protocol):
@@ -24,5 +37,62 @@ class Jobs(Protocol):
     def wake(self) -> None:
         """A game is due now (or a deadline moved nearer): look at the queue soon."""
 
+    def ended(self) -> None:
+        """A game ended and waits in the outbox: archive it soon."""
+
     def stop(self) -> None:
         """Stop any workers this process runs (the ones in other processes go on)."""
+
+
+class GameArchive(Protocol):
+    """Ended games, kept for good. Raises ``Unavailable`` while the database is."""
+
+    def put(self, games: Iterable[Archived]) -> int:
+        """Insert the games not archived yet, in one transaction; how many were new."""
+
+    def archived(self, game_ids: list[str]) -> set[str]:
+        """Which of ``game_ids`` are archived."""
+
+    def final(self, game_id: str) -> JSON | None:
+        """The game's last record JSON (``GameRecord.to_json``)."""
+
+    def document(self, game_id: str) -> JSON | None:
+        """The game's record document."""
+
+    def history(self, query: Any, limit: int) -> list[JSON]:
+        """A page of a player's ended games (summaries), newest first."""
+
+    def export(self, query: Any) -> Iterator[JSON]:
+        """Every game of a player's history, as record documents, newest first."""
+
+
+class Accounts(Protocol):
+    """Players and their keys."""
+
+    def create(self, name: str, label: str) -> tuple[JSON, str]:
+        """A new player and its first key (the key is shown only here)."""
+
+    def player(self, player_id: str) -> JSON | None: ...
+
+    def player_of(self, key: str) -> str | None:
+        """The player a key acts for; None for an unknown or revoked key."""
+
+    def add_key(self, player_id: str, label: str) -> tuple[JSON, str]: ...
+
+    def keys(self, player_id: str) -> list[JSON]: ...
+
+    def revoke(self, player_id: str, key_id: str) -> bool: ...
+
+
+class Archive(Protocol):
+    """The archive's parts."""
+
+    @property
+    def games(self) -> GameArchive: ...
+
+    @property
+    def accounts(self) -> Accounts: ...
+
+    @property
+    def kind(self) -> str:
+        """The database's kind: postgresql or sqlite."""

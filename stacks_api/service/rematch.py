@@ -30,7 +30,8 @@ def next_seats(record: GameRecord) -> tuple[Seat, ...]:
     seats = []
     for seat in record.seats:
         if seat.state in ("human", "away"):
-            seats.append(Seat("reserved", name=seat.name, previous=seat.token))
+            seats.append(Seat("reserved", name=seat.name, previous=seat.token,
+                              player_id=seat.player_id))  # fmt: skip
         elif seat.state == "left":
             seats.append(Seat.for_bot(seat.bot or "greedy", {}))
         else:
@@ -46,8 +47,9 @@ class Rematch:
     def rematch(self, game_id: str, token: str | None) -> JSON:
         """The caller's seat and a new token in the finished game's next game, made by
         the first call."""
+        caller = self.table.caller(token)
         old = self.table.load(game_id)
-        seat = own_seat(old, token)
+        seat = own_seat(old, caller)
         if old.status != "finished":
             raise Refusal(
                 "game_not_active", f"a rematch follows a finished game; this one is {old.status}"

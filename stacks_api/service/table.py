@@ -4,14 +4,15 @@ it through the store, then tell the runners if the game now needs one."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ..engine import Game, restore_game
 from ..problems import Refusal
-from ..record import JSON, GameRecord
+from ..record import JSON, Event, GameRecord
 from ..store import Change, GameStore
-from ..tokens import matches
-from .ports import Jobs
+from ..tokens import is_player_key, matches
+from .archiving import archivable
+from .ports import Archive, Jobs
 
 Decide = Callable[[GameRecord], tuple[Change, JSON]]
 
@@ -20,19 +21,64 @@ def not_found(game_id: str) -> Refusal:
     return Refusal("not_found", f"no game with id {game_id!r}")
 
 
-class Table:
-    """The store, the clock and the runners, as every part of the service uses them."""
+@dataclass(frozen=True)
+class Caller:
+    """Who sent a request: its bearer token (a seat's or host's token, or a player
+    key), and the player the key acts for."""
 
-    def __init__(self, store: GameStore, jobs: Jobs, clock: Callable[[], float]) -> None:
+    token: str | None = None
+    player_id: str | None = None
+
+
+class Table:
+    """The store, the archive, the clock and the runners, as every part of the
+    service uses them."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        jobs: Jobs,
+        clock: Callable[[], float],
+        archive: Archive | None = None,
+    ) -> None:
         self.store = store
         self.jobs = jobs
         self.clock = clock
+        self.archive = archive
 
     def load(self, game_id: str) -> GameRecord:
+        """The game's record: the live store's, else (once it has let an ended game
+        go) the archive's."""
+        return self.find(game_id)[0]
+
+    def find(self, game_id: str) -> tuple[GameRecord, bool]:
+        """The game's record, and whether it came from the archive."""
         record = self.store.load(game_id)
-        if record is None:
+        if record is not None:
+            return record, False
+        final = None if self.archive is None else self.archive.games.final(game_id)
+        if final is None:
             raise not_found(game_id)
-        return record
+        return GameRecord.from_json(final), True
+
+    def events_after(self, game_id: str, version: int) -> list[Event]:
+        """The game's public events after ``version``, from wherever the game is."""
+        _, kept = self.find(game_id)
+        if not kept:
+            return self.store.events_after(game_id, version)
+        assert self.archive is not None
+        document = self.archive.games.document(game_id) or {"events": []}
+        return [e for e in document["events"] if e["version"] > version]
+
+    def caller(self, token: str | None) -> Caller:
+        """The request's caller; a player key is looked up now (a revoked one is
+        refused at once)."""
+        if token is None or not is_player_key(token):
+            return Caller(token)
+        player = None if self.archive is None else self.archive.accounts.player_of(token)
+        if player is None:
+            raise Refusal("unauthorized", "this player key is unknown or was revoked")
+        return Caller(token, player)
 
     @staticmethod
     def game(record: GameRecord) -> Game:
@@ -48,6 +94,7 @@ class Table:
             change, result = decide(record)
             if change.record is not None:
                 change.record = replace(change.record, updated_at=self.clock())
+                change.archive = archivable(record, change.record)
             written[:] = [] if change.record is None else [change.record]
             return change, result
 
@@ -57,6 +104,8 @@ class Table:
             raise not_found(game_id) from None
         if written and wake:
             self.schedule(written[0])
+        if written and written[0].ended:
+            self.jobs.ended()
         return result
 
     def schedule(self, record: GameRecord) -> None:
@@ -66,19 +115,22 @@ class Table:
             self.jobs.wake()
 
 
-def own_seat(record: GameRecord, token: str | None) -> int:
-    """The seat ``token`` holds, refused without a token or with another's."""
-    seat = seat_of(record, token)
+def own_seat(record: GameRecord, caller: Caller) -> int:
+    """The caller's seat, refused without a token or with another's."""
+    seat = seat_of(record, caller)
     if seat is None:
         raise Refusal("unauthorized", "send this seat's token as 'Bearer <token>'")
     return seat
 
 
-def seat_of(record: GameRecord, token: str | None) -> int | None:
-    """The seat ``token`` holds (None: no token, a spectator); refused if it holds none."""
-    if token is None:
+def seat_of(record: GameRecord, caller: Caller) -> int | None:
+    """The seat the caller's token holds, or that its player key is linked to (None:
+    no token, a spectator); refused if it holds none."""
+    if caller.token is None:
         return None
     for i, seat in enumerate(record.seats):
-        if matches(token, seat.token):
+        if matches(caller.token, seat.token):
+            return i
+        if caller.player_id is not None and seat.player_id == caller.player_id:
             return i
     raise Refusal("unauthorized", "this token belongs to no seat of this game")

@@ -16,8 +16,8 @@ def render(record: GameRecord, game: Game, seat: int | None) -> JSON:
                 fairness=fair)  # fmt: skip
     for player in view["players"]:
         stored = record.seats[player["seat"]]
-        player.update(name=stored.name, bot=stored.bot, away=stored.state == "away",
-                      left=stored.state == "left")  # fmt: skip
+        player.update(name=stored.name, bot=stored.bot, player_id=stored.player_id,
+                      away=stored.state == "away", left=stored.state == "left")  # fmt: skip
     if record.status != "active":
         view["to_move"] = []
         if "you" in view:

@@ -4,7 +4,8 @@ TTL policy (seconds since the last change; every write renews it):
 - waiting games (seats still open): 24 hours;
 - active games: 7 days;
 - finished or cancelled games, with their events: 24 hours, so late clients can
-  still read the result;
+  still read the result; a game that waits in the outbox to be archived has no
+  TTL until it is archived, then 24 hours from then (the archive answers after);
 - responses remembered under an Idempotency-Key: 24 hours;
 - lobby index entries: as long as their game (the index is pruned by the time
   of each game's last change, and the index itself expires when idle);
@@ -29,6 +30,9 @@ TTL_SECONDS = {
     "cancelled": 24 * 3600,
 }
 IDEMPOTENCY_TTL_S = 24 * 3600
+# How many of a player's newest games the live store remembers for the player's
+# history (the archive keeps every ended one).
+PLAYER_GAMES_KEPT = 200
 # A web process reports its open streams every few seconds; a report older than
 # this is a process that has gone.
 STREAM_REPORTS_FRESH_S = 10.0
@@ -55,6 +59,8 @@ class Change:
     events: list[Event] = field(default_factory=list)
     # A response to remember under an Idempotency-Key, written in the same atomic step.
     remember: tuple[str, JSON] | None = None
+    # The change ends the game and puts it in the outbox of games to archive.
+    archive: bool = False
 
 
 class EventFeed(Protocol):
@@ -146,6 +152,36 @@ class GameStore(Protocol):
     def count_streams(self, process: str, open_here: int, now: float) -> int:
         """Record how many event streams ``process`` serves; the total over every
         process that reported within ``STREAM_REPORTS_FRESH_S``."""
+
+    # Each player's games that may still be live (the archive has the ended ones).
+
+    def index_player_game(self, player_id: str, game_id: str, at: float) -> None:
+        """Note that the player holds a seat in the game (kept as long as an active
+        game, the newest ``PLAYER_GAMES_KEPT``)."""
+
+    def player_games(self, player_id: str) -> list[str]:
+        """The games noted for the player, newest first (some may have ended or
+        expired)."""
+
+    # The outbox of ended games to archive (a Change with ``archive`` adds one).
+
+    def claim_archiving(self, now: float, lease_s: float, limit: int) -> list[str]:
+        """Up to ``limit`` games of the outbox nobody holds, each held for ``lease_s``
+        (then it is due again: a worker that died lets another take it)."""
+
+    def archived(self, game_id: str) -> None:
+        """The game is in the archive: out of the outbox, and it expires from now on."""
+
+    def requeue_archiving(self, game_id: str) -> bool:
+        """Put an ended game back in the outbox (its entry went missing); False when
+        the game is gone."""
+
+    def archiving_backlog(self) -> int:
+        """How many games wait in the outbox."""
+
+    def ended_games(self, since: float, limit: int) -> list[str]:
+        """Ids of games that ended (or changed after ending) since ``since``, at
+        most ``limit`` per index."""
 
 
 def make_store(

@@ -100,11 +100,19 @@ class Keys:
         """The work queue: game ids scored by when they next need a worker."""
         return f"{self._in(shard)}:due"
 
+    def outbox(self, shard: str = ONE_REDIS) -> str:
+        """Ended games waiting to be archived, scored by when they may next be claimed."""
+        return f"{self._in(shard)}:outbox"
+
     def leases(self, shard: str = ONE_REDIS) -> str:
         """Game id to ``<owner>|<expiry>`` for the games runners hold."""
         return f"{self._in(shard)}:leases"
 
     # Server-wide keys
+
+    def player_games(self, player_id: str) -> str:
+        """A player's games that may be live, scored by when the player joined."""
+        return f"{self.prefix}:player:{{{player_id}}}:games"
 
     def health(self) -> str:
         """Written by every health check: proves the store still accepts writes."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..record import JSON, Event, GameRecord
-from . import IDEMPOTENCY_TTL_S, TTL_SECONDS, Change, due_at
+from . import IDEMPOTENCY_TTL_S, PLAYER_GAMES_KEPT, TTL_SECONDS, Change, due_at
 
 T = TypeVar("T")
 SWEEP_EVERY_S = 60.0
@@ -57,6 +57,10 @@ class MemoryStore:
         self._slots_lock = threading.Lock()  # held only to find or drop a slot
         self._next_sweep = clock() + SWEEP_EVERY_S
         self.work = MemoryWorkQueue(self)
+        # Ended games waiting to be archived: id -> when it may next be claimed.
+        self._outbox: dict[str, float] = {}
+        self._outbox_lock = threading.Lock()
+        self._player_games: dict[str, dict[str, float]] = {}
 
     def ping(self) -> None:
         return None
@@ -88,7 +92,7 @@ class MemoryStore:
                 raise KeyError(game_id)
             change, result = decide(record)
             if change.record is not None:
-                self._write(slot, change.record, change.events)
+                self._write(slot, change.record, change.events, change.archive)
             if change.remember is not None:
                 key, response = change.remember
                 expires = self._clock() + IDEMPOTENCY_TTL_S
@@ -144,6 +148,58 @@ class MemoryStore:
     def count_streams(self, process: str, open_here: int, now: float) -> int:
         return open_here  # one process serves everything
 
+    def index_player_game(self, player_id: str, game_id: str, at: float) -> None:
+        with self._outbox_lock:
+            games = self._player_games.setdefault(player_id, {})
+            games[game_id] = at
+            if len(games) > PLAYER_GAMES_KEPT:
+                del games[min(games, key=games.__getitem__)]
+
+    def player_games(self, player_id: str) -> list[str]:
+        with self._outbox_lock:
+            games = dict(self._player_games.get(player_id, {}))
+        return sorted(games, key=games.__getitem__, reverse=True)
+
+    def claim_archiving(self, now: float, lease_s: float, limit: int) -> list[str]:
+        with self._outbox_lock:
+            due = sorted((at, g) for g, at in self._outbox.items() if at <= now)[:limit]
+            for _, game_id in due:
+                self._outbox[game_id] = now + lease_s
+        return [game_id for _, game_id in due]
+
+    def archived(self, game_id: str) -> None:
+        slot = self._slot(game_id)
+        with slot.lock if slot is not None else contextlib.nullcontext():
+            with self._outbox_lock:
+                was_waiting = self._outbox.pop(game_id, None) is not None
+            if slot is not None and was_waiting:
+                slot.expires = self._clock() + TTL_SECONDS["finished"]
+
+    def requeue_archiving(self, game_id: str) -> bool:
+        slot = self._slot(game_id)
+        if slot is None:
+            return False
+        with slot.lock:
+            if self._read(slot) is None:
+                return False
+            with self._outbox_lock:
+                self._outbox.setdefault(game_id, 0.0)
+            slot.expires = float("inf")
+        return True
+
+    def archiving_backlog(self) -> int:
+        with self._outbox_lock:
+            return len(self._outbox)
+
+    def ended_games(self, since: float, limit: int) -> list[str]:
+        with self._slots_lock:
+            items = list(self._slots.items())
+        return [
+            game_id
+            for game_id, slot in items
+            if slot.status in ("finished", "cancelled") and slot.last_change >= since
+        ][:limit]
+
     def sweep(self) -> None:
         """Drop every expired game and idempotency record."""
         now = self._clock()
@@ -175,11 +231,18 @@ class MemoryStore:
             return None
         return GameRecord.from_json(json.loads(slot.state))
 
-    def _write(self, slot: _Slot, record: GameRecord, events: list[Event]) -> None:
+    def _write(
+        self, slot: _Slot, record: GameRecord, events: list[Event], archive: bool = False
+    ) -> None:
         slot.state = json.dumps(record.to_json())
         slot.status, slot.variant = record.status, record.variant
         slot.last_change = record.updated_at
-        slot.expires = self._clock() + TTL_SECONDS[record.status]
+        with self._outbox_lock:
+            if archive:
+                self._outbox[record.id] = 0.0
+            waiting = record.id in self._outbox
+        # A game waiting to be archived does not expire until it is.
+        slot.expires = float("inf") if waiting else self._clock() + TTL_SECONDS[record.status]
         slot.events.extend(copy.deepcopy(events))
         self.work.set_due(record.id, due_at(record))
         slot.changed.notify_all()

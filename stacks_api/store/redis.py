@@ -27,6 +27,7 @@ from .broadcast import Broadcaster, Subscription, Wake
 from .keys import Keys
 from .redis_connect import connect
 from .redis_errors import FAILURES, reachable
+from .redis_outbox import ARCHIVED, CLAIM_ARCHIVING, REQUEUE, RedisOutbox
 from .redis_work import RedisWorkQueue
 
 T = TypeVar("T")
@@ -37,13 +38,15 @@ NEARLY_FULL = 0.98
 REPLICA_WAIT_MS = 1000
 
 # KEYS: state, events, due, lobby, previous lobby (or the lobby again), remembered
-# response (or the state again), all in the game's shard. ARGV: the SHA-1 of the
-# state the change was decided on ("" for a new game: there must be none), the new
-# state ("": keep it), its TTL, the live event channel, the due time ("": none), the
-# game id, the lobby score, the response to remember ("": none) and how long, the
-# publish command (SPUBLISH on a cluster: the message stays in the shard), then the
-# events, one JSON text each. Returns 1 when written, 0 when the state was not the
-# one read.
+# response (or the state again), outbox, all in the game's shard. ARGV: the SHA-1
+# of the state the change was decided on ("" for a new game: there must be none),
+# the new state ("": keep it), its TTL, the live event channel, the due time ("":
+# none), the game id, the lobby score, the response to remember ("": none) and how
+# long, the publish command (SPUBLISH on a cluster: the message stays in the
+# shard), "1" when the change ends the game and puts it in the outbox (else ""),
+# then the events, one JSON text each. A game in the outbox keeps its state and
+# events without a TTL until it is archived (``ARCHIVED``). Returns 1 when
+# written, 0 when the state was not the one read.
 WRITE_GAME = """
 local current = redis.call('GET', KEYS[1])
 if ARGV[1] == '' then
@@ -57,9 +60,9 @@ end
 if ARGV[2] == '' then return 1 end
 local ttl = tonumber(ARGV[3])
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
-if #ARGV > 10 then
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, 11))
-  redis.call(ARGV[10], ARGV[4], '[' .. table.concat(ARGV, ',', 11) .. ']')
+if #ARGV > 11 then
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 12))
+  redis.call(ARGV[10], ARGV[4], '[' .. table.concat(ARGV, ',', 12) .. ']')
 end
 redis.call('EXPIRE', KEYS[2], ttl)
 if ARGV[5] == '' then
@@ -70,11 +73,16 @@ end
 if KEYS[5] ~= KEYS[4] then redis.call('ZREM', KEYS[5], ARGV[6]) end
 redis.call('ZADD', KEYS[4], ARGV[7], ARGV[6])
 redis.call('EXPIRE', KEYS[4], ttl)
+if ARGV[11] == '1' then redis.call('ZADD', KEYS[7], 0, ARGV[6]) end
+if redis.call('ZSCORE', KEYS[7], ARGV[6]) then
+  redis.call('PERSIST', KEYS[1])
+  redis.call('PERSIST', KEYS[2])
+end
 return 1
 """
 
 
-class RedisStore:
+class RedisStore(RedisOutbox):
     """Games in Redis or a Redis Cluster under ``Keys(prefix)``; see
     ``stacks_api.store`` for the TTL policy and ``keys.py`` for the shards.
 
@@ -107,6 +115,9 @@ class RedisStore:
         self.broadcaster = Broadcaster(self.connection.subscriber, sharded=cluster)
         self.work = RedisWorkQueue(self.connection, self.keys, variants)
         self._write_game = self.connection.script(WRITE_GAME)
+        self._claim_archiving = self.connection.script(CLAIM_ARCHIVING)
+        self._archived = self.connection.script(ARCHIVED)
+        self._requeue = self.connection.script(REQUEUE)
 
     def ping(self) -> None:
         with reachable():
@@ -236,6 +247,7 @@ class RedisStore:
                 lobby,
                 previous,
                 remembered,
+                keys.outbox(shard),
             ],
             args=[
                 read or "",
@@ -248,6 +260,7 @@ class RedisStore:
                 response,
                 IDEMPOTENCY_TTL_S,
                 self._publish,
+                "1" if change.archive else "",
                 *(json.dumps(e) for e in change.events),
             ],
         )

@@ -87,6 +87,11 @@ def player_fields(**own: fields.Field[Any]) -> dict[str, fields.Field[Any]]:
         "seat": whole(required=True),
         "name": fields.String(required=True, allow_none=True),
         "bot": fields.String(required=True, allow_none=True),
+        "player_id": fields.String(
+            required=True,
+            allow_none=True,
+            metadata={"description": "The account the seat is linked to, if any"},
+        ),
         "away": fields.Boolean(
             required=True,
             metadata={

@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 
 from ..service.ports import Unavailable, WorkQueue
+from .archiver import Archiver
 
 log = logging.getLogger(__name__)
 LEASE_S = 5.0  # a claimed game is its worker's for this long after its last renewal
@@ -51,6 +52,9 @@ class RemoteWorkers:
     def wake(self) -> None:
         self.queue.ring()
 
+    def ended(self) -> None:
+        return None  # the worker processes' archivers look at the outbox often
+
     def stop(self) -> None:
         return None
 
@@ -70,8 +74,10 @@ class Runner:
         threads: int = 1,
         lease_s: float = LEASE_S,
         clock: Callable[[], float] = time.time,
+        archiver: Archiver | None = None,
     ) -> None:
         self.queue, self.advance, self.threads = queue, advance, threads
+        self.archiver = archiver
         self.lease_s, self.clock = lease_s, clock
         self._stop_requested = False  # a plain flag: a signal handler may set it
         self._started = False
@@ -85,11 +91,19 @@ class Runner:
         self.start()
         self.queue.ring()
 
+    def ended(self) -> None:
+        """A game ended: start the threads on first use, and hurry the archiver."""
+        self.start()
+        if self.archiver is not None:
+            self.archiver.nudge()
+
     def start(self) -> None:
         with self._start_lock:
             if self._started or self._stop_requested or self.threads <= 0:
                 return
             self._started = True
+            if self.archiver is not None:
+                self.archiver.start()
             for n in range(self.threads):
                 name = f"stacks-api-runner-{n}"
                 threading.Thread(target=self.serve, args=(owner_name(n),), name=name,
@@ -100,6 +114,8 @@ class Runner:
         Works with the store down too: the ring only hurries idle threads, which see
         the stop by themselves within about a second (``POLL_S``, ``STORE_RETRY_S``)."""
         self.request_stop()
+        if self.archiver is not None:
+            self.archiver.stop()
         with contextlib.suppress(Unavailable):
             self.queue.ring()  # an idle thread wakes to see it
 

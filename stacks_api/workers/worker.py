@@ -12,16 +12,23 @@ import signal
 from types import FrameType
 
 from ..service import GameService
+from .archiver import Archiver
 from .runner import Runner, owner_name
 
 
 def run_worker(service: GameService) -> None:
-    """Advance due games in this process until TERM or INT."""
+    """Advance due games in this process until TERM or INT, and archive ended ones
+    (a thread beside the runner loop)."""
     runner = Runner(service.work, service.turns.advance, threads=0)
+    archiver = None if service.archiving is None else Archiver(service.archiving)
+    if archiver is not None:
+        archiver.start()
     busy = [False]
 
     def stop(signum: int, frame: FrameType | None) -> None:
         runner.request_stop()
+        if archiver is not None:
+            archiver.stop()  # a batch under way is either committed or claimed again
         if not busy[0]:  # waiting for work: nothing to hand back, leave now
             raise SystemExit(0)
 

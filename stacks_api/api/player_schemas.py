@@ -1,0 +1,159 @@
+"""Marshmallow schemas of the players resource and of the game record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from ..variants.fields import FairnessSchema, whole
+from .schemas import KNOWN_VARIANT, shown_name
+
+NAME = fields.String(
+    required=True,
+    validate=[validate.Length(min=1, max=40), shown_name],
+    metadata={"description": "Shown to everyone: no control or bidirectional characters."},
+)
+
+
+def label(**given: Any) -> fields.String:
+    """A key's label, as a player names it."""
+    return fields.String(
+        validate=[validate.Length(min=1, max=40), shown_name],
+        metadata={"description": "Your name for the key, e.g. the device that keeps it."},
+        **given,
+    )
+
+
+class NewPlayerSchema(Schema):
+    name = NAME
+    label = label(load_default="first key")
+
+
+class NewKeySchema(Schema):
+    label = label(required=True)
+
+
+class PlayerSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    created_at = fields.Float(required=True)
+
+
+class CreatedPlayerSchema(Schema):
+    player = fields.Nested(PlayerSchema, required=True)
+    key = fields.String(
+        required=True,
+        metadata={"description": "Acts for this player: Bearer <key>. Shown only this once."},
+    )
+
+
+class KeySchema(Schema):
+    id = fields.String(required=True)
+    label = fields.String(required=True)
+    created_at = fields.Float(required=True)
+
+
+class KeysSchema(Schema):
+    keys = fields.List(fields.Nested(KeySchema), required=True)
+
+
+class CreatedKeySchema(KeySchema):
+    key = fields.String(
+        required=True, metadata={"description": "The new key itself, shown only this once."}
+    )
+
+
+class HistoryQuerySchema(Schema):
+    variant = fields.String(validate=KNOWN_VARIANT)
+    since = fields.Float(
+        validate=validate.Range(min=0, max=1e11),
+        metadata={"description": "Games that ended (live: began) at or after this epoch time"},
+    )
+    until = fields.Float(
+        validate=validate.Range(min=0, max=1e11),
+        metadata={"description": "Games that ended (live: began) before this epoch time"},
+    )
+    result = fields.String(validate=validate.OneOf(["won", "lost", "drawn"]))
+    opponent = fields.String(
+        validate=validate.Length(min=1, max=24),
+        metadata={"description": "Only games against (or beside) this player id"},
+    )
+    cursor = fields.String(
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": "The `next` of the page before"},
+    )
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class HistorySeatSchema(Schema):
+    seat = whole(required=True)
+    name = fields.String(required=True, allow_none=True)
+    bot = fields.String(required=True, allow_none=True)
+    player_id = fields.String(required=True, allow_none=True)
+    score = fields.Float(
+        required=True, allow_none=True, metadata={"description": "1 won, 0 lost, 0.5 a draw"}
+    )
+
+
+class HistoryGameSchema(Schema):
+    id = fields.String(required=True)
+    variant = fields.String(required=True)
+    status = fields.String(required=True)
+    players = whole(required=True)
+    rated = fields.Boolean(required=True)
+    created_at = fields.Float(required=True)
+    ended_at = fields.Float(required=True, allow_none=True)
+    seats = fields.List(fields.Nested(HistorySeatSchema), required=True)
+
+
+class HistorySchema(Schema):
+    games = fields.List(fields.Nested(HistoryGameSchema), required=True)
+    next = fields.String(
+        required=True, allow_none=True, metadata={"description": "The next page's cursor"}
+    )
+
+
+class RecordSeatSchema(Schema):
+    seat = whole(required=True)
+    name = fields.String(required=True, allow_none=True)
+    player_id = fields.String(required=True, allow_none=True)
+    team = whole(required=True, allow_none=True)
+    bot = fields.String(required=True, allow_none=True)
+    left = fields.Boolean(required=True)
+
+
+class RecordFormatSchema(Schema):
+    name = fields.String(required=True, validate=validate.Equal("stacks-record"))
+    version = whole(required=True)
+
+
+class EngineSchema(Schema):
+    name = fields.String(required=True)
+    version = fields.String(required=True)
+
+
+class RecordSchema(Schema):
+    """An ended game, whole: enough to replay and verify it with no server
+    (docs/records.md). Cards that were never shown are not in it."""
+
+    format = fields.Nested(RecordFormatSchema, required=True)
+    engine = fields.Nested(EngineSchema, required=True)
+    id = fields.String(required=True)
+    variant = fields.String(required=True)
+    players = whole(required=True)
+    options = fields.Dict(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["finished", "cancelled"]))
+    rated = fields.Boolean(required=True)
+    seats = fields.List(fields.Nested(RecordSeatSchema), required=True)
+    fairness = fields.Nested(FairnessSchema, required=True)
+    events = fields.List(
+        fields.Dict(), required=True, metadata={"description": "Every public event, in order"}
+    )
+    result = fields.Dict(required=True, allow_none=True)
+    final = fields.Dict(
+        required=True, metadata={"description": "The engine's spectator view at the end"}
+    )
+    created_at = fields.Float(required=True)
+    ended_at = fields.Float(required=True)
+    rematch_of = fields.String(required=True, allow_none=True)

@@ -1,0 +1,55 @@
+"""The archive: every ended game and every player account, in a relational
+database (PostgreSQL when ``DATABASE_URL`` names one, else an SQLite file).
+
+Redis (or the embedded store) stays the live store. The archive is written only
+by the archiving workers, from the outbox the live store fills in the same
+atomic write that ends a game (docs/operations.md); requests read it (an ended
+game Redis has let go, a player's history) and the accounts live in it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from sqlalchemy import Engine
+
+from .accounts import Accounts
+from .db import connect, database_url, is_current, upgrade
+from .errors import ArchiveUnavailable
+from .games import GameArchive
+
+
+class Archive:
+    """The archive's two parts over one engine."""
+
+    def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
+        self.engine = engine
+        self.games = GameArchive(engine)
+        self.accounts = Accounts(engine, clock)
+
+    @property
+    def kind(self) -> str:
+        """``postgresql`` or ``sqlite``."""
+        return self.engine.dialect.name
+
+
+def open_archive(url: str | None, timeout_s: float = 5.0, migrate: bool = True) -> Archive:
+    """The archive at ``url`` (None: the SQLite file in the data directory), brought
+    up to date first unless ``migrate`` is False."""
+    engine = connect(url, timeout_s)
+    if migrate:
+        upgrade(engine)
+    return Archive(engine)
+
+
+__all__ = [
+    "Accounts",
+    "Archive",
+    "ArchiveUnavailable",
+    "GameArchive",
+    "database_url",
+    "is_current",
+    "open_archive",
+    "upgrade",
+]

@@ -1,0 +1,209 @@
+"""Ended games in the archive: written once (idempotently, by the archiving
+workers), read by id, and listed per player with keyset paging."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from typing import Any, cast
+
+from sqlalchemy import Engine, Select, and_, exists, or_, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import aliased
+
+from ..record import JSON, Archived
+from .errors import connected
+from .models import ArchivedGame, GameSeat
+
+RESULTS = {"won": 1.0, "lost": 0.0, "drawn": 0.5}
+# A history query: any object with the fields of ``stacks_api.service.players.HistoryQuery``
+# (player_id, variant, since, until, result, opponent, after), a frozen dataclass.
+HistoryQuery = Any
+
+
+def pack(data: JSON) -> bytes:
+    return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 9)
+
+
+def unpack(blob: bytes) -> JSON:
+    data: JSON = json.loads(zlib.decompress(blob))
+    return data
+
+
+class GameArchive:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def put(self, games: Iterable[Archived]) -> int:
+        """Insert games not archived yet, in one transaction; how many were new.
+        A game archived before (a retried batch) is left as it is."""
+        games = list(games)
+        if not games:
+            return 0
+        rows = [_game_row(g) for g in games]
+        seats = [_seat_row(g, s) for g in games for s in g.seats]
+        with connected(self.engine, write=True) as connection:
+            known = set(
+                connection.scalars(
+                    select(ArchivedGame.id).where(ArchivedGame.id.in_([g.id for g in games]))
+                )
+            )
+            new_rows = [r for r in rows if r["id"] not in known]
+            if not new_rows:
+                return 0
+            # ON CONFLICT DO NOTHING as well: another worker may insert the same
+            # game between the look-up and the insert.
+            inserted = connection.execute(
+                _insert_ignoring(self.engine, ArchivedGame).returning(ArchivedGame.id), new_rows
+            )
+            fresh = {row[0] for row in inserted}
+            new_seats = [s for s in seats if s["game_id"] in fresh]
+            if new_seats:
+                connection.execute(_insert_ignoring(self.engine, GameSeat), new_seats)
+        return len(fresh)
+
+    def archived(self, game_ids: list[str]) -> set[str]:
+        """Which of ``game_ids`` are in the archive."""
+        if not game_ids:
+            return set()
+        with connected(self.engine) as connection:
+            query = select(ArchivedGame.id).where(ArchivedGame.id.in_(game_ids))
+            return set(connection.scalars(query))
+
+    def final(self, game_id: str) -> JSON | None:
+        """The game's last ``GameRecord`` JSON, or None when it is not archived."""
+        with connected(self.engine) as connection:
+            blob = connection.scalar(
+                select(ArchivedGame.final_state).where(ArchivedGame.id == game_id)
+            )
+        return None if blob is None else unpack(blob)
+
+    def document(self, game_id: str) -> JSON | None:
+        """The game's record document, or None when it is not archived."""
+        with connected(self.engine) as connection:
+            blob = connection.scalar(
+                select(ArchivedGame.document).where(ArchivedGame.id == game_id)
+            )
+        return None if blob is None else unpack(blob)
+
+    def history(self, query: HistoryQuery, limit: int) -> list[JSON]:
+        """A page of the player's ended games, newest first, each as a summary: the
+        game's id, variant, status, times and seats (with their scores)."""
+        with connected(self.engine) as connection:
+            games = connection.execute(_history(query, ArchivedGame).limit(limit)).all()
+            ids = [game.id for game in games]
+            seats = connection.execute(
+                select(GameSeat).where(GameSeat.game_id.in_(ids)).order_by(GameSeat.seat)
+            ).all()
+        by_game: dict[str, list[JSON]] = {game_id: [] for game_id in ids}
+        for seat in seats:
+            by_game[seat.game_id].append(
+                {
+                    "seat": seat.seat,
+                    "name": seat.name,
+                    "bot": seat.bot,
+                    "player_id": seat.player_id,
+                    "score": seat.score,
+                }
+            )
+        return [
+            {
+                "id": g.id,
+                "variant": g.variant,
+                "status": g.status,
+                "players": g.players,
+                "rated": g.rated,
+                "created_at": g.created_at,
+                "ended_at": g.ended_at,
+                "seats": by_game[g.id],
+            }
+            for g in games
+        ]
+
+    def export(self, query: HistoryQuery, batch: int = 200) -> Iterator[JSON]:
+        """Every game of the history as its record document, newest first, read a
+        batch at a time (a keyset per batch: no transaction stays open while the
+        client reads)."""
+        while True:
+            with connected(self.engine) as connection:
+                rows = connection.execute(
+                    _history(
+                        query, ArchivedGame.document, ArchivedGame.ended_at, ArchivedGame.id
+                    ).limit(batch)
+                ).all()
+            for row in rows:
+                yield unpack(row.document)
+            if len(rows) < batch:
+                return
+            query = replace(query, after=(rows[-1].ended_at, rows[-1].id))
+
+
+def _history(query: HistoryQuery, *columns: Any) -> Select[Any]:
+    """The player's games matching ``query``, newest first (by the seat index)."""
+    mine = aliased(GameSeat)
+    statement = (
+        select(*columns)
+        .join(mine, mine.game_id == ArchivedGame.id)
+        .where(mine.player_id == query.player_id)
+        .order_by(mine.ended_at.desc(), mine.game_id.desc())
+    )
+    if query.variant is not None:
+        statement = statement.where(mine.variant == query.variant)
+    if query.since is not None:
+        statement = statement.where(mine.ended_at >= query.since)
+    if query.until is not None:
+        statement = statement.where(mine.ended_at < query.until)
+    if query.result is not None:
+        statement = statement.where(mine.score == RESULTS[query.result])
+    if query.opponent is not None:
+        other = aliased(GameSeat)
+        statement = statement.where(
+            exists().where(
+                and_(
+                    other.game_id == mine.game_id,
+                    other.seat != mine.seat,
+                    other.player_id == query.opponent,
+                )
+            )
+        )
+    if query.after is not None:
+        at, game_id = query.after
+        statement = statement.where(
+            or_(mine.ended_at < at, and_(mine.ended_at == at, mine.game_id < game_id))
+        )
+    return statement
+
+
+def _insert_ignoring(engine: Engine, table: Any) -> Any:
+    """``INSERT ... ON CONFLICT DO NOTHING`` in the engine's dialect."""
+    dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
+    return cast(Any, dialect).insert(table).on_conflict_do_nothing()
+
+
+def _game_row(game: Archived) -> dict[str, Any]:
+    return {
+        "id": game.id,
+        "variant": game.variant,
+        "status": game.status,
+        "players": game.players,
+        "rated": game.rated,
+        "created_at": game.created_at,
+        "ended_at": game.ended_at,
+        "document": pack(game.document),
+        "final_state": pack(game.final),
+    }
+
+
+def _seat_row(game: Archived, seat: Any) -> dict[str, Any]:
+    return {
+        "game_id": game.id,
+        "seat": seat.seat,
+        "player_id": seat.player_id,
+        "name": seat.name,
+        "bot": seat.bot,
+        "score": seat.score,
+        "variant": game.variant,
+        "ended_at": game.ended_at,
+    }

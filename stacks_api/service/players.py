@@ -1,0 +1,153 @@
+"""Players: accounts and their keys (kept in the archive), and each player's
+history, live games from the live store and ended ones from the archive."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..problems import Refusal, validation_error
+from ..record import JSON, GameRecord
+from .ports import Archive
+from .table import Table
+
+RESULTS = ("won", "lost", "drawn")
+SCORES = {"won": 1.0, "lost": 0.0, "drawn": 0.5}
+
+
+@dataclass(frozen=True)
+class HistoryQuery:
+    """A player's history, filtered; ``after`` is where a page starts (the
+    ``(ended_at, game_id)`` of the previous page's last game). The archive reads
+    the same fields."""
+
+    player_id: str
+    variant: str | None = None
+    since: float | None = None
+    until: float | None = None
+    result: str | None = None  # won, lost or drawn
+    opponent: str | None = None
+    after: tuple[float, str] | None = None
+
+
+def cursor_of(game: JSON) -> str:
+    """The opaque cursor of the page after ``game``."""
+    raw = json.dumps([game["ended_at"], game["id"]]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def read_cursor(cursor: str) -> tuple[float, str]:
+    try:
+        at, game_id = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        return float(at), str(game_id)
+    except (ValueError, TypeError, binascii.Error):
+        raise validation_error("cursor", "not a cursor this server gave") from None
+
+
+class Players:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    @property
+    def archive(self) -> Archive:
+        if self.table.archive is None:
+            raise Refusal("not_implemented", "this server keeps no accounts")
+        return self.table.archive
+
+    def create(self, name: str, label: str) -> tuple[JSON, str]:
+        """A new account and its first key (shown only in this answer)."""
+        return self.archive.accounts.create(name, label)
+
+    def me(self, token: str | None) -> str:
+        """The player whose key sent the request."""
+        player = self.table.caller(token).player_id
+        if player is None:
+            raise Refusal("unauthorized", "send your player key as 'Bearer <key>'")
+        return player
+
+    def profile(self, player_id: str) -> JSON:
+        found = self.archive.accounts.player(player_id)
+        if found is None:
+            raise Refusal("not_found", f"no player with id {player_id!r}")
+        return found
+
+    def add_key(self, player_id: str, label: str) -> tuple[JSON, str]:
+        return self.archive.accounts.add_key(player_id, label)
+
+    def keys(self, player_id: str) -> list[JSON]:
+        return self.archive.accounts.keys(player_id)
+
+    def revoke(self, player_id: str, key_id: str) -> None:
+        if not self.archive.accounts.revoke(player_id, key_id):
+            raise Refusal("not_found", f"you hold no key with id {key_id!r}")
+
+    def games(self, query: HistoryQuery, limit: int) -> tuple[list[JSON], str | None]:
+        """A page of the player's games, newest first, and the cursor of the next
+        page (None: this was the last). The first page starts with the games still
+        live (and ended ones not archived yet); then ended games, a keyset page at
+        a time."""
+        self.profile(query.player_id)
+        live = self._live(query) if query.after is None else []
+        ended = self.archive.games.history(query, limit + 1)
+        seen = {g["id"] for g in ended}
+        page = [g for g in live if g["id"] not in seen] + ended[:limit]
+        more = len(ended) > limit
+        return page, cursor_of(ended[limit - 1]) if more else None
+
+    def export(self, query: HistoryQuery) -> Iterator[JSON]:
+        """Every archived game of the player, as record documents, newest first."""
+        self.profile(query.player_id)
+        return self.archive.games.export(query)
+
+    def _live(self, query: HistoryQuery) -> list[JSON]:
+        """The player's games the live store still holds and the archive may not."""
+        found = []
+        for game_id in self.table.store.player_games(query.player_id):
+            record = self.table.store.load(game_id)
+            if record is not None and _matches(record, query):
+                found.append(_summary(record))
+        return found
+
+
+def _matches(record: GameRecord, query: HistoryQuery) -> bool:
+    if query.variant not in (None, record.variant):
+        return False
+    if query.since is not None and record.created_at < query.since:
+        return False
+    if query.until is not None and record.created_at >= query.until:
+        return False
+    seats = record.seats
+    if query.opponent is not None and all(s.player_id != query.opponent for s in seats):
+        return False
+    if query.result is None:
+        return True
+    mine = next(i for i, s in enumerate(seats) if s.player_id == query.player_id)
+    return record.result is not None and record.result.scores[mine] == SCORES[query.result]
+
+
+def _summary(record: GameRecord) -> JSON:
+    """A live game in the shape of the archive's summaries."""
+    scores: Any = record.result.scores if record.result else (None,) * record.players
+    return {
+        "id": record.id,
+        "variant": record.variant,
+        "status": record.status,
+        "players": record.players,
+        "rated": False,
+        "created_at": record.created_at,
+        "ended_at": record.updated_at if record.ended else None,
+        "seats": [
+            {
+                "seat": i,
+                "name": s.name,
+                "bot": s.bot if s.state == "bot" else None,
+                "player_id": s.player_id,
+                "score": scores[i],
+            }
+            for i, s in enumerate(record.seats)
+        ],
+    }

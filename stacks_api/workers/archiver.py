@@ -1,0 +1,70 @@
+"""The archiver: a thread that moves ended games from the live store's outbox
+into the archive (``service.archiving``), in every process that runs workers.
+
+It drains a batch whenever one waits, sleeps ``IDLE_S`` (or until told that a
+game ended) when none does, and every ``SWEEP_EVERY_S`` looks for ended games
+whose outbox entry went missing. While the store or the database is down it
+logs once per failure, waits ``RETRY_S`` and tries again: games go on ending
+normally meanwhile and wait in the outbox.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from ..service.archiving import Archiving
+from ..service.ports import Unavailable
+
+log = logging.getLogger(__name__)
+IDLE_S = 0.25  # an idle archiver looks at the outbox at least this often
+RETRY_S = 1.0  # after a failure of the store or the database
+SWEEP_EVERY_S = 60.0
+BATCH = 100
+
+
+class Archiver:
+    def __init__(self, archiving: Archiving, clock: Callable[[], float] = time.time) -> None:
+        self.archiving = archiving
+        self.clock = clock
+        self._stop = threading.Event()
+        self._nudge = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._start_lock = threading.Lock()
+
+    def start(self) -> None:
+        with self._start_lock:
+            if self._thread is None and not self._stop.is_set():
+                self._thread = threading.Thread(target=self.serve, name="stacks-api-archiver",
+                                                daemon=True)  # fmt: skip
+                self._thread.start()
+
+    def nudge(self) -> None:
+        """A game just ended here: look at the outbox now."""
+        self._nudge.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._nudge.set()
+
+    def serve(self) -> None:
+        next_sweep = self.clock()
+        while not self._stop.is_set():
+            try:
+                if self.clock() >= next_sweep:
+                    next_sweep = self.clock() + SWEEP_EVERY_S
+                    self.archiving.sweep(self.clock())
+                if self.archiving.drain(self.clock(), BATCH) == BATCH:
+                    continue  # more may wait
+            except Unavailable as err:
+                log.warning("archiver: %s; trying again in %g s", err, RETRY_S)
+                self._stop.wait(RETRY_S)
+                continue
+            except Exception:  # an archiver that died here would leave games in the outbox
+                log.exception("archiver: archiving failed")
+                self._stop.wait(RETRY_S)
+                continue
+            self._nudge.wait(IDLE_S)
+            self._nudge.clear()
