@@ -195,6 +195,18 @@ examples:
 """
 
 
+VERIFY_EPILOG = """\
+exit status: 0 verified, 1 NOT verified (the record names what failed), 3 not
+applicable (the creator chose the deal, or nothing was dealt), 4 could not check
+(no record: an unreadable file, a server that cannot be reached or has no such
+game).
+
+examples:
+  stacks-api verify game.json --commitment 9f2c... --entropy c0ffee42
+  stacks-api verify http://127.0.0.1:8000 GAME_ID
+"""
+
+
 def main(argv: list[str] | None = None) -> None:
     from . import variants
     from .bots import BOTS, NAMES
@@ -297,13 +309,16 @@ def main(argv: list[str] | None = None) -> None:
         help="games played at once here, each in a process of its own (default: %(default)s)",
     )  # fmt: skip
     check = commands.add_parser(
-        "verify", help="check that a finished game's deal followed from its commitment",
-        description="Fetch a finished game's view and events from a server, check the "
-        "server seed against the commitment, derive the game's seed and replay every "
-        "public event through the engine (docs/fairness.md). Exits 1 on a mismatch.",
+        "verify", help="check an ended game's record: its deal, every move, its ending",
+        description="Check a game record (a saved file, or fetched from a server): the "
+        "server seed against the commitment, the deal derived again, every public event "
+        "replayed through the engine, and the ending (docs/fairness.md).",
+        epilog=VERIFY_EPILOG, formatter_class=people,
     )  # fmt: skip
-    check.add_argument("url", help="the server, e.g. http://127.0.0.1:8000")
-    check.add_argument("game_id")
+    check.add_argument("source", help="a record's file, or a server's URL (with GAME_ID)")
+    check.add_argument("game_id", nargs="?", help="the game, when SOURCE is a server")
+    check.add_argument("--commitment", metavar="HEX", help="the commitment you saw at join")
+    check.add_argument("--entropy", metavar="HEX", help="the entropy you sent at join")
     spec = commands.add_parser(
         "openapi",
         help="write the OpenAPI document",
@@ -330,13 +345,11 @@ def main(argv: list[str] | None = None) -> None:
         )  # fmt: skip
         print(report)
     elif args.command == "verify":
-        from .client import Client
-        from .verify import verify
+        from .verify import verify_source
 
-        api = Client(args.url)
-        verdict = verify(api.view(args.game_id), api.events(args.game_id))
-        print(("verified: " if verdict.ok else "NOT verified: ") + verdict.detail)
-        sys.exit(0 if verdict.ok else 1)
+        verdict = verify_source(args.source, args.game_id, args.commitment, args.entropy)
+        print(verdict)
+        sys.exit(verdict.outcome)
     elif args.output == "-":
         sys.stdout.write(openapi_yaml())
     else:

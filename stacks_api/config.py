@@ -102,6 +102,7 @@ class TestConfig(Config):
 
     TESTING = True
     REDIS_URL = None
+    DATABASE_URL = None  # an SQLite file in STACKS_DATA_DIR, unless a test passes one
     JOBS = "local"  # Flask's test client has no worker processes beside it
     RATE_LIMITS = False  # the abuse tests turn them on
     BOT_BUDGET_S = 1.0  # short jobs: a stopped app's workers end soon

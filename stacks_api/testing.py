@@ -1,7 +1,8 @@
-"""Throwaway servers for tests and benchmarks: a redis-server and ``stacks-api serve``.
+"""Throwaway servers for tests and benchmarks: a redis-server, a Redis Cluster, a
+PostgreSQL server and ``stacks-api serve``.
 
-Both run on free loopback ports in temporary directories and never touch a
-Redis or a port that someone else owns.
+Each runs on free loopback ports in temporary directories and never touches a
+server or a port that someone else owns.
 """
 
 from __future__ import annotations
@@ -66,6 +67,81 @@ class RedisServer:
     def cleanup(self) -> None:
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class PostgresServer:
+    """A PostgreSQL server of our own on a free port, in a temporary directory: run
+    as the ``postgres`` user when we are root (the server refuses root).
+
+    ``fast`` turns off fsync (tests); benchmarks keep the defaults. ``url`` is its
+    maintenance database; ``create_database`` makes one to own and drop.
+    """
+
+    def __init__(self, fast: bool = True) -> None:
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="stacks-postgres-")
+        self.data = os.path.join(self.dir, "data")
+        self.fast = fast
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def start(self) -> None:
+        if not os.path.isdir(self.data):
+            if os.geteuid() == 0:
+                shutil.chown(self.dir, "postgres")
+            self._run("initdb", "-D", self.data, "-U", "postgres", "-A", "trust", "--no-sync",
+                      "-E", "UTF8")  # fmt: skip
+        settings = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
+        if self.fast:
+            settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        log = os.path.join(self.dir, "server.log")
+        self._run("pg_ctl", "-D", self.data, "-o", settings, "-l", log, "-w", "start")
+
+    def stop(self, immediate: bool = False) -> None:
+        """Stop the server; ``immediate`` is a crash (no checkpoint, clients cut off)."""
+        if os.path.isfile(os.path.join(self.data, "postmaster.pid")):
+            mode = "immediate" if immediate else "fast"
+            self._run("pg_ctl", "-D", self.data, "-m", mode, "-w", "stop")
+
+    def cleanup(self) -> None:
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def _run(self, program: str, *args: str) -> None:
+        argv = [postgres_binary(program), *args]
+        if os.geteuid() == 0:
+            argv = ["runuser", "-u", "postgres", "--", *argv]
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def postgres_binary(program: str) -> str:
+    """A PostgreSQL program: on the PATH, else Debian's newest installed version."""
+    found = shutil.which(program)
+    if found:
+        return found
+    versions = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{program}"),
+                      key=lambda p: int(p.parts[-3]))  # fmt: skip
+    if not versions:
+        raise RuntimeError(f"{program} is not installed (apt-get install postgresql)")
+    return str(versions[-1])
+
+
+def create_database(admin_url: str, prefix: str = "stacks_test") -> str:
+    """A new, empty database on the server of ``admin_url``; its URL."""
+    import psycopg
+
+    name = f"{prefix}_{os.urandom(6).hex()}"
+    with psycopg.connect(admin_url, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return admin_url.rsplit("/", 1)[0] + f"/{name}"
+
+
+def drop_database(url: str) -> None:
+    """Drop a database ``create_database`` made (cutting off its last clients)."""
+    import psycopg
+
+    admin, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{admin}/postgres", autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def free_cluster_port() -> int:

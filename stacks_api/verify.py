@@ -1,27 +1,33 @@
-"""Checking a finished game's deal (``stacks-api verify URL GAME_ID``, docs/fairness.md).
+"""Checking an ended game's record with no server (``stacks-api verify``,
+docs/fairness.md).
 
-From what anyone may read once the game is over (its view and its public
-events): the server seed must hash to the commitment shown from the start; the
-game's seed is derived again from it and every seat's entropy; the game is dealt
-again from that seed through the engine and every public event is replayed. At
-each change the replay looks for the action (or the closing of a block window)
-that produces exactly the stored events; the first stored event that nothing
-reproduces is named.
+From the record alone (``GET /games/{id}/record``, docs/records.md): the revealed
+server seed must hash, with the dealer fixed in advance, to the commitment; what
+the player saw and sent before the deal (``commitment``, ``entropy``) must be
+what the record says; the game's seed is derived again and the game dealt again
+through the engine; every public event is replayed, each change by the move the
+rules allow that produces exactly the stored events; and the replay must end
+where the record says the game ended: its status, its result and its final
+public state. The first thing that fails is named.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import Game, create_game
-from .fairness import SCHEME, game_seed
+from .engine import Game, SetupError, create_game
+from .fairness import CHOSEN, ENTROPY, SCHEMES, commitment, game_seed
 
 JSON = dict[str, Any]
+FORMAT = "stacks-record"
+# Exit codes of ``stacks-api verify`` (2 is argparse's own: a wrong command line).
+VERIFIED, NOT_VERIFIED, NOT_APPLICABLE, COULD_NOT_CHECK = 0, 1, 3, 4
+SEED = re.compile(r"^[0-9a-f]{64}$")
 # What the server itself says around the rules' own events: not replayed.
 SERVER_EVENTS = frozenset({"created", "joined", "started", "cancelled", "timeout", "away",
                            "back", "left"})  # fmt: skip
@@ -32,54 +38,134 @@ SERVER_FIELDS = ("version", "deadline", "server_seed", "entropy")
 
 @dataclass(frozen=True)
 class Verdict:
-    """Whether the game checks out; if not, what failed first."""
+    """The outcome (one of the exit codes above) and what decided it."""
 
-    ok: bool
+    outcome: int
     detail: str
 
+    @property
+    def ok(self) -> bool:
+        return self.outcome == VERIFIED
 
-def verify(view: JSON, events: list[JSON]) -> Verdict:
-    """Check ``view`` (a spectator's, of a game that is over) and its public events."""
-    fair = view.get("fairness") or {}
-    if fair.get("scheme") != SCHEME:
-        return Verdict(False, f"nothing to verify: the deal's scheme is {fair.get('scheme')!r}")
-    if "server_seed" not in fair:
-        return Verdict(False, "the game is not over: its server seed is still secret")
-    if hashlib.sha256(bytes.fromhex(fair["server_seed"])).hexdigest() != fair["commitment"]:
-        return Verdict(False, "the server seed does not hash to the commitment")
-    seed = game_seed(fair["server_seed"], fair["entropy"])
-    game = create_game(view["variant"], len(view["players"]), seed, view["options"],
-                       dealer=fair.get("dealer"))  # fmt: skip
-    if game.log != view["log"]:
-        return Verdict(False, f"the deal differs: {json.dumps(game.log)} is not the view's log")
-    started = next((e for e in events if e["type"] == "started"), None)
-    if started is None:
-        return Verdict(True, "the game ended before it started: nothing was dealt")
+    def __str__(self) -> str:
+        word = {VERIFIED: "verified", NOT_VERIFIED: "NOT verified",
+                NOT_APPLICABLE: "not applicable", COULD_NOT_CHECK: "could not check"}  # fmt: skip
+        return f"{word[self.outcome]}: {self.detail}"
+
+
+class Failed(Exception):
+    """The record is not what an honest server would have written."""
+
+
+def verify_record(record: Any, seen_commitment: str | None = None,
+                  sent_entropy: str | None = None) -> Verdict:  # fmt: skip
+    """Check ``record``; ``seen_commitment`` and ``sent_entropy`` are what the player
+    saw and sent before the deal, if they kept them."""
+    if not isinstance(record, dict) or not isinstance(record.get("format"), dict):
+        return Verdict(COULD_NOT_CHECK, "this is not a game record (no 'format')")
+    shape = record["format"]
+    if shape.get("name") != FORMAT or shape.get("version") != 1:
+        return Verdict(COULD_NOT_CHECK, f"not a {FORMAT} record of version 1: {shape!r}")
+    try:
+        return _verify(record, seen_commitment, sent_entropy)
+    except Failed as failure:
+        return Verdict(NOT_VERIFIED, str(failure))
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
+        return Verdict(NOT_VERIFIED, f"the record is malformed ({type(err).__name__}: {err})")
+
+
+def _verify(record: JSON, seen: str | None, sent: str | None) -> Verdict:
+    fair, players = record["fairness"], int(record["players"])
+    if fair["scheme"] == CHOSEN:
+        return Verdict(NOT_APPLICABLE, "the creator chose the deal (a seed or a position)")
+    if fair["scheme"] not in SCHEMES:
+        raise Failed(f"unknown deal scheme {fair['scheme']!r}")
+    committed = _hex(fair.get("commitment"), "the commitment")
+    if seen is not None and seen.lower() != committed:
+        raise Failed(f"the record's commitment {committed} is not the one you saw, {seen}")
+    entropy = _entropy(fair.get("entropy"), players)
+    if sent is not None and sent.lower() not in entropy:
+        raise Failed(f"the entropy you sent, {sent}, is in no seat of the record")
+    if record["status"] not in ("finished", "cancelled"):
+        raise Failed(f"the game is {record['status']!r}, not over")
+    seed = _hex(fair.get("server_seed"), "the revealed server seed")
+    dealer = fair.get("dealer")
+    if dealer is not None and (not isinstance(dealer, int) or not 0 <= dealer < players):
+        raise Failed(f"the dealer {dealer!r} is no seat of the game")
+    if fair["scheme"] == "commit-reveal-v1" and dealer is not None:
+        raise Failed("a commit-reveal-v1 deal does not commit to its fixed dealer")
+    if commitment(seed, dealer, fair["scheme"]) != committed:
+        raise Failed("the server seed and the dealer do not hash to the commitment")
+    events = list(record["events"])
+    starts = [e for e in events if e["type"] == "started"]
+    if not starts and record["status"] == "cancelled":
+        return Verdict(NOT_APPLICABLE, "the game was cancelled before the deal")
+    if len(starts) != 1:
+        raise Failed(f"the record has {len(starts)} 'started' events, not one")
+    try:
+        game = create_game(record["variant"], players, game_seed(seed, entropy, fair["scheme"]),
+                           record["options"], dealer=dealer)  # fmt: skip
+    except SetupError as err:
+        raise Failed(f"the record's game cannot be set up: {err}") from None
+    started = starts[0]
     if started["to_move"] != game.to_move:
-        return Verdict(
-            False, f"started: {game.to_move} should move first, not {started['to_move']}"
-        )
+        raise Failed(f"started: {game.to_move} should move first, not {started['to_move']}")
     played = [e for e in events if e["version"] > started["version"]]
-    rules = [e for e in played if e["type"] not in SERVER_EVENTS]
-    failed = _replay(game, [_public(e) for e in rules])
+    rules = [_public(e) for e in played if e["type"] not in SERVER_EVENTS]
+    game, failed = _replay(game, rules)
     if failed is not None:
-        event = rules[failed]
-        return Verdict(False, f"version {event['version']}: nothing the rules allow produces "
-                              f"{json.dumps(_public(event))}")  # fmt: skip
-    return Verdict(True, f"the deal and all {len(played)} later events check out")
+        event = [e for e in played if e["type"] not in SERVER_EVENTS][failed]
+        raise Failed(f"version {event['version']}: nothing the rules allow produces "
+                     f"{json.dumps(_public(event))}")  # fmt: skip
+    _same_ending(record, game)
+    return Verdict(VERIFIED, f"the deal, all {len(played)} later events and the ending check out")
+
+
+def _same_ending(record: JSON, game: Game) -> None:
+    """The replay ends where the record says the game ended."""
+    finished = game.result is not None
+    if record["status"] == "finished" and not finished:
+        raise Failed("the replay ends with the game still on, but the record says it finished")
+    if record["status"] == "cancelled" and finished:
+        raise Failed("the replay ends with the game over, but the record says it was cancelled")
+    result = record["result"]
+    if finished and (result is None or list(result["scores"]) != game.outcome()):
+        raise Failed(f"the replay's result {game.outcome()} is not the record's "
+                     f"{None if result is None else result['scores']}")  # fmt: skip
+    if _plain(game.view(None)) != record["final"]:
+        raise Failed("the replay's final position is not the record's")
+
+
+def _hex(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not SEED.match(value.lower()):
+        raise Failed(f"{what} is not 64 hex digits: {value!r}")
+    return value.lower()
+
+
+def _entropy(given: Any, players: int) -> list[str | None]:
+    if not isinstance(given, list) or len(given) != players:
+        raise Failed(f"the entropy should be one entry per seat, not {given!r}")
+    for text in given:
+        if text is not None and (not isinstance(text, str) or not ENTROPY.match(text)):
+            raise Failed(f"a seat's entropy is not 1 to 64 hex digits: {text!r}")
+    return [None if text is None else text.lower() for text in given]
+
+
+def _plain(data: Any) -> Any:
+    """JSON as it travels (shared read-only values become plain ones)."""
+    return json.loads(json.dumps(data))
 
 
 def _public(event: JSON) -> JSON:
     """An event as compared: without what the server adds (its version, deadlines
     from the server's clock, the secrets on game_over)."""
-    shown = {k: v for k, v in event.items() if k not in SERVER_FIELDS}
-    plain: JSON = json.loads(json.dumps(shown))  # shared read-only events become plain JSON
+    plain: JSON = _plain({k: v for k, v in event.items() if k not in SERVER_FIELDS})
     return plain
 
 
-def _replay(game: Game, left: list[JSON], done: int = 0) -> int | None:
-    """Play on ``game`` what produces the events ``left``; None when it all replays,
-    else the index (from ``done``) of the furthest event nothing produced.
+def _replay(game: Game, left: list[JSON], done: int = 0) -> tuple[Game, int | None]:
+    """Play on ``game`` what produces the events ``left``: the game after them and
+    None, or the index (from ``done``) of the furthest event nothing produced.
 
     Several moves may produce the same public events (an answer to a block window
     does not say whether it blocked): then each is tried in turn, on a copy.
@@ -87,21 +173,21 @@ def _replay(game: Game, left: list[JSON], done: int = 0) -> int | None:
     while left:
         moves = _moves_producing(game, left)
         if not moves:
-            return done
+            return game, done
         if len(moves) > 1:
             furthest = done
             for move, count in moves:
                 trial = game.copy()
                 move(trial)
-                failed = _replay(trial, left[count:], done + count)
+                after, failed = _replay(trial, left[count:], done + count)
                 if failed is None:
-                    return None
+                    return after, None
                 furthest = max(furthest, failed)
-            return furthest
+            return game, furthest
         move, count = moves[0]
         move(game)
         left, done = left[count:], done + count
-    return None
+    return game, None
 
 
 Move = Callable[[Game], list[JSON]]
@@ -126,3 +212,47 @@ def _moves_producing(game: Game, left: list[JSON]) -> list[tuple[Move, int]]:
 
 def _act(game: Game, seat: int, action: JSON) -> list[JSON]:
     return game.apply(seat, action)
+
+
+def fetch_record(url: str, game_id: str, timeout_s: float = 15.0) -> JSON | Verdict:
+    """The record from a server, or a could-not-check verdict saying why not."""
+    import requests
+
+    address = f"{url.rstrip('/')}/api/v1/games/{game_id}/record"
+    try:
+        response = requests.get(address, timeout=timeout_s)
+    except requests.RequestException as err:
+        return Verdict(COULD_NOT_CHECK, f"{address} cannot be reached ({type(err).__name__})")
+    if response.status_code != 200:
+        try:
+            said = response.json().get("detail", "")
+        except ValueError:
+            said = response.text[:200]
+        return Verdict(COULD_NOT_CHECK, f"{address} answered {response.status_code}: {said}")
+    try:
+        record: JSON = response.json()
+    except ValueError:
+        return Verdict(COULD_NOT_CHECK, f"{address} did not answer JSON")
+    return record
+
+
+def read_record(path: str) -> JSON | Verdict:
+    """The record saved in a file, or a could-not-check verdict saying why not."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            record: JSON = json.load(file)
+    except OSError as err:
+        return Verdict(COULD_NOT_CHECK, f"{path} cannot be read ({err.strerror})")
+    except ValueError as err:
+        return Verdict(COULD_NOT_CHECK, f"{path} is not JSON ({err})")
+    return record
+
+
+def verify_source(source: str, game_id: str | None, seen_commitment: str | None = None,
+                  sent_entropy: str | None = None) -> Verdict:  # fmt: skip
+    """``stacks-api verify``: a saved record (``source`` a file), or the record of
+    ``game_id`` on the server at ``source``."""
+    record = read_record(source) if game_id is None else fetch_record(source, game_id)
+    if isinstance(record, Verdict):
+        return record
+    return verify_record(record, seen_commitment, sent_entropy)

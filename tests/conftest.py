@@ -13,7 +13,13 @@ import pytest
 from stacks_api.app import create_app
 from stacks_api.config import TestConfig
 from stacks_api.store.redis_connect import connect
-from stacks_api.testing import RedisClusterServer, RedisServer
+from stacks_api.testing import (
+    PostgresServer,
+    RedisClusterServer,
+    RedisServer,
+    create_database,
+    drop_database,
+)
 
 # Every app the tests build (and every server they start) keeps its SQLite archive
 # in this session's own folder, never in the user's data directory.
@@ -51,6 +57,31 @@ def cluster_url() -> Iterator[str]:
     """REDIS_CLUSTER_URL when set, else a Redis Cluster (3 masters, a replica each)
     started for this test session."""
     yield from _given_or_started("REDIS_CLUSTER_URL", RedisClusterServer)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """DATABASE_URL when set (a PostgreSQL where we may create databases), else a
+    PostgreSQL server started for this test session."""
+    if os.environ.get("DATABASE_URL"):
+        yield os.environ["DATABASE_URL"]
+        return
+    server = PostgresServer()
+    server.start()
+    yield server.url
+    server.cleanup()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
+    """A new, empty archive database owned by one test: an SQLite file, and a
+    database on PostgreSQL (dropped afterwards)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/archive.sqlite3"
+        return
+    url = create_database(request.getfixturevalue("postgres_url"))
+    yield url
+    drop_database(url)
 
 
 @pytest.fixture

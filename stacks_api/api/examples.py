@@ -13,7 +13,7 @@ from ..engine import create_game
 GAME_ID = "5f0c2a7e9b1d4c3a"
 TOKEN = "q4Xo1c0Hn8Vd2bK5tWm7Zr9Ye3Lp6Sg0Fa4Ju8Ni2Q"
 FAIRNESS = {
-    "scheme": "commit-reveal-v1",
+    "scheme": "commit-reveal-v2",
     "commitment": "9f64a747e1b97f131fabb6b447296c9b6f0201e79fb3c5356e6c77e89b6a806a",
     "dealer": None,
 }
@@ -36,7 +36,9 @@ def _dress(view: dict[str, Any], status: str, version: int, joined: bool = True)
     for player in view["players"]:
         human = player["seat"] < 2
         name = (["Ada", "Grace"][player["seat"]] if joined else None) if human else "greedy bot"
-        player.update(name=name, bot=None if human else "greedy", away=False, left=False)
+        player.update(
+            name=name, bot=None if human else "greedy", player_id=None, away=False, left=False
+        )
     if status != "active":
         view["to_move"] = []
     variant = variants.get(view["variant"])

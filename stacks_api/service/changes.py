@@ -22,7 +22,7 @@ def started(record: GameRecord, game: Game, events: list[Event]) -> tuple[GameRe
     server seed and every seat's entropy (``stacks_api.fairness``)."""
     fair = record.fairness
     if fair is not None and fair.server_seed is not None:
-        seed = game_seed(fair.server_seed, list(fair.entropy))
+        seed = game_seed(fair.server_seed, list(fair.entropy), fair.scheme)
         game = create_game(record.variant, record.players, seed, game.options, dealer=fair.dealer)
     active = replace(record, status="active", game=game.to_dict())
     return stamped(active, [{"type": "started", "to_move": game.to_move}], events), game

@@ -205,10 +205,11 @@ class Lobby:
         return self.table.update(game_id, decide)
 
 
-def committed(players: int) -> Fairness:
-    """A new committed deal: a secret server seed, room for each seat's entropy."""
+def committed(players: int, dealer: int | None = None) -> Fairness:
+    """A new committed deal: a secret server seed, room for each seat's entropy, and
+    the dealer if one is fixed in advance (committed to with the seed)."""
     seed = server_seed()
-    return Fairness(SCHEME, commitment(seed), seed, (None,) * players)
+    return Fairness(SCHEME, commitment(seed, dealer), seed, (None,) * players, dealer)
 
 
 def _with_entropy(record: GameRecord, seat: int, entropy: str | None) -> Fairness | None:

@@ -66,7 +66,7 @@ class Rematch:
         dealer = None if previous.dealer is None else (previous.dealer + 1) % old.players
         options = previous.options
         game = create_game(old.variant, old.players, secrets.randbits(63), options, dealer=dealer)
-        fair = replace(committed(old.players), dealer=dealer)
+        fair = committed(old.players, dealer)
         record, events = self.lobby.opened(next_id, game, next_seats(old), old.host, fair,
                                            rematch_of=old.id)  # fmt: skip
         if self.table.store.create(record, events):

@@ -121,12 +121,18 @@ def you_fields(action: str, **own: fields.Field[Any]) -> dict[str, fields.Field[
 
 
 class FairnessSchema(Schema):
-    """``chosen``: the creator gave the seed or the position. ``commit-reveal-v1``: the
-    server committed to a secret seed before anyone joined; once the game is over,
-    ``server_seed`` and each seat's ``entropy`` are shown."""
+    """``chosen``: the creator gave the seed or the position. ``commit-reveal-v2``: the
+    server committed to a secret seed (and the dealer fixed in advance, if any)
+    before anyone joined; once the game is over, ``server_seed`` and each seat's
+    ``entropy`` are shown. ``commit-reveal-v1``: games made before v2."""
 
-    scheme = fields.String(required=True, validate=validate.OneOf(["chosen", "commit-reveal-v1"]))
-    commitment = fields.String(metadata={"description": "SHA-256 of the server seed, hex"})
+    scheme = fields.String(
+        required=True,
+        validate=validate.OneOf(["chosen", "commit-reveal-v1", "commit-reveal-v2"]),
+    )
+    commitment = fields.String(
+        metadata={"description": "SHA-256 over the server seed and the fixed dealer, hex"}
+    )
     dealer = whole(
         allow_none=True, metadata={"description": "A dealer fixed in advance (a rematch)"}
     )
