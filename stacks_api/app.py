@@ -70,12 +70,14 @@ def build_service(config: Mapping[str, Any]) -> GameService:
     )
     archive = open_archive(config["DATABASE_URL"], config["DATABASE_TIMEOUT_S"],
                            migrate=config["DATABASE_MIGRATE"])  # fmt: skip
-    budget = config["BOT_BUDGET_S"]
+    budget, claim_s = config["BOT_BUDGET_S"], config["ARCHIVE_CLAIM_S"]
     if config["JOBS"] != "local":
-        return GameService(store, RemoteWorkers(store.work), bot_budget_s=budget, archive=archive)
+        return GameService(store, RemoteWorkers(store.work), bot_budget_s=budget, archive=archive,
+                           archive_claim_s=claim_s)  # fmt: skip
     runner = Runner(store.work, lambda game_id, renew: service.turns.advance(game_id, renew),
                     threads=config["LOCAL_BOT_THREADS"])  # fmt: skip
-    service = GameService(store, runner, bot_budget_s=budget, archive=archive)
+    service = GameService(store, runner, bot_budget_s=budget, archive=archive,
+                          archive_claim_s=claim_s)  # fmt: skip
     assert service.archiving is not None
     runner.archiver = Archiver(service.archiving)
     return service

@@ -115,10 +115,26 @@ def supervise(children: list[Child]) -> int:
     return 0
 
 
+def migrate() -> str:
+    """Bring the archive's database up to date; where it is."""
+    from .archive import connect, upgrade
+    from .config import Config
+
+    engine = connect(Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S)
+    upgrade(engine)
+    engine.dispose()
+    return engine.url.render_as_string(hide_password=True)
+
+
 def serve(args: argparse.Namespace) -> None:
     """Run the web workers and, on Redis, the bot workers; keep them all running."""
     from .config import Config
 
+    print(f"stacks-api: the archive is up to date: {migrate()}", flush=True)
+    os.environ["STACKS_DATABASE_MIGRATE"] = "off"  # done once, here, for every process
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"stacks-api: play at http://{shown}:{args.port}/play, the API explorer is at "
+          f"http://{shown}:{args.port}/docs", flush=True)  # fmt: skip
     workers = args.workers
     if not Config.REDIS_URL and workers != 1:
         print("no REDIS_URL: using the in-memory store, which needs a single web worker")
@@ -319,6 +335,14 @@ def main(argv: list[str] | None = None) -> None:
     check.add_argument("game_id", nargs="?", help="the game, when SOURCE is a server")
     check.add_argument("--commitment", metavar="HEX", help="the commitment you saw at join")
     check.add_argument("--entropy", metavar="HEX", help="the entropy you sent at join")
+    database = commands.add_parser(
+        "db", help="the archive's database",
+        description="The archive of ended games and accounts: PostgreSQL at DATABASE_URL, "
+        "else an SQLite file in STACKS_DATA_DIR (docs/operations.md).",
+    )  # fmt: skip
+    database.add_subparsers(dest="db_command", required=True, metavar="COMMAND").add_parser(
+        "upgrade", help="bring the database up to date (serve does it too)"
+    )
     spec = commands.add_parser(
         "openapi",
         help="write the OpenAPI document",
@@ -344,6 +368,8 @@ def main(argv: list[str] | None = None) -> None:
             jobs=max(1, args.jobs), alone=args.alone,
         )  # fmt: skip
         print(report)
+    elif args.command == "db":
+        print(f"the archive is up to date: {migrate()}")
     elif args.command == "verify":
         from .verify import verify_source
 

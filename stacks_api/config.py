@@ -27,6 +27,9 @@ class Config:
     # Bring the database up to date when the app starts ("off": `stacks-api serve`
     # has done it before starting its processes, or `stacks-api db upgrade` has).
     DATABASE_MIGRATE = os.environ.get("STACKS_DATABASE_MIGRATE", "on") != "off"
+    # How long an archiving worker holds a batch of ended games: one that dies
+    # holds them this long before another archives them.
+    ARCHIVE_CLAIM_S = float(os.environ.get("STACKS_ARCHIVE_CLAIM_S", "30"))
     BOT_BUDGET_S = float(os.environ.get("STACKS_BOT_BUDGET_S", "5"))
     # Where bot moves and deadlines run: "workers" (worker processes; needs
     # REDIS_URL; "rq", its earlier name, still means it) or "local" (threads in

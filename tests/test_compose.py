@@ -48,8 +48,18 @@ def test_the_cluster_layout_forms_every_node_into_one_cluster_the_servers_reach(
 
 def test_compose_files_set_only_settings_the_server_reads():
     for name in ("docker-compose.yml", "docker-compose.cluster.yml"):
-        for service in services(name).values():
+        ours = [s for s in services(name).values() if "build" in s]  # not redis or postgres
+        assert ours
+        for service in ours:
             for variable in service.get("environment") or {}:
                 assert variable in ("REDIS_URL", "WEB_CONCURRENCY") or (
                     f'"{variable}"' in CONFIG
                 ), f"{name} sets {variable}, which nothing reads"
+
+
+def test_every_server_of_the_compose_files_keeps_its_archive_in_postgresql():
+    for name in ("docker-compose.yml", "docker-compose.cluster.yml"):
+        found = services(name)
+        for service in (s for s in found.values() if "build" in s):
+            url = urlsplit(service["environment"]["DATABASE_URL"])
+            assert url.scheme == "postgresql" and url.hostname in found

@@ -23,4 +23,5 @@ class Health(MethodView):
         """Whether the server and its store answer"""
         games = current_app.extensions["stacks_api.games"]
         kind = games.health()
-        return {"status": "ok", "store": kind, "open_streams": server_streams(games.open_streams)}
+        streams = server_streams(games.open_streams)
+        return {"status": "ok", "store": kind, "open_streams": streams, "archive": games.backlog()}

@@ -305,6 +305,17 @@ class GameListSchema(Schema):
     total = whole(required=True)
 
 
+class ArchiveHealthSchema(Schema):
+    database = fields.String(required=True, validate=validate.OneOf(["postgresql", "sqlite"]))
+    backlog = whole(
+        required=True,
+        metadata={
+            "description": "Ended games waiting to be archived: a few at most while the "
+            "database answers; it grows while the database is away (games go on)."
+        },
+    )
+
+
 class HealthSchema(Schema):
     status = fields.String(required=True)
     store = fields.String(required=True, validate=validate.OneOf(["redis", "memory"]))
@@ -315,6 +326,7 @@ class HealthSchema(Schema):
             "reports its own every 2 s, so the total lags a change by up to that."
         },
     )
+    archive = fields.Nested(ArchiveHealthSchema, required=True)
 
 
 def _bot_option(bot: str, option: bots.Option) -> fields.Field[Any]:

@@ -48,6 +48,7 @@ __all__ = [
     "Archive",
     "ArchiveUnavailable",
     "GameArchive",
+    "connect",
     "database_url",
     "is_current",
     "open_archive",

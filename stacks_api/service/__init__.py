@@ -23,8 +23,9 @@ import time
 from collections.abc import Callable
 
 from ..problems import Refusal
+from ..record import JSON
 from ..store import GameStore
-from .archiving import Archiving
+from .archiving import CLAIM_S, Archiving
 from .lobby import Lobby
 from .play import Play
 from .players import Players
@@ -44,6 +45,7 @@ class GameService:
         clock: Callable[[], float] = time.time,
         bot_budget_s: float = BOT_BUDGET_S,
         archive: Archive | None = None,
+        archive_claim_s: float = CLAIM_S,
     ) -> None:
         self.store = store
         self.jobs = jobs
@@ -54,7 +56,9 @@ class GameService:
         self.turns = Turns(self.table, bot_budget_s)
         self.rematch = Rematch(self.table, self.lobby)
         self.players = Players(self.table)
-        self.archiving = None if archive is None else Archiving(store, archive.games)
+        self.archiving = (
+            None if archive is None else Archiving(store, archive.games, archive_claim_s)
+        )
 
     @property
     def work(self) -> WorkQueue:
@@ -64,6 +68,11 @@ class GameService:
     def open_streams(self, process: str, open_here: int) -> int:
         """Report this process's open event streams; the server's total."""
         return self.store.count_streams(process, open_here, self.table.clock())
+
+    def backlog(self) -> JSON:
+        """The archive's database, and how many ended games wait for it."""
+        kind = "sqlite" if self.archive is None else self.archive.kind
+        return {"database": kind, "backlog": self.store.archiving_backlog()}
 
     def health(self) -> str:
         """The store's kind, once it has taken a write; a 503 problem otherwise."""

@@ -21,7 +21,7 @@ from .ports import GameArchive
 
 log = logging.getLogger(__name__)
 FORMAT = {"name": "stacks-record", "version": 1}
-CLAIM_S = 30.0  # a claimed batch is the worker's for this long
+CLAIM_S = 30.0  # by default a claimed batch is the worker's for this long
 SWEEP_BATCH = 2000  # ended games a sweep looks at, per index
 
 
@@ -96,15 +96,16 @@ def archived(record: GameRecord, events: list[Event]) -> Archived:
 class Archiving:
     """Moves ended games from the live store's outbox into the archive."""
 
-    def __init__(self, store: GameStore, archive: GameArchive) -> None:
+    def __init__(self, store: GameStore, archive: GameArchive, claim_s: float = CLAIM_S) -> None:
         self.store = store
         self.archive = archive
+        self.claim_s = claim_s
 
     def drain(self, now: float, batch: int = 100) -> int:
         """Archive one batch of the outbox; how many games it held. Raises
         ``Unavailable`` when the store or the database is (the claim runs out and
         the games are tried again)."""
-        claimed = self.store.claim_archiving(now, CLAIM_S, batch)
+        claimed = self.store.claim_archiving(now, self.claim_s, batch)
         if not claimed:
             return 0
         games, gone = [], []

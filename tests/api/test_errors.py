@@ -23,11 +23,12 @@ def test_body_that_is_not_an_object(client):
     problem(client.post(API, data="null", content_type="application/json"), 422, "validation_error")
 
 
-def test_health_reports_the_store(client, store_url):
+def test_health_reports_the_store_and_the_archive(client, store_url):
     response = client.get("/api/v1/health")
     assert response.status_code == 200
     kind = "redis" if store_url else "memory"
-    assert response.json == {"status": "ok", "store": kind, "open_streams": 0}
+    archive = {"database": "sqlite", "backlog": 0}
+    assert response.json == {"status": "ok", "store": kind, "open_streams": 0, "archive": archive}
 
 
 @pytest.fixture
