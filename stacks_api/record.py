@@ -112,18 +112,25 @@ class Fairness:
     """How the deal was made (``stacks_api.fairness``): ``chosen`` (the creator gave a
     seed or a position) or ``commit-reveal-v2``, whose server seed and per-seat
     entropy stay secret until the game is over. ``dealer`` is a dealer fixed in
-    advance (a rematch passes the deal on), if any."""
+    advance (a rematch passes the deal on), if any. A chosen deal keeps the ``seed``
+    and ``position`` it was made from, shown once the game is over (so that it can
+    be replayed)."""
 
     scheme: str
     commitment: str | None = None
     server_seed: str | None = None
     entropy: tuple[str | None, ...] = ()
     dealer: int | None = None
+    seed: int | None = None
+    position: JSON | None = None
 
     def public(self, ended: bool) -> JSON:
         """What anyone may see: the commitment while the game runs, everything after."""
         if self.commitment is None:
-            return {"scheme": self.scheme}
+            chosen: JSON = {"scheme": self.scheme}
+            if ended and self.seed is not None:
+                chosen.update(seed=self.seed, position=self.position)
+            return chosen
         shown: JSON = {"scheme": self.scheme, "commitment": self.commitment,
                        "dealer": self.dealer}  # fmt: skip
         if ended:
@@ -133,12 +140,13 @@ class Fairness:
     def to_json(self) -> JSON:
         return {"scheme": self.scheme, "commitment": self.commitment,
                 "server_seed": self.server_seed, "entropy": list(self.entropy),
-                "dealer": self.dealer}  # fmt: skip
+                "dealer": self.dealer, "seed": self.seed, "position": self.position}  # fmt: skip
 
     @classmethod
     def from_json(cls, data: JSON) -> Fairness:
         return cls(data["scheme"], data["commitment"], data["server_seed"],
-                   tuple(data["entropy"]), data["dealer"])  # fmt: skip
+                   tuple(data["entropy"]), data["dealer"], data.get("seed"),
+                   data.get("position"))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

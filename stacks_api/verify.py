@@ -13,14 +13,13 @@ public state. The first thing that fails is named.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .engine import Game, SetupError, create_game
+from .engine.replay import moves, public, replay
 from .fairness import CHOSEN, ENTROPY, SCHEMES, commitment, game_seed
 
 JSON = dict[str, Any]
@@ -28,12 +27,6 @@ FORMAT = "stacks-record"
 # Exit codes of ``stacks-api verify`` (2 is argparse's own: a wrong command line).
 VERIFIED, NOT_VERIFIED, NOT_APPLICABLE, COULD_NOT_CHECK = 0, 1, 3, 4
 SEED = re.compile(r"^[0-9a-f]{64}$")
-# What the server itself says around the rules' own events: not replayed.
-SERVER_EVENTS = frozenset({"created", "joined", "started", "cancelled", "timeout", "away",
-                           "back", "left"})  # fmt: skip
-# Fields the server adds to the rules' events: the clock's deadlines, and the deal's
-# secrets on game_over.
-SERVER_FIELDS = ("version", "deadline", "server_seed", "entropy")
 
 
 @dataclass(frozen=True)
@@ -110,15 +103,15 @@ def _verify(record: JSON, seen: str | None, sent: str | None) -> Verdict:
     started = starts[0]
     if started["to_move"] != game.to_move:
         raise Failed(f"started: {game.to_move} should move first, not {started['to_move']}")
-    played = [e for e in events if e["version"] > started["version"]]
-    rules = [_public(e) for e in played if e["type"] not in SERVER_EVENTS]
-    game, failed = _replay(game, rules)
+    played = moves(events, started["version"])
+    game, failed = replay(game, [public(e) for e in played])
     if failed is not None:
-        event = [e for e in played if e["type"] not in SERVER_EVENTS][failed]
+        event = played[failed]
         raise Failed(f"version {event['version']}: nothing the rules allow produces "
-                     f"{json.dumps(_public(event))}")  # fmt: skip
+                     f"{json.dumps(public(event))}")  # fmt: skip
     _same_ending(record, game)
-    return Verdict(VERIFIED, f"the deal, all {len(played)} later events and the ending check out")
+    later = len([e for e in events if e["version"] > started["version"]])
+    return Verdict(VERIFIED, f"the deal, all {later} later events and the ending check out")
 
 
 def _same_ending(record: JSON, game: Game) -> None:
@@ -154,64 +147,6 @@ def _entropy(given: Any, players: int) -> list[str | None]:
 def _plain(data: Any) -> Any:
     """JSON as it travels (shared read-only values become plain ones)."""
     return json.loads(json.dumps(data))
-
-
-def _public(event: JSON) -> JSON:
-    """An event as compared: without what the server adds (its version, deadlines
-    from the server's clock, the secrets on game_over)."""
-    plain: JSON = _plain({k: v for k, v in event.items() if k not in SERVER_FIELDS})
-    return plain
-
-
-def _replay(game: Game, left: list[JSON], done: int = 0) -> tuple[Game, int | None]:
-    """Play on ``game`` what produces the events ``left``: the game after them and
-    None, or the index (from ``done``) of the furthest event nothing produced.
-
-    Several moves may produce the same public events (an answer to a block window
-    does not say whether it blocked): then each is tried in turn, on a copy.
-    """
-    while left:
-        moves = _moves_producing(game, left)
-        if not moves:
-            return game, done
-        if len(moves) > 1:
-            furthest = done
-            for move, count in moves:
-                trial = game.copy()
-                move(trial)
-                after, failed = _replay(trial, left[count:], done + count)
-                if failed is None:
-                    return after, None
-                furthest = max(furthest, failed)
-            return game, furthest
-        move, count = moves[0]
-        move(game)
-        left, done = left[count:], done + count
-    return game, None
-
-
-Move = Callable[[Game], list[JSON]]
-
-
-def _moves_producing(game: Game, left: list[JSON]) -> list[tuple[Move, int]]:
-    """Every move (an action, or the closing of a block window) whose events begin
-    ``left``, with how many events it makes."""
-    first, found = left[0], []
-    if first["type"] == "window_expired":
-        candidates: list[Move] = [lambda g: g.expire(float("inf"))]
-    else:
-        tries = [(seat, action) for seat in game.to_move for action in game.legal_actions(seat)]
-        candidates = [functools.partial(_act, seat=seat, action=action) for seat, action in tries]
-    for move in candidates:
-        trial = game.copy()
-        produced = [_public(e) for e in move(trial)]
-        if produced and produced == left[: len(produced)]:
-            found.append((move, len(produced)))
-    return found
-
-
-def _act(game: Game, seat: int, action: JSON) -> list[JSON]:
-    return game.apply(seat, action)
 
 
 def fetch_record(url: str, game_id: str, timeout_s: float = 15.0) -> JSON | Verdict:

@@ -230,6 +230,22 @@ class Record(MethodView):
         return rendered(record, 200, {"Cache-Control": "public, max-age=60"})
 
 
+@blp.route("/<game_id>/replay/<int:version>")
+class Replay(MethodView):
+    @blp.response(200, GameViewSchema)
+    @problems(404, 409, 503)
+    @blp.doc(operationId="getReplayPosition", security=[])
+    def get(self, game_id: str, version: int) -> Any:
+        """An ended game as a spectator saw it right after one of its versions
+
+        For stepping through a finished game: the versions are those of the
+        record's events. The game is dealt again from its revealed secrets and
+        replayed through the engine up to that version.
+        """
+        view = service().play.position(game_id, version)
+        return rendered(view, 200, {"Cache-Control": "public, max-age=3600"})
+
+
 @blp.route("/<game_id>/leave")
 class Leave(MethodView):
     @blp.response(200, GameViewSchema)

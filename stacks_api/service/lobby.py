@@ -51,11 +51,12 @@ class Lobby:
     def create(self, body: JSON) -> tuple[JSON, str]:
         """Create a game; returns its spectator view and the host token."""
         players, seed, position = body["players"], body.get("seed"), body.get("position")
+        dealt_from = secrets.randbits(63) if seed is None else seed
         try:  # the engine checks the player count before anything is sized by it
             game = create_game(
                 body["variant"],
                 players=players,
-                seed=secrets.randbits(63) if seed is None else seed,
+                seed=dealt_from,
                 options=body.get("options"),
                 position=position,
             )
@@ -64,7 +65,9 @@ class Lobby:
         seats = seats_of(body.get("seats") or [{}] * players, players)
         host = new_token()
         practice = seed is not None or position is not None
-        fair = Fairness(CHOSEN) if practice else committed(players)
+        fair = (
+            Fairness(CHOSEN, seed=dealt_from, position=position) if practice else committed(players)
+        )
         record, events = self.opened(secrets.token_hex(8), game, seats, token_hash(host), fair)
         if not self.table.store.create(record, events):
             raise RuntimeError(f"a game with id {record.id!r} exists already")

@@ -12,6 +12,7 @@ from ..engine import IllegalAction
 from ..problems import Refusal
 from ..record import JSON, Event, GameRecord
 from ..store import Change, EventFeed
+from . import replay
 from .archiving import document
 from .changes import settled, stamped
 from .table import Table, own_seat, seat_of
@@ -174,6 +175,11 @@ class Play:
             if found is not None:
                 return found
         return document(record, self.table.store.events_after(game_id, 0))
+
+    def position(self, game_id: str, version: int) -> JSON:
+        """An ended game as a spectator saw it right after ``version`` (a replay)."""
+        record, _ = self.table.find(game_id)
+        return replay.position(record, self.record(game_id), version)
 
     def require(self, game_id: str) -> GameRecord:
         """The game's record; refuse with not_found unless the game exists."""

@@ -124,7 +124,8 @@ class FairnessSchema(Schema):
     """``chosen``: the creator gave the seed or the position. ``commit-reveal-v2``: the
     server committed to a secret seed (and the dealer fixed in advance, if any)
     before anyone joined; once the game is over, ``server_seed`` and each seat's
-    ``entropy`` are shown. ``commit-reveal-v1``: games made before v2."""
+    ``entropy`` are shown. ``commit-reveal-v1``: games made before v2. A chosen deal
+    shows its ``seed`` and ``position`` once the game is over."""
 
     scheme = fields.String(
         required=True,
@@ -137,6 +138,13 @@ class FairnessSchema(Schema):
         allow_none=True, metadata={"description": "A dealer fixed in advance (a rematch)"}
     )
     server_seed = fields.String(metadata={"description": "Once the game is over: 32 bytes, hex"})
+    seed = fields.Integer(
+        metadata={"description": "A chosen deal, once the game is over: the seed it was dealt from"}
+    )
+    position = fields.Dict(
+        allow_none=True,
+        metadata={"description": "A chosen deal, once the game is over: the position it began at"},
+    )
     entropy = fields.List(
         fields.String(allow_none=True),
         metadata={"description": "Once the game is over: each seat's entropy, or null"},

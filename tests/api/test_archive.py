@@ -197,3 +197,26 @@ def test_a_profile_is_public_and_an_unknown_player_is_not_found(client):
     assert profile["name"] == "Bo" and "key" not in profile
     problem(client.get(f"{PLAYERS}/nobody"), 404, "not_found")
     problem(client.get(f"{PLAYERS}/me"), 401, "unauthorized")
+
+
+@pytest.mark.parametrize("variant, players", [("sequence", 2), ("stacks", 3)])
+def test_an_ended_game_can_be_stepped_through_version_by_version(app, client, variant, players):
+    seats = [{"bot": "random"}] * players
+    game_id = create(client, variant=variant, players=players, seats=seats)["game"]["id"]
+    final = view(client, game_id)
+    while final["status"] == "active":
+        final = view(client, game_id)
+    record = client.get(f"{API}/{game_id}/record").json
+    versions = sorted({e["version"] for e in record["events"]})
+    started = next(e["version"] for e in record["events"] if e["type"] == "started")
+    shown = {v: client.get(f"{API}/{game_id}/replay/{v}").json for v in versions}
+    key = "board" if variant == "sequence" else "piles"
+    assert shown[versions[-1]][key] == final[key]
+    assert shown[versions[-1]]["status"] == "finished"
+    assert shown[started]["status"] == "active" and shown[started][key] != final[key]
+    assert [shown[v]["version"] for v in versions] == versions
+    problem(client.get(f"{API}/{game_id}/replay/{versions[-1] + 1}"), 404, "not_found")
+
+
+def test_a_live_game_has_no_replay(client):
+    problem(client.get(f"{API}/{game_against(client)}/replay/1"), 409, "game_not_active")

@@ -1,0 +1,87 @@
+"""Replaying a game from its public events: at each change, the move the rules
+allow that produces exactly the events stored for it.
+
+The events say what happened, not always which action did it (an answer to a
+block window does not say whether it blocked), so where several moves produce
+the same events each is tried in turn, on a copy, and the one whose line goes
+furthest is kept. ``stacks_api.verify`` checks records with it; the server
+rebuilds an ended game's positions with it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from typing import Any
+
+from ..rules.base import Game
+
+JSON = dict[str, Any]
+# What the server itself says around the rules' own events: not moves.
+SERVER_EVENTS = frozenset({"created", "joined", "started", "cancelled", "timeout", "away",
+                           "back", "left"})  # fmt: skip
+# Fields the server adds to the rules' events: the clock's deadlines, the deal's
+# secrets on game_over.
+SERVER_FIELDS = ("version", "deadline", "server_seed", "entropy")
+
+Move = Callable[[Game], list[JSON]]
+
+
+def public(event: JSON) -> JSON:
+    """An event as compared: without what the server adds (its version, deadlines
+    from the server's clock, the secrets on game_over), as plain JSON."""
+    shown = {k: v for k, v in event.items() if k not in SERVER_FIELDS}
+    plain: JSON = json.loads(json.dumps(shown))  # shared read-only values become plain
+    return plain
+
+
+def moves(events: list[JSON], after: int) -> list[JSON]:
+    """The events of the rules (the moves' own) with a version above ``after``."""
+    return [e for e in events if e["version"] > after and e["type"] not in SERVER_EVENTS]
+
+
+def replay(game: Game, left: list[JSON], done: int = 0) -> tuple[Game, int | None]:
+    """Play on ``game`` what produces the public events ``left`` (as ``public``
+    gives them): the game after them and None, or the game as far as it got and the
+    index (from ``done``) of the furthest event nothing produced."""
+    while left:
+        found = moves_producing(game, left)
+        if not found:
+            return game, done
+        if len(found) > 1:
+            furthest, best = done, game
+            for move, count in found:
+                trial = game.copy()
+                move(trial)
+                after, failed = replay(trial, left[count:], done + count)
+                if failed is None:
+                    return after, None
+                if failed > furthest:
+                    furthest, best = failed, after
+            return best, furthest
+        move, count = found[0]
+        move(game)
+        left, done = left[count:], done + count
+    return game, None
+
+
+def moves_producing(game: Game, left: list[JSON]) -> list[tuple[Move, int]]:
+    """Every move (an action, or the closing of a block window) whose events begin
+    ``left``, with how many events it makes."""
+    first, found = left[0], []
+    if first["type"] == "window_expired":
+        candidates: list[Move] = [lambda g: g.expire(float("inf"))]
+    else:
+        tries = [(seat, action) for seat in game.to_move for action in game.legal_actions(seat)]
+        candidates = [functools.partial(_act, seat=seat, action=action) for seat, action in tries]
+    for move in candidates:
+        trial = game.copy()
+        produced = [public(e) for e in move(trial)]
+        if produced and produced == left[: len(produced)]:
+            found.append((move, len(produced)))
+    return found
+
+
+def _act(game: Game, seat: int, action: JSON) -> list[JSON]:
+    return game.apply(seat, action)
