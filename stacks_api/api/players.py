@@ -118,21 +118,6 @@ class Profile(MethodView):
 class History(MethodView):
     @blp.arguments(HistoryQuerySchema(), location="query")
     @blp.response(200, HistorySchema)
-    @blp.doc(
-        responses={
-            "200": {
-                "description": "A page of games, or every game as NDJSON",
-                "content": {
-                    NDJSON: {
-                        "schema": {
-                            "type": "string",
-                            "description": "One game record (`Record`) a line, newest first",
-                        }
-                    }
-                },
-            }
-        }
-    )
     @problems(404, 422, 429, 503)
     @blp.doc(operationId="listPlayerGames", security=[])
     def get(self, query: dict[str, Any], player_id: str) -> Any:
@@ -141,7 +126,9 @@ class History(MethodView):
         Filter by `variant`, `since`, `until`, `result` (won, lost, drawn:
         ended games only) and `opponent`; follow `next` for the next page.
         With `Accept: application/x-ndjson`, every ended game's record instead,
-        one JSON document a line.
+        one JSON document (a `Record`) a line, newest first, streamed as it is
+        read (left out of the response types here: generated clients read the
+        JSON form).
         """
         cursor = query.pop("cursor", None)
         limit = query.pop("limit")

@@ -216,7 +216,7 @@ def test_the_lobby_creates_a_stacks_game_against_bots_and_opens_it(server, open_
     page.fill("#players", "3")
     page.dispatch_event("#players", "input")
     page.select_option("#block-window", "holders")
-    page.click("button[type=submit]")
+    page.click("form.create button[type=submit]")
     page.wait_for_selector("[data-pile='3']")
     assert "token=" not in page.url and status(page) == "active"
     game_id = page.url.split("game=")[1].split("&")[0]

@@ -1,10 +1,13 @@
 // The browser client: a lobby and a game page for either variant, over the public API.
 // The address says which game (#game=<id>); a token in it is read once, kept in this
 // tab (and in "my games") and taken out of the address bar.
+import { account } from "./account.js";
 import { h } from "./dom.js";
 import { LANGUAGES, chooseLanguage, language, t } from "./i18n.js";
 import { GameScreen } from "./game.js";
 import { showInvite, showLobby } from "./lobby.js";
+import { showPlayer } from "./player.js";
+import { ReplayScreen } from "./replay.js";
 import { keepToken, tokenFor } from "./seats.js";
 import { setSound, soundOn } from "./sound.js";
 
@@ -35,6 +38,15 @@ function route() {
   current = stopLobby = null;
   page.say("");
   page.lost(false);
+  if (hash.get("replay")) {
+    current = new ReplayScreen(hash.get("replay"), page);
+    return;
+  }
+  if (hash.get("player")) {
+    page.status("player", 0);
+    showPlayer(main, page.say, hash.get("player"));
+    return;
+  }
   if (!gameId) {
     page.status("lobby", 0);
     stopLobby = showLobby(main, page.say);
@@ -46,7 +58,8 @@ function route() {
     // The token leaves the address bar: a copied address never gives the seat away.
     history.replaceState(null, "", `${location.pathname}#game=${gameId}`);
   }
-  const known = token || tokenFor(gameId);
+  // A seat's own token, else the account's key (it acts for every seat linked to it).
+  const known = token || tokenFor(gameId) || account()?.key || null;
   const seat = hash.get("seat");
   if (!known && seat !== null) {
     page.status("joining", 0);

@@ -5,7 +5,7 @@ import { h, shown } from "./dom.js";
 import { t } from "./i18n.js";
 import { outcome, seatName, tell } from "./history.js";
 import { help } from "./lobby.js";
-import { dropToken, keepToken, remember } from "./seats.js";
+import { dealFor, dropToken, keepToken, remember } from "./seats.js";
 import { renderSequence } from "./sequence.js";
 import { renderStacks } from "./stacks.js";
 import { chime } from "./sound.js";
@@ -31,7 +31,9 @@ export class GameScreen {
     const you = this.view.you;
     if (you && this.token) {
       const name = this.view.players[you.seat].name;
-      remember({ id: this.id, variant: this.view.variant, seat: you.seat, name, token: this.token });
+      // An account key is kept apart (account.js), never in the list of seats.
+      const token = this.token.startsWith("stk_") ? null : this.token;
+      remember({ id: this.id, variant: this.view.variant, seat: you.seat, name, token });
     }
     const events = await told;
     if (events instanceof Error) this.page.say(events.message);
@@ -209,6 +211,7 @@ export class GameScreen {
         this.over() ? null : h("div", { class: `turnline${this.myTurn() ? " mine" : ""}`, role: "status" }, turnText(view, this.myTurn()), " ", clock),
         this.over() ? gameOver(view, this) : null,
         invites(view, this.page),
+        fairDeal(view),
         h("div", { class: "table" },
           h("div", { class: "play-area" }, board,
             view.you && view.status === "active" ? controls(view, this) : null,
@@ -251,9 +254,30 @@ function gameOver(view, ui) {
     : view.you && view.status === "finished"
       ? h("button", { type: "button", class: "primary", "data-rematch": "", onclick: () => ui.rematch() }, t("rematch"))
       : null;
+  const finished = view.status === "finished";
   return h("div", { class: "gameover", role: "status" }, h("h2", {}, told.headline),
     told.why ? h("p", { class: "why" }, told.why) : null,
-    h("p", {}, next, " ", h("a", { href: "/play" }, t("back_to_lobby"))));
+    h("p", {}, next, " ",
+      finished ? h("a", { href: `#replay=${view.id}`, class: "button", "data-replay-link": view.id }, t("replay")) : null, " ",
+      finished ? h("a", { href: `/api/v1/games/${view.id}/record`, download: `${view.id}.json`, "data-download": "" }, t("download_record")) : null, " ",
+      h("a", { href: "/play" }, t("back_to_lobby"))));
+}
+
+// The deal's commitment, shown from the start, and what this browser kept at its
+// join; once the game is over, the command that checks it.
+function fairDeal(view) {
+  const fair = view.fairness;
+  if (!fair || !fair.commitment) return null;
+  const kept = dealFor(view.id);
+  const ended = ["finished", "cancelled"].includes(view.status);
+  const check = ["stacks-api verify", location.origin, view.id, `--commitment ${kept?.commitment || fair.commitment}`,
+    kept?.entropy ? `--entropy ${kept.entropy}` : ""].filter(Boolean).join(" ");
+  return h("details", { class: "fairness", "data-fairness": "" }, h("summary", {}, t("fair_deal")),
+    h("p", {}, `${t("commitment")}: `, h("code", { "data-commitment": fair.commitment }, fair.commitment)),
+    kept?.entropy ? h("p", {}, `${t("your_entropy")}: `, h("code", {}, kept.entropy)) : null,
+    kept && kept.commitment && kept.commitment !== fair.commitment ? h("p", { class: "warning" }, t("commitment_changed")) : null,
+    h("p", { class: "hint" }, ended ? t("verify_now") : t("verify_later")),
+    ended ? h("pre", {}, check) : null);
 }
 
 function invites(view, page) {

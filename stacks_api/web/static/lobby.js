@@ -1,9 +1,11 @@
 // The lobby: games this browser plays ("my games"), open games (followed without a
 // reload), a new-game form and the rules in short.
+import { account, accountBox } from "./account.js";
 import { call, Refusal } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { forget, keepToken, myGames } from "./seats.js";
+import { gameLine } from "./player.js";
+import { forget, keepDeal, keepToken, myGames } from "./seats.js";
 
 const BOTS = ["random", "easy", "medium", "strong"];
 const REFRESH_MS = 4000;
@@ -17,12 +19,16 @@ export function help() {
 export function showLobby(main, say) {
   const openList = h("ul", { class: "games", "aria-label": t("open_games") }, h("li", {}, t("loading")));
   const mine = h("ul", { class: "games my-games", "aria-label": t("my_games") });
-  main.replaceChildren(h("div", { class: "lobby-page" },
-    h("section", { class: "lobby" },
-      h("h1", {}, t("my_games")), mine,
-      h("h1", {}, t("open_games")), openList, help()),
-    createForm(say)));
-  fillMyGames(mine);
+  const draw = () => {
+    main.replaceChildren(h("div", { class: "lobby-page" },
+      h("section", { class: "lobby" },
+        accountBox(say, draw),
+        h("h1", {}, t("my_games")), mine,
+        h("h1", {}, t("open_games")), openList, help()),
+      createForm(say)));
+    fillMyGames(mine, say);
+  };
+  draw();
   const refresh = async () => {
     if (document.hidden) return;
     try {
@@ -41,7 +47,19 @@ function variantName(variant) {
   return t(variant === "stacks" ? "stacks" : "sequence");
 }
 
-async function fillMyGames(list) {
+// With an account, "my games" is the server's list: every device sees the same.
+async function fillMyGames(list, say) {
+  const mine = account();
+  if (mine) {
+    try {
+      const page = await call("GET", `/players/${mine.id}/games?limit=10`);
+      list.replaceChildren(...(page.games.length ? page.games.map((g) => gameLine(g, mine.id))
+        : [h("li", { class: "hint" }, t("no_history"))]));
+    } catch (error) {
+      say(error.message);
+    }
+    return;
+  }
   const games = myGames();
   if (!games.length) return list.replaceChildren(h("li", { class: "hint" }, t("no_my_games")));
   list.replaceChildren(...games.map((game) => {
@@ -55,7 +73,7 @@ async function fillMyGames(list) {
         if (game.token) keepToken(game.id, game.token);
         location.hash = `game=${game.id}`;
       } }, t("reopen")),
-      h("button", { class: "small quiet", onclick: () => { forget(game.id); fillMyGames(list); } }, t("forget")));
+      h("button", { class: "small quiet", onclick: () => { forget(game.id); fillMyGames(list, say); } }, t("forget")));
   }));
 }
 
@@ -70,9 +88,20 @@ function gameRow(game) {
     ...seats, h("a", { href: `#game=${game.id}` }, t("watch")));
 }
 
-// The game screen adds the seat to "my games" once it has the seat's view.
+// Entropy of our own for the deal: 16 random bytes, as hex.
+function freshEntropy() {
+  return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// The game screen adds the seat to "my games" once it has the seat's view. The deal's
+// commitment as it stood before the join, and the entropy sent, are kept to verify
+// the game once it is over; with an account, the key links the seat to it.
 async function takeSeat(gameId, seat, name) {
-  const taken = await call("POST", `/games/${gameId}/players`, { body: { name, seat } });
+  const before = await call("GET", `/games/${gameId}`);
+  const entropy = freshEntropy();
+  const taken = await call("POST", `/games/${gameId}/players`,
+    { body: { name, seat, entropy }, token: account()?.key });
+  keepDeal(gameId, { commitment: before.fairness?.commitment ?? null, entropy });
   keepToken(gameId, taken.token);
 }
 
@@ -83,7 +112,7 @@ function createForm(say) {
   const seatsBox = h("div", { class: "seats" });
   const teams = h("select", { id: "teams" }, h("option", { value: "" }, t("default")),
     h("option", { value: "2" }, t("teams_n", { n: 2 })), h("option", { value: "3" }, t("teams_n", { n: 3 })));
-  const name = h("input", { id: "name", value: t("default_name"), maxlength: 40 });
+  const name = h("input", { id: "name", value: account()?.name || t("default_name"), maxlength: 40 });
   const blockWindow = h("select", { id: "block-window" },
     h("option", { value: "all" }, t("ask_all")), h("option", { value: "holders" }, t("ask_holders")));
   const timeout = h("input", { id: "timeout", type: "number", min: 0, placeholder: t("none") });
@@ -132,7 +161,7 @@ function createForm(say) {
 }
 
 export function showInvite(main, say, gameId, seat) {
-  const name = h("input", { id: "join-name", value: t("default_name"), maxlength: 40 });
+  const name = h("input", { id: "join-name", value: account()?.name || t("default_name"), maxlength: 40 });
   const join = async (event) => {
     event.preventDefault();
     try {

@@ -36,3 +36,25 @@ export function dropToken(id) {
   sessionStorage.removeItem(`token:${id}`);
   localStorage.setItem(MY_GAMES, JSON.stringify(myGames().map((g) => (g.id === id ? { ...g, token: null } : g))));
 }
+
+// What the player saw and sent before each deal (the commitment, the entropy): kept
+// to check the game once it is over (stacks-api verify ... --commitment --entropy).
+const DEALS = "stacks:deals";
+
+function deals() {
+  try {
+    return JSON.parse(localStorage.getItem(DEALS) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+export function keepDeal(id, deal) {
+  const kept = Object.entries({ ...deals(), [id]: { ...deal, at: Date.now() } })
+    .sort((a, b) => b[1].at - a[1].at).slice(0, 100);
+  localStorage.setItem(DEALS, JSON.stringify(Object.fromEntries(kept)));
+}
+
+export function dealFor(id) {
+  return deals()[id] || null;
+}

@@ -1,0 +1,92 @@
+"""Accounts, histories, replays and records in the web client (headless Chromium
+against stacks-api serve)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import requests
+
+from stacks_api.client import Client
+
+from .conftest import DESKTOP, PHONE, shoot, status, version
+
+API = "/api/v1"
+
+
+def finished_bot_game(url: str, variant: str, players: int) -> str:
+    """A game between random bots, played to its end by the server."""
+    api = Client(url)
+    game = api.create(variant, players, seats=[{"bot": "random"}] * players)
+    deadline = time.monotonic() + 60
+    while api.view(game["id"], wait=10)["status"] != "finished":
+        assert time.monotonic() < deadline
+    return game["id"]
+
+
+def test_an_account_made_in_one_browser_shows_the_same_history_in_another(server, open_page):
+    first = open_page(f"{server.url}/play")
+    first.fill("#account-name", "Ada")
+    first.click("[data-create-account]")
+    first.wait_for_selector("[data-my-page]")
+    # A game against a bot from the lobby's form: the seat joins with the key.
+    first.click("form.create button[type=submit]")
+    first.wait_for_selector("[data-cell='0,1']")
+    game_id = first.evaluate("new URLSearchParams(location.hash.slice(1)).get('game')")
+    key = first.evaluate("localStorage.getItem('stacks:key')")
+    player = first.evaluate("JSON.parse(localStorage.getItem('stacks:player')).id")
+    seen = requests.get(f"{server.url}{API}/games/{game_id}", timeout=5).json()
+    assert seen["players"][0]["player_id"] == player
+    shown = first.get_attribute("[data-commitment]", "data-commitment")
+    assert shown == seen["fairness"]["commitment"]
+    kept = first.evaluate(f"JSON.parse(localStorage.getItem('stacks:deals'))['{game_id}']")
+    assert kept["commitment"] == shown and len(kept["entropy"]) == 32
+    shoot(first, "account-game")
+
+    second = open_page(f"{server.url}/play")
+    second.fill("#account-key", key)
+    second.click("[data-use-key]")
+    second.wait_for_selector(f"[data-history-game='{game_id}']")
+    assert "Ada" in second.text_content("[data-account]")
+    shoot(second, "account-second-browser")
+    second.click("[data-my-page]")
+    second.wait_for_selector(f".player-page [data-history-game='{game_id}']")
+    shoot(second, "account-player-page")
+    # The key acts for the seat on the second device too: it sees the hand.
+    second.click(f".player-page [data-history-game='{game_id}'] a")
+    second.wait_for_selector(".hand [data-card]")
+    assert not open_page.problems, open_page.problems
+
+
+@pytest.mark.parametrize("variant, players", [("sequence", 2), ("stacks", 3)])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_replay_steps_to_the_end_and_back(server, open_page, variant, players, viewport):
+    game_id = finished_bot_game(server.url, variant, players)
+    record = requests.get(f"{server.url}{API}/games/{game_id}/record", timeout=5).json()
+    versions = sorted({e["version"] for e in record["events"]})
+    page = open_page(f"{server.url}/play#replay={game_id}", viewport)
+    page.wait_for_selector(f"[data-replay-at='{len(versions) - 1}']")
+    assert (status(page), version(page)) == ("replay", versions[-1])
+    name = f"replay-{variant}-{'desktop' if viewport is DESKTOP else 'phone'}"
+    shoot(page, f"{name}-end")
+    final = requests.get(f"{server.url}{API}/games/{game_id}", timeout=5).json()
+    if variant == "sequence":
+        chips = sum(cell != "." for row in final["board"] for cell in row) - 4  # the corners
+        assert page.locator("[data-chip]").count() >= chips > 0
+    page.click("[data-step=first]")
+    page.wait_for_selector("[data-replay-at='0']")
+    assert version(page) == versions[0]
+    for step in range(1, 6):  # forwards, move by move
+        page.click("[data-step=forward]")
+        page.wait_for_selector(f"[data-replay-at='{step}']")
+        assert version(page) == versions[step]
+    page.click("[data-step=back]")
+    page.wait_for_selector("[data-replay-at='4']")
+    page.keyboard.press("End")
+    page.wait_for_selector(f"[data-replay-at='{len(versions) - 1}']")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f"[data-replay-at='{len(versions) - 2}']")
+    shoot(page, f"{name}-one-before-the-end")
+    assert page.get_attribute("[data-download]", "href") == f"{API}/games/{game_id}/record"
+    assert not open_page.problems, open_page.problems
