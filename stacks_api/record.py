@@ -276,8 +276,8 @@ class ArchivedSeat:
 @dataclass(frozen=True, slots=True)
 class Archived:
     """An ended game as the archive keeps it: its record document (``document``,
-    what ``GET /games/{id}/record`` answers), its final ``GameRecord`` JSON (what
-    its view is rendered from) and its seats."""
+    what ``GET /games/{id}/record`` answers, from which everything else about the
+    game is rebuilt) and its seats (what histories are read by)."""
 
     id: str
     variant: str
@@ -287,5 +287,4 @@ class Archived:
     created_at: float
     ended_at: float
     document: JSON
-    final: JSON
     seats: tuple[ArchivedSeat, ...]

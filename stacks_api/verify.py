@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .engine import Game, SetupError, create_game
-from .engine.replay import moves, public, replay
+from .engine.replay import digest, moves, public, replay
 from .fairness import CHOSEN, ENTROPY, SCHEMES, commitment, game_seed
 
 JSON = dict[str, Any]
@@ -125,8 +125,8 @@ def _same_ending(record: JSON, game: Game) -> None:
     if finished and (result is None or list(result["scores"]) != game.outcome()):
         raise Failed(f"the replay's result {game.outcome()} is not the record's "
                      f"{None if result is None else result['scores']}")  # fmt: skip
-    if _plain(game.view(None)) != record["final"]:
-        raise Failed("the replay's final position is not the record's")
+    if digest(_plain(game.view(None))) != record["final_sha256"]:
+        raise Failed("the replay's final position is not the record's (final_sha256)")
 
 
 def _hex(value: Any, what: str) -> str:

@@ -98,7 +98,7 @@ def test_a_flipped_result_or_another_final_position_fails(sequence):
     flipped["result"]["scores"] = [1 - s for s in flipped["result"]["scores"]]
     assert "result" in failed(flipped)
     moved = copy.deepcopy(sequence)
-    moved["final"]["board"][1] = "X" + moved["final"]["board"][1][1:]
+    moved["final_sha256"] = "0" * 64
     assert "final position" in failed(moved)
 
 

@@ -151,8 +151,12 @@ class RecordSchema(Schema):
         fields.Dict(), required=True, metadata={"description": "Every public event, in order"}
     )
     result = fields.Dict(required=True, allow_none=True)
-    final = fields.Dict(
-        required=True, metadata={"description": "The engine's spectator view at the end"}
+    final_sha256 = fields.String(
+        required=True,
+        metadata={
+            "description": "SHA-256 of the engine's spectator view at the end, as JSON with "
+            "sorted keys and no spaces: what a replay of the events must end at"
+        },
     )
     created_at = fields.Float(required=True)
     ended_at = fields.Float(required=True)

@@ -52,7 +52,9 @@ def connect(url: str | None, timeout_s: float = 5.0) -> Engine:
             "connect_timeout": max(1, int(timeout_s)),
             "options": f"-c statement_timeout={int(timeout_s * 1000)}",
         }
-        args["pool_pre_ping"] = True
+        # No ping before each use (a round trip per transaction): a connection the
+        # server dropped fails once, SQLAlchemy then discards the pool's
+        # connections, and the archiver (or the client) tries again.
     else:
         args["connect_args"] = {"timeout": timeout_s, "check_same_thread": False}
     engine = create_engine(full, **args)

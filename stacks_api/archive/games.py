@@ -23,12 +23,36 @@ RESULTS = {"won": 1.0, "lost": 0.0, "drawn": 0.5}
 HistoryQuery = Any
 
 
+# A preset dictionary: the text every record repeats (its keys, the event types),
+# so that even the start of a short record compresses. Never change it: stored
+# records need it to be read (a new one would take a new format byte).
+ZDICT = (
+    b'"seat":0},{"version":"type":"draw","seat":1},{"version":"type":"play","seat":0,'
+    b'"card":"cell":[,"pile":"chips":"blue":"red":"complete","steal","block","discard",'
+    b'"window_expired","response","pass","exchange","remove","sequence","team":'
+    b'"game_over","result":{"scores":[1.0,0.0],"detail":{"winner_team":"winner_seat":'
+    b'"draw":"server_seed":"entropy":[null,null],"started","to_move":[0]},"joined",'
+    b'"name":"created"},"format":{"name":"stacks-record","version":1},"engine":'
+    b'{"name":"stacks_api","version":"0.1.0"},"id":"variant":"sequence","stacks",'
+    b'"players":2,"options":{},"status":"finished","rated":false,"seats":[{"seat":0,'
+    b'"name":"player_id":null,"team":0,"bot":"easy","left":false},'
+    b'"fairness":{"scheme":"commit-reveal-v2","commitment":"dealer":null,"events":['
+    b'{"version":1,"type":"created"},{"version":2,"type":"started","to_move":[0]},'
+    b'"final_sha256":"created_at":"ended_at":"rematch_of":null}'
+)
+PACKED = b"\x01"  # the format of a packed document: zlib with ZDICT
+
+
 def pack(data: JSON) -> bytes:
-    return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 9)
+    compressor = zlib.compressobj(9, zdict=ZDICT)
+    raw = json.dumps(data, separators=(",", ":")).encode()
+    return PACKED + compressor.compress(raw) + compressor.flush()
 
 
 def unpack(blob: bytes) -> JSON:
-    data: JSON = json.loads(zlib.decompress(blob))
+    if blob[:1] != PACKED:
+        raise ValueError(f"unknown packing {blob[:1]!r}")
+    data: JSON = json.loads(zlib.decompressobj(zdict=ZDICT).decompress(blob[1:]))
     return data
 
 
@@ -45,23 +69,16 @@ class GameArchive:
         rows = [_game_row(g) for g in games]
         seats = [_seat_row(g, s) for g in games for s in g.seats]
         with connected(self.engine, write=True) as connection:
-            known = set(
-                connection.scalars(
-                    select(ArchivedGame.id).where(ArchivedGame.id.in_([g.id for g in games]))
-                )
-            )
-            new_rows = [r for r in rows if r["id"] not in known]
-            if not new_rows:
-                return 0
-            # ON CONFLICT DO NOTHING as well: another worker may insert the same
-            # game between the look-up and the insert.
-            inserted = connection.execute(
-                _insert_ignoring(self.engine, ArchivedGame).returning(ArchivedGame.id), new_rows
-            )
-            fresh = {row[0] for row in inserted}
+            # ON CONFLICT DO NOTHING: a game archived before (by a worker that died
+            # before it could say so) is left as it is, and its seats are too.
+            statement = _insert_ignoring(self.engine, ArchivedGame).returning(ArchivedGame.id)
+            fresh = set(connection.scalars(statement, rows[0] if len(rows) == 1 else rows))
             new_seats = [s for s in seats if s["game_id"] in fresh]
-            if new_seats:
-                connection.execute(_insert_ignoring(self.engine, GameSeat), new_seats)
+            seats_insert = _insert_ignoring(self.engine, GameSeat)
+            if new_seats and len(rows) == 1:  # one game: one multi-row INSERT, one round trip
+                connection.execute(seats_insert.values(new_seats))
+            elif new_seats:  # a batch: as many rows a statement as the driver takes
+                connection.execute(seats_insert, new_seats)
         return len(fresh)
 
     def archived(self, game_ids: list[str]) -> set[str]:
@@ -71,14 +88,6 @@ class GameArchive:
         with connected(self.engine) as connection:
             query = select(ArchivedGame.id).where(ArchivedGame.id.in_(game_ids))
             return set(connection.scalars(query))
-
-    def final(self, game_id: str) -> JSON | None:
-        """The game's last ``GameRecord`` JSON, or None when it is not archived."""
-        with connected(self.engine) as connection:
-            blob = connection.scalar(
-                select(ArchivedGame.final_state).where(ArchivedGame.id == game_id)
-            )
-        return None if blob is None else unpack(blob)
 
     def document(self, game_id: str) -> JSON | None:
         """The game's record document, or None when it is not archived."""
@@ -192,7 +201,6 @@ def _game_row(game: Archived) -> dict[str, Any]:
         "created_at": game.created_at,
         "ended_at": game.ended_at,
         "document": pack(game.document),
-        "final_state": pack(game.final),
     }
 
 

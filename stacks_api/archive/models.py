@@ -1,8 +1,8 @@
 """The archive's tables, as SQLAlchemy 2 typed models.
 
 Times are epoch seconds (double precision), as everywhere else in the server. A
-game's record document and its final state are stored zlib-compressed: they are
-only ever read whole, and compressed they are a fraction of their JSON.
+game's record document is stored compressed (``games.pack``): it is only ever
+read whole, and compressed it is a fraction of its JSON.
 """
 
 from __future__ import annotations
@@ -58,8 +58,8 @@ class PlayerKey(Base):
 
 
 class ArchivedGame(Base):
-    """An ended game: its record document (what ``GET /games/{id}/record`` answers)
-    and its final state as the live store held it (what its view is rendered from)."""
+    """An ended game: its record document (what ``GET /games/{id}/record`` answers;
+    its views and positions are rebuilt from it)."""
 
     __tablename__ = "games"
 
@@ -71,7 +71,6 @@ class ArchivedGame(Base):
     created_at: Mapped[float] = mapped_column(Double)
     ended_at: Mapped[float] = mapped_column(Double, index=True)
     document: Mapped[bytes] = mapped_column(LargeBinary)
-    final_state: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class GameSeat(Base):

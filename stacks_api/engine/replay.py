@@ -11,6 +11,7 @@ rebuilds an ended game's positions with it.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -34,6 +35,13 @@ def public(event: JSON) -> JSON:
     shown = {k: v for k, v in event.items() if k not in SERVER_FIELDS}
     plain: JSON = json.loads(json.dumps(shown))  # shared read-only values become plain
     return plain
+
+
+def digest(view: JSON) -> str:
+    """SHA-256 of a view as canonical JSON (keys sorted, no spaces), in hex: a
+    record's ``final_sha256``."""
+    canonical = json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def moves(events: list[JSON], after: int) -> list[JSON]:

@@ -15,6 +15,7 @@ import logging
 from importlib.metadata import version
 
 from ..engine import restore_game
+from ..engine.replay import digest
 from ..record import JSON, Archived, ArchivedSeat, Event, GameRecord
 from ..store import TTL_SECONDS, GameStore
 from .ports import GameArchive
@@ -63,7 +64,7 @@ def document(record: GameRecord, events: list[Event]) -> JSON:
         "fairness": fair,
         "events": events,
         "result": None if record.result is None else record.result.to_json(),
-        "final": game.view(None),
+        "final_sha256": digest(game.view(None)),
         "created_at": record.created_at,
         "ended_at": record.updated_at,
         "rematch_of": record.rematch_of,
@@ -88,7 +89,6 @@ def archived(record: GameRecord, events: list[Event]) -> Archived:
         created_at=record.created_at,
         ended_at=record.updated_at,
         document=document(record, events),
-        final=record.to_json(),
         seats=seats,
     )
 

@@ -53,9 +53,6 @@ class GameArchive(Protocol):
     def archived(self, game_ids: list[str]) -> set[str]:
         """Which of ``game_ids`` are archived."""
 
-    def final(self, game_id: str) -> JSON | None:
-        """The game's last record JSON (``GameRecord.to_json``)."""
-
     def document(self, game_id: str) -> JSON | None:
         """The game's record document."""
 

@@ -12,9 +12,9 @@ from dataclasses import replace
 
 from ..engine import Game, create_game
 from ..engine.replay import moves, public, replay
-from ..fairness import SCHEMES, game_seed
+from ..fairness import CHOSEN, SCHEMES, game_seed
 from ..problems import Refusal
-from ..record import JSON, GameRecord
+from ..record import JSON, STAND_IN, Fairness, GameRecord, Result, Seat, SeatState
 from .views import render
 
 
@@ -53,3 +53,51 @@ def position(record: GameRecord, document: JSON, version: int) -> JSON:
     shown = replace(record, version=version, status=status, rematch=None, deadline=None,
                     turn_deadline=None, due_at=None)  # fmt: skip
     return render(shown, game, None)
+
+
+def final_record(document: JSON) -> GameRecord:
+    """The record of an archived game, rebuilt from its document: its seats, its
+    deal and, replayed, its final state. Seat tokens are not kept in the archive:
+    a seat linked to an account is still its player's (by key)."""
+    game = dealt(document)
+    events = document["events"]
+    started = next((e["version"] for e in events if e["type"] == "started"), None)
+    if started is not None:
+        game, failed = replay(game, [public(e) for e in moves(events, started)])
+        if failed is not None:
+            raise RuntimeError(f"game {document['id']}: its record does not replay")
+    fair = document["fairness"]
+    result = document["result"]
+    return GameRecord(
+        id=document["id"],
+        variant=document["variant"],
+        players=document["players"],
+        status=document["status"],
+        version=events[-1]["version"] if events else 0,
+        practice=fair["scheme"] == CHOSEN,
+        created_at=document["created_at"],
+        updated_at=document["ended_at"],
+        host="",
+        bot_seed=0,
+        seats=tuple(_seat(s) for s in document["seats"]),
+        game=game.to_dict(),
+        result=None if result is None else Result(tuple(result["scores"]), result["detail"]),
+        rematch_of=document["rematch_of"],
+        fairness=Fairness(
+            fair["scheme"],
+            fair.get("commitment"),
+            fair.get("server_seed"),
+            tuple(fair.get("entropy") or ()),
+            fair.get("dealer"),
+            fair.get("seed"),
+            fair.get("position"),
+        ),
+    )
+
+
+def _seat(kept: JSON) -> Seat:
+    if kept["bot"] is not None:
+        return Seat("bot", name=kept["name"], bot=kept["bot"])
+    state: SeatState = "left" if kept["left"] else "human"
+    bot = STAND_IN if kept["left"] else None
+    return Seat(state, name=kept["name"], bot=bot, player_id=kept["player_id"])

@@ -13,6 +13,7 @@ from ..store import Change, GameStore
 from ..tokens import is_player_key, matches
 from .archiving import archivable
 from .ports import Archive, Jobs
+from .replay import final_record
 
 Decide = Callable[[GameRecord], tuple[Change, JSON]]
 
@@ -56,10 +57,10 @@ class Table:
         record = self.store.load(game_id)
         if record is not None:
             return record, False
-        final = None if self.archive is None else self.archive.games.final(game_id)
-        if final is None:
+        kept = None if self.archive is None else self.archive.games.document(game_id)
+        if kept is None:
             raise not_found(game_id)
-        return GameRecord.from_json(final), True
+        return final_record(kept), True
 
     def events_after(self, game_id: str, version: int) -> list[Event]:
         """The game's public events after ``version``, from wherever the game is."""

@@ -28,7 +28,6 @@ def game(game_id: str, ended_at: float, seats: list[tuple[str | None, float | No
         id=game_id, variant=variant, status="finished" if seats[0][1] is not None else "cancelled",
         players=len(seats), rated=False, created_at=ended_at - 60, ended_at=ended_at,
         document={"id": game_id, "ended_at": ended_at, "events": [{"version": 1}]},
-        final={"id": game_id},
         seats=tuple(ArchivedSeat(i, p, f"P{i}", None if p else "easy", score)
                     for i, (p, score) in enumerate(seats)),
     )  # fmt: skip
@@ -54,7 +53,6 @@ def test_a_game_archived_twice_is_kept_once(archive):
         assert connection.scalar(select(func.count()).select_from(GameSeat)) == 4
     assert archive.games.archived(["g1", "g2", "g3"]) == {"g1", "g2"}
     assert archive.games.document("g1") == first.document
-    assert archive.games.final("g2") == {"id": "g2"}
     assert archive.games.document("nope") is None
 
 

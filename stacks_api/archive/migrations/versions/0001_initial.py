@@ -26,7 +26,6 @@ def upgrade() -> None:
         sa.Column("created_at", sa.Double(), nullable=False),
         sa.Column("ended_at", sa.Double(), nullable=False),
         sa.Column("document", sa.LargeBinary(), nullable=False),
-        sa.Column("final_state", sa.LargeBinary(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_games")),
     )
     with op.batch_alter_table("games", schema=None) as batch_op:
