@@ -50,6 +50,7 @@ class Config:
     LIMIT_JOIN = os.environ.get("STACKS_LIMIT_JOIN", "60/minute")
     LIMIT_ACT = os.environ.get("STACKS_LIMIT_ACT", "20/second;600/minute")
     LIMIT_STREAM = os.environ.get("STACKS_LIMIT_STREAM", "60/minute")
+    LIMIT_REPLAY = os.environ.get("STACKS_LIMIT_REPLAY", "20/second;600/minute")
     # Behind N reverse proxies, take the client address from X-Forwarded-For
     # (only then: a client could otherwise claim any address).
     TRUSTED_PROXIES = int(os.environ.get("STACKS_TRUSTED_PROXIES", "0"))

@@ -1,11 +1,12 @@
 """Rate limits per client address, with Flask-Limiter (docs/api.md).
 
-Limits apply to what creates work or storage, and to the one read that costs
-more than a view: listing games, creating games, joining, acting, and opening
-event streams. They are counted in Redis when the server
-runs on Redis (so every worker and host shares the count), in memory
-otherwise. A refusal is a 429 problem with Retry-After and the RateLimit-*
-headers; every limited answer carries the RateLimit-* headers.
+Limits apply to what creates work or storage, and to the reads that cost more
+than a view: listing games, creating games and accounts, joining, acting,
+opening event streams, reading records, histories and replayed positions. They
+are counted in Redis when the server runs on Redis (so every worker and host
+shares the count), in memory otherwise. A refusal is a 429 problem with
+Retry-After and the RateLimit-* headers; every limited answer carries the
+RateLimit-* headers.
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ LIMITED = {
     ("games.Players", "POST"): "LIMIT_JOIN",
     ("games.Actions", "POST"): "LIMIT_ACT",
     ("games.Events", "GET"): "LIMIT_STREAM",
+    ("games.Replay", "GET"): "LIMIT_REPLAY",  # each position is a replay of the game
+    ("games.Record", "GET"): "LIMIT_LIST",
+    ("players.Players", "POST"): "LIMIT_CREATE",  # accounts count as games do
+    ("players.Keys", "POST"): "LIMIT_CREATE",
+    ("players.History", "GET"): "LIMIT_LIST",
 }
 HEADERS = {
     HeaderNames.LIMIT: "RateLimit-Limit",

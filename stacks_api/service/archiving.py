@@ -1,5 +1,5 @@
-"""Ended games into the archive: the record document, the outbox's drain, the
-sweep, and the reads that outlive the live store.
+"""Ended games into the archive: the record document, the outbox's drain and the
+sweep.
 
 The write that ends a game (finished, or cancelled once dealt) puts it in the
 outbox in the same atomic step (``Change.archive``). A worker claims a batch,
@@ -36,8 +36,9 @@ def archivable(before: GameRecord | None, after: GameRecord) -> bool:
 
 def document(record: GameRecord, events: list[Event]) -> JSON:
     """The game's record: everything needed to replay and check it with no server
-    (docs/records.md). Only public events and the spectator's view are in it:
-    cards never shown stay hidden, except through the deal's revealed secrets."""
+    (docs/records.md). Only public events are in it (and a digest of the final
+    spectator's view): cards never shown stay hidden, except through the deal's
+    revealed secrets."""
     game = restore_game(record.game)
     fair = record.fairness.public(ended=True) if record.fairness else {"scheme": "chosen"}
     seats = [

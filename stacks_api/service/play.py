@@ -160,26 +160,21 @@ class Play:
 
     def events(self, game_id: str, after: int) -> tuple[str, list[Event]]:
         """The game's variant, and its events after version ``after``."""
-        variant = self.require(game_id).variant
-        return variant, self.table.events_after(game_id, after)
+        return self.table.events_after(game_id, after)
 
     def record(self, game_id: str) -> JSON:
         """The record document of an ended game (docs/records.md)."""
-        record, kept = self.table.find(game_id)
+        record = self.table.store.load(game_id)
+        if record is None:
+            return self.table.kept(game_id)
         if not record.ended:
             raise Refusal("game_not_active", f"a game has a record once it has ended; "
                                              f"this one is {record.status}")  # fmt: skip
-        if kept:
-            assert self.table.archive is not None
-            found = self.table.archive.games.document(game_id)
-            if found is not None:
-                return found
         return document(record, self.table.store.events_after(game_id, 0))
 
     def position(self, game_id: str, version: int) -> JSON:
         """An ended game as a spectator saw it right after ``version`` (a replay)."""
-        record, _ = self.table.find(game_id)
-        return replay.position(record, self.record(game_id), version)
+        return replay.position(self.record(game_id), version)
 
     def require(self, game_id: str) -> GameRecord:
         """The game's record; refuse with not_found unless the game exists."""
@@ -189,7 +184,7 @@ class Play:
         """A feed of the game's events after version ``after`` as they are written, and
         whether the game has already ended (then nothing more will come)."""
         if self.table.store.load(game_id) is None:  # archived: its events are all there is
-            return Replayed(self.table.events_after(game_id, after)), True
+            return Replayed(self.table.events_after(game_id, after)[1]), True
         feed = self.table.store.feed(game_id, after)  # subscribe before reading the state
         record = self.table.store.load(game_id)
         return feed, record is None or record.ended

@@ -14,7 +14,7 @@ from ..engine import Game, create_game
 from ..engine.replay import moves, public, replay
 from ..fairness import CHOSEN, SCHEMES, game_seed
 from ..problems import Refusal
-from ..record import JSON, STAND_IN, Fairness, GameRecord, Result, Seat, SeatState
+from ..record import JSON, STAND_IN, Fairness, GameRecord, Result, Seat, SeatState, Status
 from .views import render
 
 
@@ -31,43 +31,46 @@ def dealt(document: JSON) -> Game:
     return create_game(variant, players, fair["seed"], options, position=fair.get("position"))
 
 
-def position(record: GameRecord, document: JSON, version: int) -> JSON:
-    """The spectator's view of the ended game ``record`` right after ``version``."""
-    last = document["events"][-1]["version"] if document["events"] else record.version
+def played_to(document: JSON, version: int) -> Game:
+    """The game as it was right after ``version``: dealt again, then replayed."""
+    events = document["events"]
+    game = dealt(document)
+    started = next((e["version"] for e in events if e["type"] == "started"), None)
+    if started is None or version < started:
+        return game
+    upto = [e for e in moves(events, started) if e["version"] <= version]
+    game, failed = replay(game, [public(e) for e in upto])
+    if failed is not None:
+        raise RuntimeError(f"game {document['id']}: its record does not replay at {failed}")
+    return game
+
+
+def position(document: JSON, version: int) -> JSON:
+    """The spectator's view of an ended game right after ``version``."""
+    events = document["events"]
+    last = events[-1]["version"] if events else 0
     if not 0 < version <= last:
         raise Refusal("not_found", f"the game's versions run from 1 to {last}, not {version}")
-    started = next((e["version"] for e in document["events"] if e["type"] == "started"), None)
-    game = dealt(document)
-    if started is not None and version >= started:
-        upto = [e for e in moves(document["events"], started) if e["version"] <= version]
-        game, failed = replay(game, [public(e) for e in upto])
-        if failed is not None:
-            raise RuntimeError(f"game {record.id}: its record does not replay at event {failed}")
-    status = (
-        record.status
-        if version == last
-        else "waiting"
-        if started is None or version < started
-        else "active"
-    )
-    shown = replace(record, version=version, status=status, rematch=None, deadline=None,
-                    turn_deadline=None, due_at=None)  # fmt: skip
-    return render(shown, game, None)
+    started = next((e["version"] for e in events if e["type"] == "started"), last + 1)
+    status: Status = "active" if version >= started else "waiting"
+    if version == last:
+        status = document["status"]
+    shown = replace(kept_record(document), version=version, status=status)
+    return render(shown, played_to(document, version), None)
 
 
 def final_record(document: JSON) -> GameRecord:
     """The record of an archived game, rebuilt from its document: its seats, its
-    deal and, replayed, its final state. Seat tokens are not kept in the archive:
-    a seat linked to an account is still its player's (by key)."""
-    game = dealt(document)
-    events = document["events"]
-    started = next((e["version"] for e in events if e["type"] == "started"), None)
-    if started is not None:
-        game, failed = replay(game, [public(e) for e in moves(events, started)])
-        if failed is not None:
-            raise RuntimeError(f"game {document['id']}: its record does not replay")
-    fair = document["fairness"]
-    result = document["result"]
+    deal and, replayed, its final state."""
+    last = document["events"][-1]["version"] if document["events"] else 0
+    return replace(kept_record(document), game=played_to(document, last).to_dict())
+
+
+def kept_record(document: JSON) -> GameRecord:
+    """What a record document says of its game's record, without its state (``game``
+    is empty). Seat tokens are not kept in the archive: a seat linked to an account
+    is still its player's (by key)."""
+    fair, result, events = document["fairness"], document["result"], document["events"]
     return GameRecord(
         id=document["id"],
         variant=document["variant"],
@@ -80,19 +83,18 @@ def final_record(document: JSON) -> GameRecord:
         host="",
         bot_seed=0,
         seats=tuple(_seat(s) for s in document["seats"]),
-        game=game.to_dict(),
+        game={},
         result=None if result is None else Result(tuple(result["scores"]), result["detail"]),
         rematch_of=document["rematch_of"],
-        fairness=Fairness(
-            fair["scheme"],
-            fair.get("commitment"),
-            fair.get("server_seed"),
-            tuple(fair.get("entropy") or ()),
-            fair.get("dealer"),
-            fair.get("seed"),
-            fair.get("position"),
-        ),
+        fairness=_fairness(fair),
     )
+
+
+def _fairness(shown: JSON) -> Fairness:
+    """The deal as a record shows it (every secret revealed)."""
+    entropy = tuple(shown.get("entropy") or ())
+    return Fairness(shown["scheme"], shown.get("commitment"), shown.get("server_seed"), entropy,
+                    shown.get("dealer"), shown.get("seed"), shown.get("position"))  # fmt: skip
 
 
 def _seat(kept: JSON) -> Seat:

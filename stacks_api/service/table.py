@@ -53,23 +53,28 @@ class Table:
         return self.find(game_id)[0]
 
     def find(self, game_id: str) -> tuple[GameRecord, bool]:
-        """The game's record, and whether it came from the archive."""
+        """The game's record, and whether it came from the archive (rebuilt from
+        its record document)."""
         record = self.store.load(game_id)
         if record is not None:
             return record, False
-        kept = None if self.archive is None else self.archive.games.document(game_id)
-        if kept is None:
-            raise not_found(game_id)
-        return final_record(kept), True
+        return final_record(self.kept(game_id)), True
 
-    def events_after(self, game_id: str, version: int) -> list[Event]:
-        """The game's public events after ``version``, from wherever the game is."""
-        _, kept = self.find(game_id)
-        if not kept:
-            return self.store.events_after(game_id, version)
-        assert self.archive is not None
-        document = self.archive.games.document(game_id) or {"events": []}
-        return [e for e in document["events"] if e["version"] > version]
+    def kept(self, game_id: str) -> JSON:
+        """The record document of a game the archive keeps."""
+        found = None if self.archive is None else self.archive.games.document(game_id)
+        if found is None:
+            raise not_found(game_id)
+        return found
+
+    def events_after(self, game_id: str, version: int) -> tuple[str, list[Event]]:
+        """The game's variant and its public events after ``version``, from wherever
+        the game is."""
+        record = self.store.load(game_id)
+        if record is not None:
+            return record.variant, self.store.events_after(game_id, version)
+        document = self.kept(game_id)
+        return document["variant"], [e for e in document["events"] if e["version"] > version]
 
     def caller(self, token: str | None) -> Caller:
         """The request's caller; a player key is looked up now (a revoked one is
