@@ -161,3 +161,25 @@ def test_games_end_normally_while_the_database_is_away_and_are_archived_when_it_
     wait_until(lambda: games.store.archiving_backlog() == 0, "the backlog was never archived")
     assert counts(games.archive) == (8, 16)
     assert games.archive.games.archived(ids) == set(ids)
+
+
+def test_a_game_whose_outbox_entry_was_lost_is_found_by_the_sweep(
+    redis_url, prefix, database, make_app
+):
+    app = make_app(REDIS_URL=redis_url, STORE_PREFIX=prefix, DATABASE_URL=database,
+                   JOBS="workers")  # fmt: skip
+    games = app.extensions["stacks_api.games"]
+    lost, kept = ended_games(app.test_client(), 2)
+    # What a Redis restored from an older snapshot could lose: the entry, not the game.
+    outbox = games.store.keys.outbox(games.store.keys.shard(lost))
+    games.store.client.zrem(outbox, lost)
+    archiving = Archiving(games.store, games.archive.games)
+    while archiving.drain(time.time()):
+        pass
+    assert games.archive.games.archived([lost, kept]) == {kept}
+    waiting = create(app.test_client(), variant="sequence", players=2)  # not ended: not swept
+    assert archiving.sweep(time.time()) == 1
+    while archiving.drain(time.time()):
+        pass
+    assert games.archive.games.archived([lost, kept, waiting["game"]["id"]]) == {lost, kept}
+    assert archiving.sweep(time.time()) == 0

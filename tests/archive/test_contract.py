@@ -129,3 +129,20 @@ def test_a_player_holds_a_bounded_number_of_keys(archive):
     with pytest.raises(Refusal) as refused:
         archive.accounts.add_key(player["id"], "one too many")
     assert refused.value.code == "too_many_keys"
+
+
+def test_the_db_upgrade_command_brings_an_empty_database_up_to_date(database_url):
+    import os
+    import subprocess
+    import sys
+
+    from stacks_api.archive import connect
+
+    env = {**os.environ, "DATABASE_URL": database_url}
+    done = subprocess.run([sys.executable, "-m", "stacks_api.cli", "db", "upgrade"], env=env,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("the archive is up to date: ")
+    engine = connect(database_url)
+    assert is_current(engine)
+    engine.dispose()
