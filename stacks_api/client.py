@@ -114,8 +114,10 @@ class Client:
             headers=headers, retry=True,
         )  # fmt: skip
 
-    def cancel(self, game_id: str, host_token: str) -> JSON:
-        return self._call("DELETE", f"/games/{game_id}", token=host_token)
+    def cancel(self, game_id: str, token: str) -> JSON:
+        """Cancel a game: the host token before the deal; after it, each person's
+        seat token counts as that person's agreement."""
+        return self._call("DELETE", f"/games/{game_id}", token=token)
 
     def events(self, game_id: str, after: int = 0) -> list[JSON]:
         events: list[JSON] = self._call("GET", f"/games/{game_id}/events", params={"after": after})[

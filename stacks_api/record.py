@@ -26,8 +26,8 @@ ENDED: frozenset[str] = frozenset({"finished", "cancelled"})
 # the server until the token acts again; left: the person left, a bot plays on.
 # The event types the server itself writes around each variant's own (and every
 # variant's game_over).
-SERVER_EVENTS = ("created", "joined", "started", "cancelled", "timeout", "away", "back", "left",
-                 "game_over")  # fmt: skip
+SERVER_EVENTS = ("created", "joined", "started", "cancel_agreed", "cancelled", "timeout", "away",
+                 "back", "left", "game_over")  # fmt: skip
 
 SeatState = Literal["free", "reserved", "human", "bot", "away", "left"]
 # The bot that plays a seat whose person is away or has left.
@@ -157,7 +157,8 @@ class GameRecord:
     load the game): ``due_at`` is when a background worker is next needed (now if the
     server moves for a seat to move, else the earlier of the engine's deadline and the
     turn clock's, else None). ``rematch`` is the next game of the same table, and
-    ``rematch_of`` the game before."""
+    ``rematch_of`` the game before. ``cancel_agreed``: the seats whose person agreed
+    to cancel the game after its deal (it is cancelled once every person has)."""
 
     id: str
     variant: str
@@ -179,6 +180,7 @@ class GameRecord:
     rematch: str | None = None
     rematch_of: str | None = None
     fairness: Fairness | None = None  # None: a game from before deals were committed
+    cancel_agreed: tuple[int, ...] = ()
 
     @property
     def ended(self) -> bool:
@@ -232,6 +234,7 @@ class GameRecord:
             "rematch": self.rematch,
             "rematch_of": self.rematch_of,
             "fairness": None if self.fairness is None else self.fairness.to_json(),
+            "cancel_agreed": list(self.cancel_agreed),
         }
 
     @classmethod
@@ -259,6 +262,7 @@ class GameRecord:
             rematch=data.get("rematch"),
             rematch_of=data.get("rematch_of"),
             fairness=None if fairness is None else Fairness.from_json(fairness),
+            cancel_agreed=tuple(data.get("cancel_agreed") or ()),
         )
 
 

@@ -67,7 +67,8 @@ def test_follow_resumes_after_each_stream_ends_with_nothing_lost_or_doubled(serv
         legal = api.view(game["id"], tokens[mover])["you"]["legal_actions"]
         api.act(game["id"], tokens[mover], legal[0])
         time.sleep(0.4)
-    api.cancel(game["id"], game["host_token"])
+    for token in tokens:  # after the deal, every person agrees
+        api.cancel(game["id"], token)
     listener.join(timeout=10)
     assert len(streams) >= 2 and streams == sorted(streams), "it reconnected from where it was"
     assert seen == api.events(game["id"]) and seen[-1]["type"] == "cancelled"

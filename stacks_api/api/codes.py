@@ -18,6 +18,7 @@ CODES: dict[str, tuple[int, str]] = {
     "seat_taken": (409, "Seat taken"),
     "game_full": (409, "Game full"),
     "too_many_keys": (409, "Too many keys"),
+    "game_started": (409, "Game started"),
     "stale_version": (412, "Stale version"),
     "payload_too_large": (413, "Content too large"),
     "uri_too_long": (414, "URI too long"),
@@ -39,7 +40,8 @@ BY_STATUS: dict[int, str] = {
     status: code
     for code, (status, _) in CODES.items()
     if code not in ("not_your_turn", "illegal_action", "game_not_active", "seat_taken",
-                    "game_full", "too_many_keys", "idempotency_key_reused", "degraded")
+                    "game_full", "too_many_keys", "game_started", "idempotency_key_reused",
+                    "degraded")
 }  # fmt: skip
 
 

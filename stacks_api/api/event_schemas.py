@@ -35,13 +35,15 @@ SERVER_EVENT_SCHEMAS: dict[str, type[Schema]] = {
     "joined": event("joined", seat=seat_field(required=True), name=fields.String(required=True)),
     "started": event("started", to_move=fields.List(seat_field(), required=True)),
     "cancelled": event("cancelled", **_revealed()),
-    **{kind: _seat_event(kind) for kind in ("timeout", "away", "back", "left")},
+    **{kind: _seat_event(kind) for kind in ("cancel_agreed", "timeout", "away", "back", "left")},
 }
 SERVER_EVENT_MEANINGS = {
     "created": "The game was created.",
     "joined": "A person took `seat` as `name`.",
     "started": "The last seat was taken and the cards dealt: `to_move`.",
-    "cancelled": "The host cancelled the game (a committed deal's secrets shown).",
+    "cancel_agreed": "After the deal, the seat's person agreed to cancel the game.",
+    "cancelled": "The game was cancelled: by its host before the deal, or once every "
+    "person at the table agreed (a committed deal's secrets shown).",
     "timeout": "The seat's turn clock ran out: the server's moves for that turn follow.",
     "away": "A third timeout in a row: the server plays the seat at once until it acts.",
     "back": "An away seat's token acted again.",

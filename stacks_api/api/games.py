@@ -190,7 +190,14 @@ class Game(MethodView):
     @problems(401, 404, 409, 503)
     @blp.doc(operationId="cancelGame")
     def delete(self, game_id: str) -> Any:
-        """Cancel the game (host token only)"""
+        """Cancel the game: the host before the deal, every person after it
+
+        Before the deal the host token cancels the game. Once it is dealt, a
+        host cannot wipe it: each person at the table sends their own seat's
+        token (their agreement is the event `cancel_agreed`, and the view's
+        `cancel_agreed` lists who has agreed), and the game is cancelled once
+        every one of them has.
+        """
         view = service().lobby.cancel(game_id, bearer_token(required=True))
         return rendered(view, 200, view_headers(view))
 

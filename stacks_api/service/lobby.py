@@ -15,7 +15,7 @@ from ..record import JSON, STAND_IN, Event, Fairness, GameRecord, Seat
 from ..store import Change
 from ..tokens import matches, new_token, token_hash
 from .changes import revealed, settled, stamped, started_when_full
-from .table import Table, own_seat
+from .table import Caller, Table, own_seat, seat_of
 from .views import render, summary
 
 
@@ -192,20 +192,52 @@ class Lobby:
 
         return self.table.update(game_id, decide)
 
-    def cancel(self, game_id: str, host_token: str | None) -> JSON:
-        """End a game that has not ended (its host's token only)."""
+    def cancel(self, game_id: str, token: str | None) -> JSON:
+        """Cancel a game that has not ended: before the deal, its host's token alone;
+        after it, every person at the table, each with their own token (a host who
+        is losing cannot wipe the game)."""
+        caller = self.table.caller(token)
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
-            if host_token is None or not matches(host_token, record.host):
-                raise Refusal("unauthorized", "only the host token may cancel this game")
             if record.ended:
                 raise Refusal("game_not_active", f"the game is already {record.status}")
+            host = caller.token is not None and matches(caller.token, record.host)
             events: list[Event] = []
-            record = stamped(replace(record, status="cancelled"), [{"type": "cancelled"}], events)
-            revealed(record, events)
+            if record.status == "waiting":
+                if not host:
+                    raise Refusal("unauthorized", "only the host token may cancel this game")
+                return self._cancelled(record, events)
+            seat = _person_of(record, caller)
+            if seat is None:
+                if host:
+                    raise Refusal("game_started", "the game has been dealt: only the people at "
+                                  "the table can cancel it now, every one of them")  # fmt: skip
+                raise Refusal("unauthorized", "send your seat's token to agree to cancel")
+            if seat in record.cancel_agreed:  # said before: nothing changes
+                return Change(None), render(record, self.table.game(record), None)
+            agreed = tuple(sorted({*record.cancel_agreed, seat}))
+            record = stamped(replace(record, cancel_agreed=agreed),
+                             [{"type": "cancel_agreed", "seat": seat}], events)  # fmt: skip
+            people = {i for i, s in enumerate(record.seats) if s.state in ("human", "away")}
+            if people <= set(agreed):
+                return self._cancelled(record, events)
             return Change(record, events), render(record, self.table.game(record), None)
 
         return self.table.update(game_id, decide)
+
+    def _cancelled(self, record: GameRecord, events: list[Event]) -> tuple[Change, JSON]:
+        record = stamped(replace(record, status="cancelled"), [{"type": "cancelled"}], events)
+        revealed(record, events)
+        return Change(record, events), render(record, self.table.game(record), None)
+
+
+def _person_of(record: GameRecord, caller: Caller) -> int | None:
+    """The seat of a person at the table the caller holds, if any."""
+    try:
+        seat = seat_of(record, caller)
+    except Refusal:
+        return None
+    return seat if seat is not None and record.seats[seat].state in ("human", "away") else None
 
 
 def committed(players: int, dealer: int | None = None) -> Fairness:

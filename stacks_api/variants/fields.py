@@ -222,6 +222,14 @@ def view_fields(variant: str, parts: Parts, **own: fields.Field[Any]) -> dict[st
                 "game from before deals were committed"
             },
         ),
+        "cancel_agreed": fields.List(
+            whole(),
+            required=True,
+            metadata={
+                "description": "Seats whose person agreed to cancel the game after its deal "
+                "(it is cancelled once every person has)"
+            },
+        ),
         "rematch": fields.String(
             required=True,
             allow_none=True,

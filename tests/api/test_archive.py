@@ -151,11 +151,10 @@ def test_an_ended_game_is_archived_and_answers_after_the_live_store_let_it_go(ap
 def test_a_table_cancelled_before_the_deal_is_not_kept_and_one_cancelled_after_is(app, client):
     waiting = create(client, variant="sequence", players=2)
     dealt = create(client, variant="sequence", players=2)
-    join(client, dealt["game"]["id"], "Ada")
-    join(client, dealt["game"]["id"], "Bo")
-    for made in (waiting, dealt):
-        gone = client.delete(f"{API}/{made['game']['id']}", headers=bearer(made["host_token"]))
-        assert gone.status_code == 200
+    tokens = [join(client, dealt["game"]["id"], name)["token"] for name in ("Ada", "Bo")]
+    for game_id, token in [(waiting["game"]["id"], waiting["host_token"]),
+                           *((dealt["game"]["id"], t) for t in tokens)]:  # fmt: skip
+        assert client.delete(f"{API}/{game_id}", headers=bearer(token)).status_code == 200
     archived(app, dealt["game"]["id"])
     games = app.extensions["stacks_api.games"]
     assert games.store.archiving_backlog() == 0

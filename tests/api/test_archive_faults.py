@@ -24,16 +24,16 @@ CLAIM_S_HERE = 2.0  # the worker processes' claim: a short one, so the test is q
 
 
 def ended_games(client: Any, count: int) -> list[str]:
-    """``count`` games dealt to two people, then cancelled by their host: each ends
+    """``count`` games dealt to two people who then both agree to cancel: each ends
     (and goes to the outbox) at once."""
     ids = []
     for _ in range(count):
-        made = create(client, variant="sequence", players=2)
-        game_id = made["game"]["id"]
-        join(client, game_id, "Ada")
-        join(client, game_id, "Bo")
-        gone = client.delete(f"{API}/{game_id}", headers=bearer(made["host_token"]))
-        assert gone.status_code == 200 and gone.json["status"] == "cancelled"
+        game_id = create(client, variant="sequence", players=2)["game"]["id"]
+        tokens = [join(client, game_id, name)["token"] for name in ("Ada", "Bo")]
+        for token in tokens:
+            gone = client.delete(f"{API}/{game_id}", headers=bearer(token))
+            assert gone.status_code == 200
+        assert gone.json["status"] == "cancelled"
         ids.append(game_id)
     return ids
 

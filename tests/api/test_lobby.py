@@ -149,3 +149,20 @@ def test_a_bot_seat_with_options_plays(client):
     seats = [{"bot": "mcts", "options": {"iterations": 2}}, {"bot": "greedy"}]
     game = view(client, create(client, variant="stacks", players=2, seats=seats)["game"]["id"])
     assert game["status"] == "finished" and game["players"][0]["bot"] == "mcts"
+
+
+def test_after_the_deal_a_host_cannot_cancel_but_every_person_together_can(client):
+    body = create(client, variant="sequence", players=3, seats=[{}, {}, {"bot": "random"}])
+    game_id = body["game"]["id"]
+    tokens = [join(client, game_id, name)["token"] for name in ("Ada", "Bo")]
+    problem(client.delete(f"{API}/{game_id}", headers=bearer(body["host_token"])), 409,
+            "game_started")  # fmt: skip
+    first = client.delete(f"{API}/{game_id}", headers=bearer(tokens[0]))
+    assert first.status_code == 200 and first.json["status"] == "active"
+    assert first.json["cancel_agreed"] == [0]
+    again = client.delete(f"{API}/{game_id}", headers=bearer(tokens[0]))
+    assert again.json["version"] == first.json["version"]  # said twice: nothing more
+    done = client.delete(f"{API}/{game_id}", headers=bearer(tokens[1]))
+    assert done.json["status"] == "cancelled" and done.json["cancel_agreed"] == [0, 1]
+    kinds = [e["type"] for e in client.get(f"{API}/{game_id}/events").json["events"]]
+    assert kinds[-3:] == ["cancel_agreed", "cancel_agreed", "cancelled"]

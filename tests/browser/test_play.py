@@ -236,6 +236,8 @@ def test_a_table_of_people_sees_the_clock_leaves_and_rematches(server, open_page
     assert "9:" in clock or "10:" in clock, clock
     shoot(page, "people-clock")
     page.click("[data-leave]")
+    assert api.view(game["id"])["players"][0]["left"] is False  # Leave asks once first
+    page.click("[data-confirm]")
     page.wait_for_selector("text=You left")
     shown = api.view(game["id"])
     assert shown["players"][0]["left"] and shown["players"][0]["bot"] == "greedy"

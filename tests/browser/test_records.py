@@ -90,3 +90,28 @@ def test_a_replay_steps_to_the_end_and_back(server, open_page, variant, players,
     shoot(page, f"{name}-one-before-the-end")
     assert page.get_attribute("[data-download]", "href") == f"{API}/games/{game_id}/record"
     assert not open_page.problems, open_page.problems
+
+
+CANCELLED = "document.querySelector('[data-status]').textContent === 'cancelled'"
+
+
+def test_the_host_cancels_a_waiting_game_and_people_agree_to_cancel_a_dealt_one(server, open_page):
+    page = open_page(f"{server.url}/play")
+    page.select_option("#seat-1", "")  # a second person, not a bot: the table waits
+    page.click("form.create button[type=submit]")
+    page.wait_for_selector("[data-invite='1']")
+    page.click("[data-cancel]")
+    page.click("[data-confirm]")
+    page.wait_for_function(CANCELLED)
+    # A dealt game: the person agrees, and (the only person) so cancels it.
+    api = Client(server.url)
+    game = api.create("sequence", 2, seats=[{}, {"bot": "random"}])
+    me = api.join(game["id"], "Ada")
+    page.goto(f"{server.url}/play#game={game['id']}&token={me.token}")
+    page.wait_for_selector("[data-cancel]")
+    page.click("[data-cancel]")
+    shoot(page, "cancel-asked")
+    page.click("[data-confirm]")
+    page.wait_for_function(CANCELLED)
+    assert api.view(game["id"])["cancel_agreed"] == [0]
+    assert not open_page.problems, open_page.problems

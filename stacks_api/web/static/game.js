@@ -5,7 +5,7 @@ import { h, shown } from "./dom.js";
 import { t } from "./i18n.js";
 import { outcome, seatName, tell } from "./history.js";
 import { help } from "./lobby.js";
-import { dealFor, dropToken, keepToken, remember } from "./seats.js";
+import { dealFor, dropToken, hostToken, keepToken, remember } from "./seats.js";
 import { renderSequence } from "./sequence.js";
 import { renderStacks } from "./stacks.js";
 import { chime } from "./sound.js";
@@ -165,6 +165,16 @@ export class GameScreen {
     }
   }
 
+  // Before the deal, the host cancels; after it, this seat agrees to cancel.
+  async cancel() {
+    try {
+      const token = this.view.status === "waiting" ? hostToken(this.id) : this.token;
+      this.show(await call("DELETE", `/games/${this.id}`, { token }));
+    } catch (error) {
+      this.page.say(error.message);
+    }
+  }
+
   async rematch() {
     try {
       const next = await call("POST", `/games/${this.id}/rematch`, { token: this.token });
@@ -211,6 +221,9 @@ export class GameScreen {
         this.over() ? null : h("div", { class: `turnline${this.myTurn() ? " mine" : ""}`, role: "status" }, turnText(view, this.myTurn()), " ", clock),
         this.over() ? gameOver(view, this) : null,
         invites(view, this.page),
+        view.status === "waiting" && hostToken(this.id)
+          ? h("p", {}, askedTwice(t("cancel_game"), t("cancel_waiting_confirm"), () => this.cancel(), { class: "quiet", "data-cancel": "" }))
+          : null,
         fairDeal(view),
         h("div", { class: "table" },
           h("div", { class: "play-area" }, board,
@@ -242,9 +255,23 @@ function controls(view, ui) {
       localStorage.setItem(ASK_EVERY_WINDOW, ui.askEveryWindow ? "yes" : "no");
       ui.render();
     } });
+  const agreed = view.cancel_agreed.includes(view.you.seat);
   return h("div", { class: "controls" },
     stacks ? h("label", { for: "ask-every-window", class: "option" }, ask, ` ${t("ask_every_window")}`) : null,
-    h("button", { type: "button", class: "leave quiet", "data-leave": "", onclick: () => ui.leave() }, t("leave")));
+    askedTwice(t("leave"), t("leave_confirm"), () => ui.leave(), { class: "leave quiet", "data-leave": "" }),
+    agreed ? null : askedTwice(t("cancel_game"), t("cancel_confirm"), () => ui.cancel(), { class: "quiet", "data-cancel": "" }));
+}
+
+// A button that asks once before it acts: the first press shows the question and
+// a button that confirms it.
+export function askedTwice(label, question, act, attrs) {
+  const box = h("span", { class: "ask-twice" });
+  const ask = () => box.replaceChildren(h("span", { role: "alert" }, `${question} `),
+    h("button", { type: "button", class: "small primary", "data-confirm": "", onclick: act }, t("yes")), " ",
+    h("button", { type: "button", class: "small quiet", onclick: reset }, t("no")));
+  const reset = () => box.replaceChildren(h("button", { type: "button", ...attrs, onclick: ask }, label));
+  reset();
+  return box;
 }
 
 function gameOver(view, ui) {

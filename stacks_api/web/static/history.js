@@ -53,6 +53,7 @@ function line(event, view, completer) {
     case "away": return t("h_away", { name });
     case "back": return t("h_back", { name });
     case "left": return t("h_left", { name });
+    case "cancel_agreed": return t("h_cancel_agreed", { name });
     case "cancelled": return t("h_cancelled");
     case "game_over": return outcome(view, [event]).headline;
     default: return null;

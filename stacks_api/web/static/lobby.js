@@ -5,7 +5,7 @@ import { call, Refusal } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { gameLine } from "./player.js";
-import { forget, keepDeal, keepToken, myGames } from "./seats.js";
+import { forget, keepDeal, keepHostToken, keepToken, myGames } from "./seats.js";
 
 const BOTS = ["random", "easy", "medium", "strong"];
 const REFRESH_MS = 4000;
@@ -141,6 +141,7 @@ function createForm(say) {
     try {
       const created = await call("POST", "/games", { body: { variant: variant.value, players: seats.length, seats, options } });
       const id = created.game.id;
+      keepHostToken(id, created.host_token);
       if (!seats[0].bot) await takeSeat(id, 0, name.value || t("default_name"));
       location.hash = `game=${id}`;
     } catch (error) {

@@ -37,6 +37,22 @@ export function dropToken(id) {
   localStorage.setItem(MY_GAMES, JSON.stringify(myGames().map((g) => (g.id === id ? { ...g, token: null } : g))));
 }
 
+// The host tokens of games made here (they cancel a game before its deal).
+const HOSTED = "stacks:hosted";
+
+export function keepHostToken(id, token) {
+  const kept = { ...JSON.parse(localStorage.getItem(HOSTED) || "{}"), [id]: token };
+  localStorage.setItem(HOSTED, JSON.stringify(Object.fromEntries(Object.entries(kept).slice(-MOST))));
+}
+
+export function hostToken(id) {
+  try {
+    return JSON.parse(localStorage.getItem(HOSTED) || "{}")[id] || null;
+  } catch {
+    return null;
+  }
+}
+
 // What the player saw and sent before each deal (the commitment, the entropy): kept
 // to check the game once it is over (stacks-api verify ... --commitment --entropy).
 const DEALS = "stacks:deals";
