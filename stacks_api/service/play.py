@@ -38,13 +38,16 @@ class Play:
         self.table = table
 
     def view(self, game_id: str, token: str | None, wait_s: float = 0) -> JSON:
-        """The game as ``token``'s seat (or a spectator) sees it; never computes.
+        """The game as ``token``'s seat (or a spectator) sees it; never computes. An
+        away seat that asks is back (its person is there again).
 
         With ``wait_s``, first waits (up to that long) until a human must act.
         """
         caller = self.table.caller(token)
         record = self.table.load(game_id)
         seat = seat_of(record, caller)
+        if seat is not None and record.seats[seat].state == "away":
+            record = self.back(game_id, seat)
         if wait_s > 0:
             record = self.wait_for_humans(record, wait_s)
         return render(record, self.table.game(record), seat)
@@ -142,6 +145,23 @@ class Play:
         record = settled(stamped(record, back + applied, events), game, now, events)
         response = {"game": render(record, game, seat), "events": events}
         return Change(record, events), {"response": response}
+
+    def back(self, game_id: str, seat: int) -> GameRecord:
+        """The away seat's person is back: event ``back``, and its turns run on the
+        normal clock again (the server no longer plays them at once)."""
+
+        def decide(record: GameRecord) -> tuple[Change, JSON]:
+            if record.seats[seat].state != "away":
+                return Change(None), {}
+            events: list[Event] = []
+            record, back = _present(record, seat)
+            record = stamped(record, back, events)
+            if record.status == "active":
+                record = settled(record, self.table.game(record), self.table.clock(), events)
+            return Change(record, events), {}
+
+        self.table.update(game_id, decide)
+        return self.table.load(game_id)
 
     def _waited(self, game_id: str, response: JSON, wait_s: float) -> JSON:
         """The action's response brought up to when a human must act."""

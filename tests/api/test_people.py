@@ -3,10 +3,12 @@ each on both stores."""
 
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 
 from stacks_api.client import Client
+from stacks_api.store import Change
 from stacks_api.testing import ServerProcess, parse_sse
 
 from .helpers import (
@@ -81,17 +83,36 @@ def test_three_timeouts_make_a_seat_away_and_its_own_action_brings_it_back(app, 
     assert players[mover]["away"] and not players[1 - mover]["away"]
     # Away: the seat's turn is played at once, with no clock.
     service.turns.advance(game_id)
-    shown = client.get(f"{API}/{game_id}", headers=bearer(tokens[mover])).json
-    assert shown["to_move"] == [1 - mover]
+    assert client.get(f"{API}/{game_id}").json["to_move"] == [1 - mover]
     other = client.get(f"{API}/{game_id}", headers=bearer(tokens[1 - mover])).json
     act(client, game_id, tokens[1 - mover], other["you"]["legal_actions"][0])
+    shown = client.get(f"{API}/{game_id}").json
+    assert shown["to_move"] == [mover]  # the runner has not looked yet: the person acts first
+    answer = act(client, game_id, tokens[mover], {"type": "pass"})  # refused, but present
+    assert answer.status_code in (409, 422)
     mine = client.get(f"{API}/{game_id}", headers=bearer(tokens[mover])).json
-    assert mine["to_move"] == [mover]  # the runner has not looked yet: the person acts first
-    answer = act(client, game_id, tokens[mover], mine["you"]["legal_actions"][0])
-    assert answer.status_code == 200
-    assert answer.json["events"][0] == {"version": mine["version"] + 1, "type": "back",
-                                        "seat": mover}  # fmt: skip
-    assert not answer.json["game"]["players"][mover]["away"]
+    assert not mine["players"][mover]["away"]
+    assert events(client, game_id, shown["version"]) == [
+        {"version": shown["version"] + 1, "type": "back", "seat": mover}
+    ]
+    # Back: the turn runs on the normal clock again, not played by the runner.
+    assert mine["deadline"] == pytest.approx(clock[0] + 10)
+    service.turns.advance(game_id)
+    assert client.get(f"{API}/{game_id}").json["version"] == mine["version"]
+
+
+def test_an_away_seat_that_only_looks_at_its_view_is_back(app, client, clock):
+    game_id, tokens = two_people(client, turn_seconds=10)
+    service = app.extensions["stacks_api.games"]
+    mover = view(client, game_id)["to_move"][0]
+    record = service.store.load(game_id)
+    away = record.with_seat(mover, replace(record.seats[mover], state="away"))
+    service.store.update(game_id, lambda _: (Change(away), None))  # three timeouts, in short
+    assert client.get(f"{API}/{game_id}").json["players"][mover]["away"]
+    mine = client.get(f"{API}/{game_id}", headers=bearer(tokens[mover])).json
+    assert not mine["players"][mover]["away"] and mine["version"] == record.version + 1
+    again = client.get(f"{API}/{game_id}", headers=bearer(tokens[mover])).json
+    assert again["version"] == mine["version"]  # back once: no more events
 
 
 def test_a_block_window_with_no_timeout_of_its_own_ends_at_turn_seconds(app, client, clock):

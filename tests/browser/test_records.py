@@ -115,3 +115,21 @@ def test_the_host_cancels_a_waiting_game_and_people_agree_to_cancel_a_dealt_one(
     page.wait_for_function(CANCELLED)
     assert api.view(game["id"])["cancel_agreed"] == [0]
     assert not open_page.problems, open_page.problems
+
+
+def test_a_link_with_a_wrong_token_does_not_wipe_the_seat_kept_here(server, open_page):
+    api = Client(server.url)
+    game = api.create("sequence", 2, seats=[{}, {"bot": "random"}])
+    me = api.join(game["id"], "Ada")
+    page = open_page(f"{server.url}/play#game={game['id']}&token={me.token}")
+    page.wait_for_selector(".hand [data-card]")
+    page.goto(f"{server.url}/play#game={game['id']}&token=nope")
+    page.reload()
+    page.wait_for_selector(".hand [data-card]")  # the kept token still holds the seat
+    kept = page.evaluate("JSON.parse(localStorage.getItem('stacks:my-games'))[0].token")
+    assert kept == me.token
+    # The crafted token's 401 was answered by falling back, and the reload cut off
+    # what the page had in flight; nothing else failed.
+    refused = [p for p in open_page.problems if "status of 401" in p]
+    aborted = [p for p in open_page.problems if p.endswith("net::ERR_ABORTED")]
+    assert refused and len(refused) + len(aborted) == len(open_page.problems), open_page.problems

@@ -5,7 +5,7 @@ import { h, shown } from "./dom.js";
 import { t } from "./i18n.js";
 import { outcome, seatName, tell } from "./history.js";
 import { help } from "./lobby.js";
-import { dealFor, dropToken, hostToken, keepToken, remember } from "./seats.js";
+import { dealFor, dropToken, hostToken, keepToken, remember, tokenFor } from "./seats.js";
 import { renderSequence } from "./sequence.js";
 import { renderStacks } from "./stacks.js";
 import { chime } from "./sound.js";
@@ -43,17 +43,27 @@ export class GameScreen {
     if ((this.log.at(-1)?.version ?? 0) > this.view.version) this.refreshSoon(); // the view was older
   }
 
+  // The view; while this seat is away (the server plays it), as a spectator sees it,
+  // so that the page's own refreshes do not bring it back: "I'm back" does.
   async load() {
     try {
-      this.show(await call("GET", `/games/${this.id}`, { token: this.token }));
+      this.show(await call("GET", `/games/${this.id}`, { token: this.away ? null : this.token }));
     } catch (error) {
       if (error instanceof Refusal && error.problem.status === 401 && this.token) {
-        dropToken(this.id);
-        this.token = null;
+        // Forget only the token that was refused: one kept before (a crafted link
+        // brought another) is tried next.
+        dropToken(this.id, this.token);
+        const kept = tokenFor(this.id);
+        this.token = kept && kept !== this.token ? kept : null;
         return this.load();
       }
       this.page.say(error.message);
     }
+  }
+
+  async comeBack() {
+    this.away = false;
+    await this.load();
   }
 
   // A newer view on screen; the piles that changed since the one before get a short motion.
@@ -103,6 +113,10 @@ export class GameScreen {
   heard(event) {
     if (this.log.length && event.version < this.log.at(-1).version) return;
     this.log.push(event);
+    if (event.type === "away" && event.seat === this.view?.you?.seat) {
+      this.away = true;
+      this.awaySeat = event.seat;
+    }
     if (event.type === "play") chime("play");
     if (event.type === "game_over" || event.type === "cancelled") {
       this.source.close(); // the server ends the stream: nothing to reconnect to
@@ -156,7 +170,7 @@ export class GameScreen {
   async leave() {
     try {
       this.view = await call("POST", `/games/${this.id}/leave`, { token: this.token });
-      dropToken(this.id);
+      dropToken(this.id, this.token);
       this.token = null;
       this.page.say(t("left_you"));
       this.render();
@@ -219,6 +233,8 @@ export class GameScreen {
     this.page.show(
       h("section", { class: "game", "aria-label": t("game") },
         this.over() ? null : h("div", { class: `turnline${this.myTurn() ? " mine" : ""}`, role: "status" }, turnText(view, this.myTurn()), " ", clock),
+        this.away && !this.over() ? h("p", { class: "away-note", role: "alert" }, t("you_are_away"), " ",
+          h("button", { type: "button", class: "primary", "data-back": "", onclick: () => this.comeBack() }, t("im_back"))) : null,
         this.over() ? gameOver(view, this) : null,
         invites(view, this.page),
         view.status === "waiting" && hostToken(this.id)

@@ -32,9 +32,11 @@ export function keepToken(id, token) {
   sessionStorage.setItem(`token:${id}`, token);
 }
 
-export function dropToken(id) {
-  sessionStorage.removeItem(`token:${id}`);
-  localStorage.setItem(MY_GAMES, JSON.stringify(myGames().map((g) => (g.id === id ? { ...g, token: null } : g))));
+// Forget ``token`` for game ``id`` (refused by the server), and only that one: a link
+// with someone else's (or a made-up) token must not wipe the one kept here.
+export function dropToken(id, token) {
+  if (sessionStorage.getItem(`token:${id}`) === token) sessionStorage.removeItem(`token:${id}`);
+  localStorage.setItem(MY_GAMES, JSON.stringify(myGames().map((g) => (g.id === id && g.token === token ? { ...g, token: null } : g))));
 }
 
 // The host tokens of games made here (they cancel a game before its deal).

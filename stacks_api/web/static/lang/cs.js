@@ -202,4 +202,6 @@ export const STRINGS = {
   leave_confirm: "Opustit hru? Od teď za vás bude hrát bot.",
   yes: "Ano",
   no: "Ne",
+  you_are_away: "Jste pryč: server hraje vaše tahy hned.",
+  im_back: "Jsem zpět",
 };

@@ -202,4 +202,6 @@ export const STRINGS = {
   leave_confirm: "Leave the game? A bot plays your seat from now on.",
   yes: "Yes",
   no: "No",
+  you_are_away: "You are away: the server plays your turns at once.",
+  im_back: "I'm back",
 };

@@ -202,4 +202,6 @@ export const STRINGS = {
   leave_confirm: "Poistutko pelistä? Botti pelaa paikallasi tästä eteenpäin.",
   yes: "Kyllä",
   no: "Ei",
+  you_are_away: "Olet poissa: palvelin pelaa vuorosi heti.",
+  im_back: "Olen takaisin",
 };

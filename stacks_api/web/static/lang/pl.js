@@ -202,4 +202,6 @@ export const STRINGS = {
   leave_confirm: "Opuścić grę? Od teraz za ciebie zagra bot.",
   yes: "Tak",
   no: "Nie",
+  you_are_away: "Jesteś nieobecny: serwer od razu rozgrywa twoje tury.",
+  im_back: "Wracam",
 };

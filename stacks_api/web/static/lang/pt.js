@@ -202,4 +202,6 @@ export const STRINGS = {
   leave_confirm: "Sair do jogo? Um bot joga no seu lugar a partir de agora.",
   yes: "Sim",
   no: "Não",
+  you_are_away: "Está ausente: o servidor joga as suas vezes de imediato.",
+  im_back: "Voltei",
 };

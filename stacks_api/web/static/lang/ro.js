@@ -202,4 +202,6 @@ export const STRINGS = {
   leave_confirm: "Părăsești jocul? De acum un bot joacă în locul tău.",
   yes: "Da",
   no: "Nu",
+  you_are_away: "Ești absent: serverul îți joacă imediat rândurile.",
+  im_back: "M-am întors",
 };
