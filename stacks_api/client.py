@@ -8,8 +8,12 @@
 
 Actions carry an ``Idempotency-Key`` of their own, so the client retries them
 safely after a lost connection or a 503: the server acts once and answers the
-retry with the first outcome. A 429 (nothing was done) is always retried. Every
-retry waits at least the server's ``Retry-After``, plus a random share of an
+retry with the first outcome. They also carry ``If-Match`` with the version of
+the game the client last saw (a view or an action's answer), so an action meant
+for one moment is refused (412) rather than played at another. Every join and
+rematch sends entropy of the client's own for the deal, and the seat keeps it
+beside the commitment seen before the join, to verify the game later. A 429
+(nothing was done) is always retried. Every retry waits at least the server's ``Retry-After``, plus a random share of an
 exponential back-off, so many clients refused together do not return together.
 ``follow`` iterates over a game's event stream and reconnects with
 ``Last-Event-ID``, so no event is lost or repeated.
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 import time
 import uuid
 from collections.abc import Iterator
@@ -55,11 +60,15 @@ class ApiError(Exception):
 
 @dataclass(frozen=True)
 class Seat:
-    """A seat taken with ``join``: keep the token, the server shows it only once."""
+    """A seat taken with ``join``: keep the token, the server shows it only once;
+    ``commitment`` (seen before joining) and ``entropy`` (sent) check the deal
+    once the game is over (``stacks-api verify``)."""
 
     seat: int
     team: int | None
     token: str
+    commitment: str | None = None
+    entropy: str | None = None
 
 
 class Client:
@@ -70,6 +79,7 @@ class Client:
         self.timeout, self.retries = timeout, retries
         self.session = requests.Session()
         self._rng = random.Random()
+        self._seen: dict[str, int] = {}  # game id -> the newest version this client saw
 
     # -- games ------------------------------------------------------------------
 
@@ -89,13 +99,29 @@ class Client:
         return self._call("GET", "/games", params=params)
 
     def join(self, game_id: str, name: str, seat: int | None = None) -> Seat:
-        body: JSON = {"name": name, **({} if seat is None else {"seat": seat})}
+        """Take a seat, sending entropy of our own for the deal."""
+        before = self._call("GET", f"/games/{game_id}")
+        commitment = (before.get("fairness") or {}).get("commitment")
+        entropy = secrets.token_hex(16)
+        body: JSON = {"name": name, "entropy": entropy, **({} if seat is None else {"seat": seat})}
         joined = self._call("POST", f"/games/{game_id}/players", json=body)
-        return Seat(joined["seat"], joined["team"], joined["token"])
+        self._seen.pop(game_id, None)  # the join made a version this client has not seen
+        return Seat(joined["seat"], joined["team"], joined["token"], commitment, entropy)
+
+    def rematch(self, game_id: str, token: str) -> tuple[JSON, Seat]:
+        """The finished game's next game (its view) and our seat in it."""
+        entropy = secrets.token_hex(16)
+        answer = self._call("POST", f"/games/{game_id}/rematch", token=token,
+                            json={"entropy": entropy})  # fmt: skip
+        game = answer["game"]
+        commitment = (game.get("fairness") or {}).get("commitment")
+        return game, Seat(answer["seat"], None, answer["token"], commitment, entropy)
 
     def view(self, game_id: str, token: str | None = None, wait: int | None = None) -> JSON:
         """The game as ``token``'s seat sees it; with ``wait``, once a human must act."""
-        return self._call("GET", f"/games/{game_id}", token=token, wait=wait)
+        seen: JSON = self._call("GET", f"/games/{game_id}", token=token, wait=wait)
+        self._seen[game_id] = seen["version"]
+        return seen
 
     def act(
         self,
@@ -105,14 +131,19 @@ class Client:
         expected_version: int | None = None,
         wait: int | None = None,
     ) -> JSON:
-        """Apply one action; ``{"game", "events"}``. Retried safely on connection errors."""
+        """Apply one action; ``{"game", "events"}``. Retried safely on connection errors.
+        Only if the game is at ``expected_version``, by default the version this
+        client last saw of it (a 412 ``stale_version`` otherwise: look again)."""
         headers = {"Idempotency-Key": uuid.uuid4().hex}
-        if expected_version is not None:
-            headers["If-Match"] = f'"{expected_version}"'
-        return self._call(
+        version = self._seen.get(game_id) if expected_version is None else expected_version
+        if version is not None:
+            headers["If-Match"] = f'"{version}"'
+        done: JSON = self._call(
             "POST", f"/games/{game_id}/actions", json=action, token=token, wait=wait,
             headers=headers, retry=True,
         )  # fmt: skip
+        self._seen[game_id] = done["game"]["version"]
+        return done
 
     def cancel(self, game_id: str, token: str) -> JSON:
         """Cancel a game: the host token before the deal; after it, each person's

@@ -146,3 +146,26 @@ def test_a_tournament_over_http_is_played_by_the_servers_bots(server):
     wins = [int(line.split()[2]) for line in report.splitlines()[1:3]]
     draws = int(report.splitlines()[3].split()[1])
     assert sum(wins) + draws == 4
+
+
+def test_actions_carry_the_version_last_seen_and_joins_carry_entropy(server):
+    api, other = Client(server.url), Client(server.url)
+    game = api.create("sequence", 2)
+    seats = [api.join(game["id"], name) for name in ("Ada", "Bo")]
+    assert all(len(s.entropy) == 32 and s.commitment == game["fairness"]["commitment"]
+               for s in seats)  # fmt: skip
+    seen = api.view(game["id"])
+    mover = seats[seen["to_move"][0]]
+    legal = other.view(game["id"], mover.token)["you"]["legal_actions"]
+    other.act(game["id"], mover.token, legal[0])  # the game moves on behind api's back
+    nxt = seats[api.view(game["id"], None)["to_move"][0]]
+    api._seen[game["id"]] = seen["version"]  # api still believes what it saw first
+    mine = other.view(game["id"], nxt.token)["you"]["legal_actions"][0]
+    with pytest.raises(ApiError) as refused:
+        api.act(game["id"], nxt.token, mine)
+    assert refused.value.code == "stale_version"
+    api.view(game["id"])
+    assert api.act(game["id"], nxt.token, mine)["game"]["version"] == seen["version"] + 2
+    ended = api.cancel(game["id"], seats[0].token) and api.cancel(game["id"], seats[1].token)
+    fair = ended["fairness"]
+    assert sorted(fair["entropy"]) == sorted(s.entropy for s in seats)

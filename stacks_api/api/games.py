@@ -31,6 +31,7 @@ from .schemas import (
     JoinedSchema,
     JoinSchema,
     ListQuerySchema,
+    RematchRequestSchema,
     RematchSchema,
 )
 from .stream import Hangup, event_stream, wants_stream
@@ -271,19 +272,25 @@ class Leave(MethodView):
 
 @blp.route("/<game_id>/rematch")
 class Rematch(MethodView):
+    @blp.arguments(RematchRequestSchema(), required=False, example={"entropy": "c0ffee42"})
     @blp.response(200, RematchSchema)
     @blp.doc(security=BEARER)
-    @problems(401, 404, 409, 429, 503)
+    @problems(401, 404, 409, 413, 422, 429, 503)
     @blp.doc(operationId="rematchGame")
-    def post(self, game_id: str) -> Any:
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Play the same table again, once the game is finished
 
         The first call (from any seat) makes the next game: the same variant,
         options, players and bots, the deal passed on by one seat, a seat that
         left played by the greedy bot. Every call answers your seat and a new
-        token there; the game starts once every person's seat has asked.
+        token there; the game starts once every person's seat has asked. A
+        seat nobody claims within 2 minutes goes to the greedy bot, and the
+        table plays on. Asking again re-keys your seat (the token before stops
+        working) and changes nothing else; a seat you left, or a game that has
+        ended, cannot be claimed.
         """
-        answer = service().rematch.rematch(game_id, bearer_token(required=True))
+        answer = service().rematch.rematch(game_id, bearer_token(required=True),
+                                           (body or {}).get("entropy"))  # fmt: skip
         return rendered(answer, 200, {**view_headers(answer["game"]), **NEVER_STORE})
 
 

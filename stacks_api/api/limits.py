@@ -27,6 +27,7 @@ LIMITED = {
     ("games.Games", "GET"): "LIMIT_LIST",
     ("games.Games", "POST"): "LIMIT_CREATE",
     ("games.Players", "POST"): "LIMIT_JOIN",
+    ("games.Rematch", "POST"): "LIMIT_JOIN",  # a claim takes a seat
     ("games.Actions", "POST"): "LIMIT_ACT",
     ("games.Events", "GET"): "LIMIT_STREAM",
     ("games.Replay", "GET"): "LIMIT_REPLAY",  # each position is a replay of the game

@@ -272,6 +272,16 @@ class JoinedSchema(Schema):
     )
 
 
+class RematchRequestSchema(Schema):
+    entropy = fields.String(
+        validate=validate.Regexp(ENTROPY),
+        metadata={
+            "description": "1 to 64 hex characters of your own randomness, mixed into the "
+            "next game's deal; never echoed."
+        },
+    )
+
+
 class RematchSchema(Schema):
     game = fields.Nested(GameViewSchema, required=True)
     seat = whole(required=True)

@@ -58,9 +58,10 @@ def settled(record: GameRecord, game: Game, now: float, events: list[Event]) -> 
     if outcome is not None and status == "active":
         status, result = "finished", Result(tuple(outcome), dict(game.result or {}))
         revealed(record, events)
-    if status != "active":
+    if status != "active":  # a waiting table keeps when its held seats run out
+        due = record.due_at if status == "waiting" else None
         return replace(record, game=game.to_dict(), status=status, result=result, to_move=(),
-                       deadline=None, due_at=None, turn_deadline=None)  # fmt: skip
+                       deadline=None, due_at=due, turn_deadline=None)  # fmt: skip
     to_move = tuple(game.to_move)
     turn_deadline = _turn_clock(record, game, to_move, now)
     deadlines = [d for d in (game.deadline, turn_deadline) if d is not None]

@@ -153,7 +153,7 @@ class Lobby:
             taken = replace(record.seats[chosen].taken_by(shown, token_hash(token)),
                             player_id=caller.player_id)  # fmt: skip
             record = replace(record.with_seat(chosen, taken),
-                             fairness=_with_entropy(record, chosen, entropy))  # fmt: skip
+                             fairness=with_entropy(record, chosen, entropy))  # fmt: skip
             events: list[Event] = []
             record = stamped(record, [{"type": "joined", "seat": chosen, "name": shown}], events)
             record, game = started_when_full(record, self.table.game(record), self.table.clock(),
@@ -179,8 +179,9 @@ class Lobby:
             seat = own_seat(record, caller)
             if record.ended:
                 raise Refusal("game_not_active", f"the game is {record.status}")
-            if record.status == "waiting":
+            if record.status == "waiting":  # open again, with none of its entropy
                 gone = Seat("free")
+                record = replace(record, fairness=with_entropy(record, seat, None))
             else:
                 gone = replace(record.seats[seat], state="left", bot=STAND_IN, token=None)
             events: list[Event] = []
@@ -247,10 +248,12 @@ def committed(players: int, dealer: int | None = None) -> Fairness:
     return Fairness(SCHEME, commitment(seed, dealer), seed, (None,) * players, dealer)
 
 
-def _with_entropy(record: GameRecord, seat: int, entropy: str | None) -> Fairness | None:
+def with_entropy(record: GameRecord, seat: int, entropy: str | None) -> Fairness | None:
+    """The deal with ``seat``'s entropy set (or cleared, with None, when the seat is
+    given up before the deal)."""
     fair = record.fairness
-    if fair is None or fair.server_seed is None or entropy is None:
+    if fair is None or fair.server_seed is None:
         return fair
     given = list(fair.entropy)
-    given[seat] = entropy.lower()
+    given[seat] = None if entropy is None else entropy.lower()
     return replace(fair, entropy=tuple(given))

@@ -13,9 +13,13 @@ from ..record import JSON, Event, GameRecord, Seat
 from ..store import Change
 from ..tokens import new_token, token_hash
 from .changes import stamped, started_when_full
-from .lobby import Lobby, committed
+from .lobby import Lobby, committed, with_entropy
 from .table import Table, own_seat
 from .views import render
+
+# How long a rematch holds a person's seat for them: then a stand-in bot takes it
+# and the table plays on without them.
+RESERVED_S = 120.0
 
 
 def next_game_id(game_id: str) -> str:
@@ -44,9 +48,9 @@ class Rematch:
         self.table = table
         self.lobby = lobby
 
-    def rematch(self, game_id: str, token: str | None) -> JSON:
+    def rematch(self, game_id: str, token: str | None, entropy: str | None = None) -> JSON:
         """The caller's seat and a new token in the finished game's next game, made by
-        the first call."""
+        the first call; ``entropy`` is mixed into the next game's deal."""
         caller = self.table.caller(token)
         old = self.table.load(game_id)
         seat = own_seat(old, caller)
@@ -58,7 +62,7 @@ class Rematch:
         if old.rematch is None:
             self._open(old, next_id)
             self.table.update(old.id, lambda record: _linked(record, next_id))
-        return self._claim(next_id, seat, old.seats[seat])
+        return self._claim(next_id, seat, old.seats[seat], entropy)
 
     def _open(self, old: GameRecord, next_id: str) -> None:
         """Create the next game unless a racing call has (the id is the same for all)."""
@@ -69,21 +73,35 @@ class Rematch:
         fair = committed(old.players, dealer)
         record, events = self.lobby.opened(next_id, game, next_seats(old), old.host, fair,
                                            rematch_of=old.id)  # fmt: skip
+        if record.status == "waiting":  # people to come back: they have RESERVED_S
+            record = replace(record, due_at=self.table.clock() + RESERVED_S)
         if self.table.store.create(record, events):
             self.table.schedule(record)
 
-    def _claim(self, next_id: str, seat: int, before: Seat) -> JSON:
+    def _claim(self, next_id: str, seat: int, before: Seat, entropy: str | None) -> JSON:
         token = new_token()
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
             held = record.seats[seat]
-            # A call again from the same seat (a retry) gets a new token too.
             if held.previous is None or held.previous != before.token:
                 raise Refusal("seat_taken", f"seat {seat} of the rematch is not yours")
+            if record.ended:
+                raise Refusal("game_not_active", f"the rematch is already {record.status}")
+            if held.state in ("human", "away"):
+                # A call again (a retry, or a lost answer): the seat gets the new
+                # token, and the game no event, no version, no entropy.
+                rekeyed = record.with_seat(seat, replace(held, token=token_hash(token)))
+                answer = {"game": render(rekeyed, self.table.game(rekeyed), seat), "seat": seat,
+                          "token": token}  # fmt: skip
+                return Change(rekeyed), answer
+            if held.state != "reserved":  # left it, or the time to come back ran out
+                raise Refusal("seat_taken", f"seat {seat} of the rematch is no longer held "
+                                            f"for you ({held.state})")  # fmt: skip
             events: list[Event] = []
             joined = {"type": "joined", "seat": seat, "name": held.name}
-            record = stamped(record.with_seat(seat, held.taken_by(held.name, token_hash(token))),
-                             [joined], events)  # fmt: skip
+            record = replace(record.with_seat(seat, held.taken_by(held.name, token_hash(token))),
+                             fairness=with_entropy(record, seat, entropy))  # fmt: skip
+            record = stamped(record, [joined], events)
             record, game = started_when_full(record, self.table.game(record), self.table.clock(),
                                              events)  # fmt: skip
             answer = {"game": render(record, game, seat), "seat": seat, "token": token}

@@ -14,7 +14,7 @@ from ..engine import Game
 from ..offload import offload
 from ..record import JSON, STAND_IN, Event, GameRecord
 from ..store import Change
-from .changes import settled, stamped
+from .changes import settled, stamped, started_when_full
 from .table import Table
 
 # One runner advances a game for at most this long, then lets it go, so a game of
@@ -26,6 +26,10 @@ MAX_CONFLICTS = 5
 
 class _Stale(Exception):
     """The game moved on while a worker was deciding: decide again."""
+
+
+class _NotDue(Exception):
+    """A waiting game whose held seats have not run out (or were all claimed)."""
 
 
 # A turn played for a person whose clock ran out ends by itself within a few actions;
@@ -66,6 +70,12 @@ class Turns:
         started, conflicts = time.monotonic(), 0
         while time.monotonic() - started < self.bot_budget_s and conflicts < MAX_CONFLICTS:
             snapshot = self.table.store.load(game_id)
+            if snapshot is not None and snapshot.status == "waiting":
+                try:
+                    self.table.update(game_id, self._unheld, wake=False)
+                except _NotDue:
+                    return
+                continue  # dealt now: bots may be first to move
             if snapshot is None or snapshot.status != "active":
                 return
             step = self._next_step(snapshot)
@@ -100,6 +110,22 @@ class Turns:
             actions = offload(_stand_in_turn, game, seat, rng, now)
             return _Step(snapshot.version, seat, tuple(actions), timeout=True)
         return None
+
+    def _unheld(self, record: GameRecord) -> tuple[Change, JSON]:
+        """A rematch's seats held for people who did not come back in time go to the
+        stand-in bot (each as if its person left), and the table is dealt."""
+        now = self.table.clock()
+        if record.status != "waiting" or record.due_at is None or now < record.due_at:
+            raise _NotDue
+        events: list[Event] = []
+        gone = record.reserved_seats()
+        for seat in gone:
+            held = record.seats[seat]
+            record = record.with_seat(seat, replace(held, state="left", bot=STAND_IN))
+        record = stamped(replace(record, due_at=None), [{"type": "left", "seat": s} for s in gone],
+                         events)  # fmt: skip
+        record, _ = started_when_full(record, self.table.game(record), now, events)
+        return Change(record, events), {}
 
     def _commit(self, fresh: GameRecord, step: _Step) -> tuple[Change, JSON]:
         if fresh.version != step.version:

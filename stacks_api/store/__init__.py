@@ -39,8 +39,9 @@ STREAM_REPORTS_FRESH_S = 10.0
 
 
 def due_at(record: GameRecord) -> float | None:
-    """When the game next needs a background worker, as its record says."""
-    return record.due_at if record.status == "active" else None
+    """When the game next needs a background worker, as its record says (an active
+    game, or a waiting one whose held seats run out)."""
+    return record.due_at if record.status in ("active", "waiting") else None
 
 
 class StoreUnavailable(RuntimeError):

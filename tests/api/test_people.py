@@ -207,6 +207,60 @@ def test_a_rematch_is_one_new_game_for_the_whole_table(client):
     problem(act(client, new_id, tokens[mover], {"type": "pass"}), 401, "unauthorized")
 
 
+def test_asking_again_for_a_rematch_seat_rekeys_it_and_changes_nothing_else(client):
+    game_id, tokens = finished_game(client, players=4)  # seats 1 to 3 will not ask
+    first = client.post(f"{API}/{game_id}/rematch", headers=bearer(tokens[0]),
+                        json={"entropy": "c0ffee"})  # fmt: skip
+    new_id = first.json["game"]["id"]
+    before = client.get(f"{API}/{new_id}/events").json["events"]
+    answers = [client.post(f"{API}/{game_id}/rematch", headers=bearer(tokens[0]))
+               for _ in range(5)]  # fmt: skip
+    assert [a.status_code for a in answers] == [200] * 5
+    assert client.get(f"{API}/{new_id}/events").json["events"] == before  # no event, version
+    assert {a.json["game"]["version"] for a in answers} == {first.json["game"]["version"]}
+    newest = answers[-1].json["token"]
+    assert client.get(f"{API}/{new_id}", headers=bearer(newest)).json["you"]["seat"] == 0
+    stale = client.get(f"{API}/{new_id}", headers=bearer(first.json["token"]))
+    problem(stale, 401, "unauthorized")  # re-keyed: the token before stops working
+
+
+def test_a_rematch_seat_that_was_left_or_a_rematch_that_ended_cannot_be_claimed(app, client):
+    game_id, tokens = finished_game(client, players=4)
+    claimed = [client.post(f"{API}/{game_id}/rematch", headers=bearer(t)).json for t in tokens[:2]]
+    new_id = claimed[0]["game"]["id"]
+    left = client.post(f"{API}/{new_id}/leave", headers=bearer(claimed[1]["token"]))
+    assert left.status_code == 200
+    problem(client.post(f"{API}/{game_id}/rematch", headers=bearer(tokens[1])), 409, "seat_taken")
+    problem(client.post(f"{API}/{game_id}/rematch", json={"entropy": "xyz"},
+                        headers=bearer(tokens[2])), 422, "validation_error")  # fmt: skip
+
+
+def test_seats_nobody_claims_in_time_go_to_the_stand_in_and_the_table_plays(app, client, clock):
+    game_id, tokens = finished_game(client, players=4)
+    mine = client.post(f"{API}/{game_id}/rematch", headers=bearer(tokens[0])).json
+    new_id = mine["game"]["id"]
+    service = app.extensions["stacks_api.games"]
+    service.turns.advance(new_id)
+    assert view(client, new_id)["status"] == "waiting"  # not yet: the others have time
+    clock[0] += 121
+    service.turns.advance(new_id)
+    shown = client.get(f"{API}/{new_id}", headers=bearer(mine["token"])).json
+    assert shown["status"] == "active"
+    assert [p["left"] for p in shown["players"]] == [False, True, True, True]
+    assert [p["bot"] for p in shown["players"]] == [None, "greedy", "greedy", "greedy"]
+    late = client.post(f"{API}/{game_id}/rematch", headers=bearer(tokens[1]))
+    problem(late, 409, "seat_taken")
+
+
+def test_leaving_before_the_deal_takes_the_seats_entropy_with_it(app, client):
+    game = create(client, variant="sequence", players=2)["game"]
+    token = join(client, game["id"], "Ada", entropy="abc123")["token"]
+    store = app.extensions["stacks_api.games"].store
+    assert store.load(game["id"]).fairness.entropy[0] == "abc123"
+    client.post(f"{API}/{game['id']}/leave", headers=bearer(token))
+    assert store.load(game["id"]).fairness.entropy[0] is None
+
+
 def test_a_rematch_of_a_game_still_on_is_refused(client):
     game_id, tokens = two_people(client)
     problem(client.post(f"{API}/{game_id}/rematch", headers=bearer(tokens[0])), 409,

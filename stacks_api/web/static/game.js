@@ -5,7 +5,7 @@ import { h, shown } from "./dom.js";
 import { t } from "./i18n.js";
 import { outcome, seatName, tell } from "./history.js";
 import { help } from "./lobby.js";
-import { dealFor, dropToken, hostToken, keepToken, remember, tokenFor } from "./seats.js";
+import { dealFor, dropToken, freshEntropy, hostToken, keepDeal, keepToken, remember, tokenFor } from "./seats.js";
 import { renderSequence } from "./sequence.js";
 import { renderStacks } from "./stacks.js";
 import { chime } from "./sound.js";
@@ -191,7 +191,9 @@ export class GameScreen {
 
   async rematch() {
     try {
-      const next = await call("POST", `/games/${this.id}/rematch`, { token: this.token });
+      const entropy = freshEntropy();
+      const next = await call("POST", `/games/${this.id}/rematch`, { token: this.token, body: { entropy } });
+      keepDeal(next.game.id, { commitment: next.game.fairness?.commitment ?? null, entropy });
       keepToken(next.game.id, next.token);
       location.hash = `game=${next.game.id}`;
     } catch (error) {

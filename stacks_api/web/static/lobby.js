@@ -5,7 +5,7 @@ import { call, Refusal } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { gameLine } from "./player.js";
-import { forget, keepDeal, keepHostToken, keepToken, myGames } from "./seats.js";
+import { forget, freshEntropy, keepDeal, keepHostToken, keepToken, myGames } from "./seats.js";
 
 const BOTS = ["random", "easy", "medium", "strong"];
 const REFRESH_MS = 4000;
@@ -86,11 +86,6 @@ function gameRow(game) {
   return h("li", {},
     h("strong", {}, variantName(game.variant)), ` · ${t("players_n", { n: game.players })} `,
     ...seats, h("a", { href: `#game=${game.id}` }, t("watch")));
-}
-
-// Entropy of our own for the deal: 16 random bytes, as hex.
-function freshEntropy() {
-  return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 // The game screen adds the seat to "my games" once it has the seat's view. The deal's

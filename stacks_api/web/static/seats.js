@@ -67,6 +67,11 @@ function deals() {
   }
 }
 
+// Entropy of our own for a deal: 16 random bytes, as hex.
+export function freshEntropy() {
+  return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 export function keepDeal(id, deal) {
   const kept = Object.entries({ ...deals(), [id]: { ...deal, at: Date.now() } })
     .sort((a, b) => b[1].at - a[1].at).slice(0, 100);
