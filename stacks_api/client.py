@@ -13,8 +13,9 @@ the game the client last saw (a view or an action's answer), so an action meant
 for one moment is refused (412) rather than played at another. Every join and
 rematch sends entropy of the client's own for the deal, and the seat keeps it
 beside the commitment seen before the join, to verify the game later. A 429
-(nothing was done) is always retried. Every retry waits at least the server's ``Retry-After``, plus a random share of an
-exponential back-off, so many clients refused together do not return together.
+(nothing was done) is always retried. Every retry waits at least the server's
+``Retry-After``, plus a random share of an exponential back-off, so many
+clients refused together do not return together.
 ``follow`` iterates over a game's event stream and reconnects with
 ``Last-Event-ID``, so no event is lost or repeated.
 """
