@@ -51,6 +51,7 @@ class Config:
     LIMIT_ACT = os.environ.get("STACKS_LIMIT_ACT", "20/second;600/minute")
     LIMIT_STREAM = os.environ.get("STACKS_LIMIT_STREAM", "60/minute")
     LIMIT_REPLAY = os.environ.get("STACKS_LIMIT_REPLAY", "20/second;600/minute")
+    LIMIT_BOTS_ALONE = os.environ.get("STACKS_LIMIT_BOTS_ALONE", "3/minute;20/hour")
     # Behind N reverse proxies, take the client address from X-Forwarded-For
     # (only then: a client could otherwise claim any address).
     TRUSTED_PROXIES = int(os.environ.get("STACKS_TRUSTED_PROXIES", "0"))
@@ -64,9 +65,9 @@ class Config:
     OPENAPI_VERSION = "3.0.3"
     OPENAPI_URL_PREFIX = "/"
     OPENAPI_JSON_PATH = "openapi.json"
-    OPENAPI_SWAGGER_UI_PATH = "/docs"
-    OPENAPI_SWAGGER_UI_URL = ASSETS_URL = "/docs/assets/"  # served by api/docs.py
-    OPENAPI_SWAGGER_UI_CONFIG: ClassVar[dict[str, Any]] = {"persistAuthorization": True}
+    # The explorer's page is our own (api/docs.py: no inline script), over these assets.
+    OPENAPI_SWAGGER_UI_PATH = None
+    ASSETS_URL = "/docs/assets/"  # served by api/docs.py
     API_SPEC_OPTIONS: ClassVar[dict[str, Any]] = {
         "info": {
             "description": (

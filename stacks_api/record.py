@@ -181,6 +181,7 @@ class GameRecord:
     rematch_of: str | None = None
     fairness: Fairness | None = None  # None: a game from before deals were committed
     cancel_agreed: tuple[int, ...] = ()
+    unlisted: bool = False  # a private table: in no public lobby listing
 
     @property
     def ended(self) -> bool:
@@ -235,6 +236,7 @@ class GameRecord:
             "rematch_of": self.rematch_of,
             "fairness": None if self.fairness is None else self.fairness.to_json(),
             "cancel_agreed": list(self.cancel_agreed),
+            "unlisted": self.unlisted,
         }
 
     @classmethod
@@ -263,6 +265,7 @@ class GameRecord:
             rematch_of=data.get("rematch_of"),
             fairness=None if fairness is None else Fairness.from_json(fairness),
             cancel_agreed=tuple(data.get("cancel_agreed") or ()),
+            unlisted=data.get("unlisted", False),
         )
 
 

@@ -48,8 +48,10 @@ MAY_IMPORT = {
         "ttl_cache",
         "config",
         "fairness",
+        "headers",
     },
-    "web": set(),
+    "headers": set(),
+    "web": {"headers"},
     "client": set(),
 }
 # Of the store, the service sees only its interface (``store/__init__.py``), never a

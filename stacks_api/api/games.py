@@ -134,18 +134,22 @@ class Games(MethodView):
         """List games (default: those waiting for players), newest first
 
         A page is the same for everyone: each server process answers it from
-        its own copy for up to a second.
+        its own copy for up to a second. Pages deeper than the 20th are read
+        with `cursor` (each answer's `next`).
         """
         status, variant, page, size = (query["status"], query.get("variant"),
                                        query["page"], query["page_size"])  # fmt: skip
+        cursor = query.get("cursor")
 
         def render() -> bytes:
-            games, total = service().lobby.list_games(status, variant, page, size)
-            listing = {"games": games, "page": page, "page_size": size, "total": total}
+            games, total, following = service().lobby.list_games(status, variant, page, size,
+                                                                  cursor)  # fmt: skip
+            listing = {"games": games, "page": page, "page_size": size, "total": total,
+                       "next": following}  # fmt: skip
             return current_app.json.dumps(GameListSchema().dump(listing)).encode()
 
         pages: TtlCache[bytes] = current_app.extensions["stacks_api.lobby"]
-        body = pages.get((status, variant, page, size), render)
+        body = pages.get((status, variant, page, size, cursor), render)
         return Response(body, mimetype="application/json")
 
     @blp.arguments(CreateGameSchema(), examples=examples.CREATE)

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 from flask_limiter import HeaderNames, Limiter
 from flask_limiter.util import get_remote_address
 
@@ -70,6 +70,23 @@ def install(app: Flask) -> None:
         view = app.view_functions[endpoint]
         limited: Any = limiter.limit(app.config[setting], methods=[method], exempt_when=exempt)
         app.view_functions[endpoint] = limited(view)
+    # Games of bots alone, far fewer a creator: nobody waits in them, and each keeps
+    # a bot worker busy (they run after every game a person waits in).
+    people = lambda: not _bots_alone()  # noqa: E731
+    alone: Any = limiter.limit(app.config["LIMIT_BOTS_ALONE"], methods=["POST"],
+                               exempt_when=people, scope="bots-alone")  # fmt: skip
+    app.view_functions["games.Games"] = alone(app.view_functions["games.Games"])
+
+
+def _bots_alone() -> bool:
+    """Whether the request creates a game with a bot at every seat."""
+    body = request.get_json(silent=True)
+    seats = body.get("seats") if isinstance(body, dict) else None
+    return (
+        bool(seats)
+        and isinstance(seats, list)
+        and all(isinstance(seat, dict) and seat.get("bot") for seat in seats)
+    )
 
 
 def _reset_as_seconds(response: Response) -> Response:

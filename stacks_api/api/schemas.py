@@ -38,6 +38,8 @@ from ..variants.fields import (
 
 MAX_SEED = 2**63 - 1
 MAX_PAGE_SIZE = 50  # a lobby page's cost grows with it: each game on it is read whole
+# Pages counted from the top read every index from the top: deeper, the cursor.
+MAX_PAGE = 20
 
 
 # Characters that change how the text around a name is shown: bidirectional
@@ -127,6 +129,13 @@ class CreateGameSchema(Schema):
         "Position", "Start from this moment of a game (the variant's position notation); "
         "marks practice."
     )  # fmt: skip
+    unlisted = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "A private table: not in the public lobby, joined by its link "
+            "(its id) only."
+        },
+    )
 
     @pre_load
     def _refuse_long_seat_lists(self, data: Any, **_: Any) -> Any:
@@ -213,8 +222,16 @@ class ListQuerySchema(Schema):
     status = fields.String(load_default="waiting", validate=validate.OneOf(STATUSES))
     variant = fields.String(validate=KNOWN_VARIANT)
     # Query strings are text, so these integers are parsed, not strict.
-    page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=10_000))
+    page = fields.Integer(
+        load_default=1,
+        validate=validate.Range(min=1, max=MAX_PAGE),
+        metadata={"description": f"From the top, at most {MAX_PAGE}: deeper, follow `next`"},
+    )
     page_size = fields.Integer(load_default=20, validate=validate.Range(min=1, max=MAX_PAGE_SIZE))
+    cursor = fields.String(
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": "The `next` of the page before (then `page` is not read)"},
+    )
 
 
 class EventsQuerySchema(Schema):
@@ -313,6 +330,9 @@ class GameListSchema(Schema):
     page = whole(required=True)
     page_size = whole(required=True)
     total = whole(required=True)
+    next = fields.String(
+        required=True, allow_none=True, metadata={"description": "The next page's cursor"}
+    )
 
 
 class ArchiveHealthSchema(Schema):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import secrets
 from collections.abc import Mapping
 from dataclasses import replace
@@ -68,7 +71,8 @@ class Lobby:
         fair = (
             Fairness(CHOSEN, seed=dealt_from, position=position) if practice else committed(players)
         )
-        record, events = self.opened(secrets.token_hex(8), game, seats, token_hash(host), fair)
+        record, events = self.opened(secrets.token_hex(8), game, seats, token_hash(host), fair,
+                                     unlisted=body.get("unlisted", False))  # fmt: skip
         if not self.table.store.create(record, events):
             raise RuntimeError(f"a game with id {record.id!r} exists already")
         self.table.schedule(record)
@@ -82,6 +86,7 @@ class Lobby:
         host: str,
         fairness: Fairness,
         rematch_of: str | None = None,
+        unlisted: bool = False,
     ) -> tuple[GameRecord, list[Event]]:
         """A new game's record and first events, started at once if no seat is open.
         With a committed deal, ``game`` is only a stand-in until then."""
@@ -101,6 +106,7 @@ class Lobby:
             game=game.to_dict(),
             rematch_of=rematch_of,
             fairness=fairness,
+            unlisted=unlisted,
         )
         events: list[Event] = []
         record = stamped(record, [{"type": "created"}], events)
@@ -108,12 +114,22 @@ class Lobby:
         return record, events
 
     def list_games(
-        self, status: str, variant: str | None, page: int, page_size: int
-    ) -> tuple[list[JSON], int]:
-        """A lobby page: the games' summaries, and how many games there are."""
-        store = self.table.store
-        records, total = store.list_games(status, variant, (page - 1) * page_size, page_size)
-        return [summary(r) for r in records], total
+        self,
+        status: str,
+        variant: str | None,
+        page: int,
+        page_size: int,
+        cursor: str | None = None,
+    ) -> tuple[list[JSON], int, str | None]:
+        """A lobby page: the games' summaries, how many games there are, and the
+        cursor of the next page (None: the last). A cursor starts the page where
+        the one before ended, however deep; ``page`` counts from the top."""
+        after = None if cursor is None else _read_cursor(cursor)
+        offset = 0 if after is not None else (page - 1) * page_size
+        records, total = self.table.store.list_games(status, variant, offset, page_size, after)
+        last = records[-1] if len(records) == page_size else None
+        following = None if last is None else _cursor(last.updated_at, last.id)
+        return [summary(r) for r in records], total, following
 
     def join(
         self,
@@ -239,6 +255,18 @@ def _person_of(record: GameRecord, caller: Caller) -> int | None:
     except Refusal:
         return None
     return seat if seat is not None and record.seats[seat].state in ("human", "away") else None
+
+
+def _cursor(at: float, game_id: str) -> str:
+    return base64.urlsafe_b64encode(json.dumps([at, game_id]).encode()).decode().rstrip("=")
+
+
+def _read_cursor(cursor: str) -> tuple[float, str]:
+    try:
+        at, game_id = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        return float(at), str(game_id)
+    except (ValueError, TypeError, binascii.Error):
+        raise validation_error("cursor", "not a cursor this server gave") from None
 
 
 def committed(players: int, dealer: int | None = None) -> Fairness:

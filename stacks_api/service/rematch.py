@@ -72,7 +72,7 @@ class Rematch:
         game = create_game(old.variant, old.players, secrets.randbits(63), options, dealer=dealer)
         fair = committed(old.players, dealer)
         record, events = self.lobby.opened(next_id, game, next_seats(old), old.host, fair,
-                                           rematch_of=old.id)  # fmt: skip
+                                           rematch_of=old.id, unlisted=old.unlisted)  # fmt: skip
         if record.status == "waiting":  # people to come back: they have RESERVED_S
             record = replace(record, due_at=self.table.clock() + RESERVED_S)
         if self.table.store.create(record, events):

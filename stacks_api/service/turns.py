@@ -1,5 +1,9 @@
 """The background's part of a game: bots' moves and expired windows, made by a
-runner that holds the game (``stacks_api.workers.runner``), never by a request."""
+runner that holds the game (``stacks_api.workers.runner``), never by a request.
+
+People first: a game where a person waits is claimed before any game of bots
+alone (the work queue's bands), and a runner on a game of bots alone lets it go
+after any step once a person's game is due."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from .. import bots
 from ..engine import Game
 from ..offload import offload
 from ..record import JSON, STAND_IN, Event, GameRecord
-from ..store import Change
+from ..store import Change, bots_alone
 from .changes import settled, stamped, started_when_full
 from .table import Table
 
@@ -89,6 +93,8 @@ class Turns:
                 conflicts += 1
             if not renew():
                 return  # the lease was lost (another runner has the game) or we stop
+            if bots_alone(snapshot) and self.table.store.work.people_waiting(self.table.clock()):
+                return  # a person waits in another game: it goes first
 
     def _next_step(self, snapshot: GameRecord) -> _Step | None:
         """What the game needs next from a worker, if anything; bots think here."""

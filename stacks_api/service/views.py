@@ -13,7 +13,8 @@ def render(record: GameRecord, game: Game, seat: int | None) -> JSON:
     fair = None if record.fairness is None else record.fairness.public(record.ended)
     view.update(id=record.id, status=record.status, version=record.version,
                 practice=record.practice, deadline=record.clock, rematch=record.rematch,
-                fairness=fair, cancel_agreed=list(record.cancel_agreed))  # fmt: skip
+                fairness=fair, cancel_agreed=list(record.cancel_agreed),
+                unlisted=record.unlisted)  # fmt: skip
     for player in view["players"]:
         stored = record.seats[player["seat"]]
         player.update(name=stored.name, bot=stored.bot, player_id=stored.player_id,

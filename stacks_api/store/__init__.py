@@ -38,10 +38,41 @@ PLAYER_GAMES_KEPT = 200
 STREAM_REPORTS_FRESH_S = 10.0
 
 
+# People first: a game where nobody waits (bots alone) is queued this much later
+# than its due time, in a band of its own after every game a person waits in. A
+# runner takes one only when no person's game is due, and lets it go after any
+# step when one becomes due.
+BOTS_ALONE_LATER = 1e10
+
+
 def due_at(record: GameRecord) -> float | None:
     """When the game next needs a background worker, as its record says (an active
     game, or a waiting one whose held seats run out)."""
     return record.due_at if record.status in ("active", "waiting") else None
+
+
+def lobby_index(record: GameRecord) -> str:
+    """The lobby index a game is listed in: its variant's, or (a private table) a
+    hidden one beside it that no public listing reads."""
+    return f"{record.variant}{UNLISTED}" if record.unlisted else record.variant
+
+
+# The suffix of the indexes of private tables (kept for repairs and sweeps).
+UNLISTED = ".unlisted"
+
+
+def bots_alone(record: GameRecord) -> bool:
+    """Whether no person is at the table (nor held a seat there): nobody waits."""
+    return all(seat.state not in ("human", "away", "reserved") for seat in record.seats)
+
+
+def queue_score(record: GameRecord) -> float | None:
+    """The game's score in the work queue: its due time, in the later band when only
+    bots are at the table."""
+    due = due_at(record)
+    if due is None:
+        return None
+    return due + BOTS_ALONE_LATER if bots_alone(record) else due
 
 
 class StoreUnavailable(RuntimeError):
@@ -86,7 +117,8 @@ class WorkQueue(Protocol):
     """
 
     def claim(self, now: float, owner: str, lease_s: float) -> str | None:
-        """Lease the most overdue game (``due_at <= now``) that no live lease holds."""
+        """Lease the most overdue game (``due_at <= now``) that no live lease holds,
+        a game where a person waits before any game of bots alone."""
 
     def extend(self, game_id: str, owner: str, lease_s: float, now: float) -> bool:
         """Renew ``owner``'s lease to ``now + lease_s``; False if it holds none."""
@@ -97,6 +129,9 @@ class WorkQueue(Protocol):
 
     def next_due(self) -> float | None:
         """The earliest entry's time (it may be leased)."""
+
+    def people_waiting(self, now: float) -> bool:
+        """Whether a game a person waits in is due and held by no runner."""
 
     def ring(self) -> None:
         """Wake a waiting runner: a game is due now."""
@@ -146,9 +181,17 @@ class GameStore(Protocol):
         """A response remembered under an Idempotency-Key, if any."""
 
     def list_games(
-        self, status: str, variant: str | None, offset: int, limit: int
+        self,
+        status: str,
+        variant: str | None,
+        offset: int,
+        limit: int,
+        after: tuple[float, str] | None = None,
     ) -> tuple[list[GameRecord], int]:
-        """A page of games with that status (newest first) and how many there are."""
+        """A page of games with that status (newest first: by last change, then id)
+        and how many there are. ``after`` (the last change and id of the last game
+        of the page before) starts the page there instead of at ``offset``: each
+        index is read from that point, however deep."""
 
     def count_streams(self, process: str, open_here: int, now: float) -> int:
         """Record how many event streams ``process`` serves; the total over every

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..record import JSON, Event, GameRecord
-from . import IDEMPOTENCY_TTL_S, PLAYER_GAMES_KEPT, TTL_SECONDS, Change, due_at
+from . import IDEMPOTENCY_TTL_S, PLAYER_GAMES_KEPT, TTL_SECONDS, Change, queue_score
+from .memory_work import MemoryWorkQueue
 
 T = TypeVar("T")
 SWEEP_EVERY_S = 60.0
-REPAIR_BATCH = 500  # games one repair of the work queue reads
 
 
 @dataclass
@@ -37,6 +37,7 @@ class _Slot:
     # decodes only the games of the page it answers.
     status: str = ""
     variant: str = ""
+    unlisted: bool = False
     last_change: float = 0.0
     events: list[Event] = field(default_factory=list)
     remembered: dict[str, tuple[str, float]] = field(default_factory=dict)
@@ -123,7 +124,12 @@ class MemoryStore:
             return remembered
 
     def list_games(
-        self, status: str, variant: str | None, offset: int, limit: int
+        self,
+        status: str,
+        variant: str | None,
+        offset: int,
+        limit: int,
+        after: tuple[float, str] | None = None,
     ) -> tuple[list[GameRecord], int]:
         with self._slots_lock:
             items = list(self._slots.items())
@@ -133,17 +139,21 @@ class MemoryStore:
             for game_id, slot in items
             if slot.status == status
             and variant in (None, slot.variant)
+            and not slot.unlisted
             and slot.state is not None
             and slot.expires > now
         ]
         listed.sort(key=lambda entry: entry[:2], reverse=True)
+        total = len(listed)
+        if after is not None:
+            listed, offset = [entry for entry in listed if entry[:2] < after], 0
         page = []
         for _, _, slot in listed[offset : offset + limit]:
             with slot.lock:
                 record = self._read(slot)
             if record is not None and record.status == status:
                 page.append(record)
-        return page, len(listed)
+        return page, total
 
     def count_streams(self, process: str, open_here: int, now: float) -> int:
         return open_here  # one process serves everything
@@ -235,7 +245,7 @@ class MemoryStore:
         self, slot: _Slot, record: GameRecord, events: list[Event], archive: bool = False
     ) -> None:
         slot.state = json.dumps(record.to_json())
-        slot.status, slot.variant = record.status, record.variant
+        slot.status, slot.variant, slot.unlisted = record.status, record.variant, record.unlisted
         slot.last_change = record.updated_at
         with self._outbox_lock:
             if archive:
@@ -244,7 +254,7 @@ class MemoryStore:
         # A game waiting to be archived does not expire until it is.
         slot.expires = float("inf") if waiting else self._clock() + TTL_SECONDS[record.status]
         slot.events.extend(copy.deepcopy(events))
-        self.work.set_due(record.id, due_at(record))
+        self.work.set_due(record.id, queue_score(record))
         slot.changed.notify_all()
 
     def _due_of(self, game_id: str) -> float | None:
@@ -254,7 +264,7 @@ class MemoryStore:
             return None
         with slot.lock:
             record = self._read(slot)
-            return None if record is None else due_at(record)
+            return None if record is None else queue_score(record)
 
 
 def _first_after(events: list[Event], version: int) -> int:
@@ -299,93 +309,3 @@ class MemoryFeed:
 
     def close(self) -> None:
         return None
-
-
-class MemoryWorkQueue:
-    """The embedded store's work queue: due times and leases in this process.
-
-    Lock order: a game's lock, then this queue's (a write holds its game's lock
-    when it sets the entry; a release reads the record, then sets the entry).
-    """
-
-    def __init__(self, store: MemoryStore) -> None:
-        self._store = store
-        self._lock = threading.Lock()
-        self._bell = threading.Condition(self._lock)
-        self._rung = False
-        self._due: dict[str, float] = {}
-        self._leases: dict[str, tuple[str, float]] = {}
-        self._repaired_up_to = ""  # the last game id the last repair looked at
-
-    def set_due(self, game_id: str, at: float | None) -> None:
-        with self._lock:
-            if at is None:
-                self._due.pop(game_id, None)
-            else:
-                self._due[game_id] = at
-
-    def claim(self, now: float, owner: str, lease_s: float) -> str | None:
-        with self._lock:
-            overdue = sorted((at, g) for g, at in self._due.items() if at <= now)
-            for _, game_id in overdue:
-                held = self._leases.get(game_id)
-                if held is None or held[1] <= now:
-                    self._leases[game_id] = (owner, now + lease_s)
-                    return game_id
-        return None
-
-    def extend(self, game_id: str, owner: str, lease_s: float, now: float) -> bool:
-        with self._lock:
-            held = self._leases.get(game_id)
-            if held is None or held[0] != owner:
-                return False
-            self._leases[game_id] = (owner, now + lease_s)
-            return True
-
-    def release(self, game_id: str, owner: str) -> None:
-        slot = self._store._slot(game_id)
-        # No write of the game can come between reading it and setting its entry.
-        with slot.lock if slot is not None else contextlib.nullcontext():
-            at = self._store._due_of(game_id)
-            with self._lock:
-                held = self._leases.get(game_id)
-                if held is None or held[0] != owner:
-                    return
-                del self._leases[game_id]
-                if at is None:
-                    self._due.pop(game_id, None)
-                else:
-                    self._due[game_id] = at
-
-    def next_due(self) -> float | None:
-        with self._lock:
-            return min(self._due.values(), default=None)
-
-    def ring(self) -> None:
-        with self._bell:
-            self._rung = True
-            self._bell.notify()
-
-    def wait(self, timeout: float) -> None:
-        with self._bell:
-            if not self._rung:
-                self._bell.wait(timeout)
-            self._rung = False
-
-    def repair(self, now: float, every_s: float) -> int:
-        """Set the entries of the next batch of games from their records (only a bug,
-        or a test that drops one, could make one go missing here)."""
-        with self._store._slots_lock:
-            ids = sorted(self._store._slots)
-        batch = [g for g in ids if g > self._repaired_up_to][:REPAIR_BATCH]
-        self._repaired_up_to = batch[-1] if len(batch) == REPAIR_BATCH else ""
-        restored = 0
-        for game_id in batch:
-            at = self._store._due_of(game_id)
-            with self._lock:
-                if at is not None and game_id not in self._due:
-                    self._due[game_id] = at
-                    restored += 1
-        with self._lock:  # leases of games that ended while their worker was gone
-            self._leases = {g: h for g, h in self._leases.items() if h[1] >= now - 60}
-        return restored

@@ -22,7 +22,16 @@ from typing import Any, TypeVar
 from redis.exceptions import NoScriptError
 
 from ..record import JSON, Event, GameRecord
-from . import IDEMPOTENCY_TTL_S, STREAM_REPORTS_FRESH_S, TTL_SECONDS, Change, StoreDegraded, due_at
+from . import (
+    IDEMPOTENCY_TTL_S,
+    STREAM_REPORTS_FRESH_S,
+    TTL_SECONDS,
+    UNLISTED,
+    Change,
+    StoreDegraded,
+    lobby_index,
+    queue_score,
+)
 from .broadcast import Broadcaster, Subscription, Wake
 from .keys import Keys
 from .redis_connect import connect
@@ -113,7 +122,9 @@ class RedisStore(RedisOutbox):
         self.replica_acks = replica_acks if cluster else 0
         self._publish = "SPUBLISH" if cluster else "PUBLISH"
         self.broadcaster = Broadcaster(self.connection.subscriber, sharded=cluster)
-        self.work = RedisWorkQueue(self.connection, self.keys, variants)
+        # Private tables have indexes of their own: repairs and sweeps read them too.
+        self.indexes = (*variants, *(f"{v}{UNLISTED}" for v in variants))
+        self.work = RedisWorkQueue(self.connection, self.keys, self.indexes)
         self._write_game = self.connection.script(WRITE_GAME)
         self._claim_archiving = self.connection.script(CLAIM_ARCHIVING)
         self._archived = self.connection.script(ARCHIVED)
@@ -168,7 +179,12 @@ class RedisStore(RedisOutbox):
         return None if raw is None else _decode(raw)
 
     def list_games(
-        self, status: str, variant: str | None, offset: int, limit: int
+        self,
+        status: str,
+        variant: str | None,
+        offset: int,
+        limit: int,
+        after: tuple[float, str] | None = None,
     ) -> tuple[list[GameRecord], int]:
         variants = self.variants if variant is None else (variant,)
         shards = self.keys.all_shards()
@@ -179,11 +195,18 @@ class RedisStore(RedisOutbox):
                 # Entries are scored by their game's last change: older ones have
                 # expired with their game.
                 pipe.zremrangebyscore(lobby, "-inf", expired_before)
-                pipe.zrevrange(lobby, 0, offset + limit - 1, withscores=True)
+                if after is None:
+                    pipe.zrevrange(lobby, 0, offset + limit - 1, withscores=True)
+                else:  # from the page's start on: games of the same time may tie
+                    pipe.zrevrangebyscore(lobby, after[0], "-inf", start=0, num=limit + 8,
+                                          withscores=True)  # fmt: skip
                 pipe.zcard(lobby)
             answers: list[Any] = pipe.execute()
         ranked = [pair for found in answers[1::3] for pair in found]
         total = sum(answers[2::3])
+        if after is not None:
+            ranked = [(raw, at) for raw, at in ranked if (at, raw.decode()) < after]
+            offset = 0
         ranked.sort(key=lambda pair: (pair[1], pair[0]), reverse=True)
         ids = [raw.decode() for raw, _ in ranked[offset : offset + limit]]
         with reachable(), self.client.pipeline(transaction=False) as pipe:
@@ -230,15 +253,15 @@ class RedisStore(RedisOutbox):
         record = change.record or current
         game_id, keys = record.id, self.keys
         shard = keys.shard(game_id)
-        lobby = keys.lobby(record.status, record.variant, shard)
+        lobby = keys.lobby(record.status, lobby_index(record), shard)
         moved = read is not None and current.status != record.status
-        previous = keys.lobby(current.status, record.variant, shard) if moved else lobby
+        previous = keys.lobby(current.status, lobby_index(record), shard) if moved else lobby
         remembered = keys.state(game_id)
         response = ""
         if change.remember is not None:
             slot, answer = change.remember
             remembered, response = keys.idempotency(game_id, slot), json.dumps(answer)
-        due = due_at(record)
+        due = queue_score(record)
         return self._run_write(
             keys=[
                 keys.state(game_id),

@@ -46,7 +46,7 @@ class RedisOutbox:
 
     keys: Keys
     client: Any
-    variants: tuple[str, ...]
+    indexes: tuple[str, ...]
     _claim_archiving: Any
     _archived: Any
     _requeue: Any
@@ -104,7 +104,7 @@ class RedisOutbox:
         found: list[str] = []
         with reachable(), self.client.pipeline(transaction=False) as pipe:
             for status in ("finished", "cancelled"):
-                for variant in self.variants:
+                for variant in self.indexes:
                     for shard in self.keys.all_shards():
                         lobby = self.keys.lobby(status, variant, shard)
                         pipe.zrangebyscore(lobby, since, "+inf", start=0, num=limit)

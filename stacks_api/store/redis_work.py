@@ -24,19 +24,29 @@ from typing import Any
 
 from redis.utils import str_if_bytes
 
+from . import BOTS_ALONE_LATER
 from .keys import Keys
 from .redis_connect import Connection
 from .redis_errors import reachable
 
 # Lua that sets a game's queue entry from its stored record; 1 when it added an
 # entry that was missing. KEYS: due, state. ARGV[1]: the game id.
-_SET_DUE_FROM_RECORD = """
+# (As ``queue_score``: a game of bots alone is queued BOTS_ALONE_LATER later.)
+_SET_DUE_FROM_RECORD = f"""
 local function set_due(due_key, state_key, game)
   local raw = redis.call('GET', state_key)
   if raw then
     local record = cjson.decode(raw)
-    if record.status == 'active' and type(record.due_at) == 'number' then
-      return redis.call('ZADD', due_key, record.due_at, game)
+    local queued = record.status == 'active' or record.status == 'waiting'
+    if queued and type(record.due_at) == 'number' then
+      local score = record.due_at
+      local alone = true
+      for _, seat in ipairs(record.seats) do
+        local s = seat.state
+        if s == 'human' or s == 'away' or s == 'reserved' then alone = false end
+      end
+      if alone then score = score + {BOTS_ALONE_LATER!r} end
+      return redis.call('ZADD', due_key, score, game)
     end
   end
   redis.call('ZREM', due_key, game)
@@ -44,19 +54,27 @@ local function set_due(due_key, state_key, game)
 end
 """
 
-# KEYS: due, leases. ARGV: now, owner, lease seconds, how many due games to look at.
+# KEYS: due, leases. ARGV: now, owner, lease seconds, how many due games to look at,
+# where the band of bots alone begins ("none": people's games only). A person's
+# game first, then bots alone.
 _CLAIM = """
 local now = tonumber(ARGV[1])
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[4]))
-for _, game in ipairs(due) do
-  local held = redis.call('HGET', KEYS[2], game)
-  if not held or tonumber(string.match(held, '|([^|]*)$')) <= now then
-    redis.call('HSET', KEYS[2], game, ARGV[2] .. '|' .. (now + tonumber(ARGV[3])))
-    return game
+local bands = {0}
+if ARGV[5] ~= 'none' then table.insert(bands, tonumber(ARGV[5])) end
+for _, band in ipairs(bands) do
+  local low = band == 0 and '-inf' or band
+  local due = redis.call('ZRANGEBYSCORE', KEYS[1], low, band + now, 'LIMIT', 0, tonumber(ARGV[4]))
+  for _, game in ipairs(due) do
+    local held = redis.call('HGET', KEYS[2], game)
+    if not held or tonumber(string.match(held, '|([^|]*)$')) <= now then
+      redis.call('HSET', KEYS[2], game, ARGV[2] .. '|' .. (now + tonumber(ARGV[3])))
+      return game
+    end
   end
 end
 return false
 """
+
 
 _OWNED = """
 local function owned(held, owner)
@@ -106,6 +124,11 @@ REPAIR_BATCH = 500  # active games one repair reads
 DOORBELL_LENGTH = 16  # rings kept for idle runners; more would only wake them in vain
 
 
+def _due(score: float) -> float:
+    """The due time a queue score stands for."""
+    return score - BOTS_ALONE_LATER if score >= BOTS_ALONE_LATER else score
+
+
 class RedisWorkQueue:
     """``WorkQueue`` on Redis (see ``stacks_api.store.WorkQueue``)."""
 
@@ -124,12 +147,37 @@ class RedisWorkQueue:
         if len(shards) > 1:
             firsts = sorted((at, shard) for shard, at in self._earliest().items() if at <= now)
             shards = tuple(shard for _, shard in firsts)
+        # A person's game due in any shard goes before every shard's bots alone.
+        alone = "none" if len(shards) > 1 and self.people_waiting(now) else repr(BOTS_ALONE_LATER)
+        args: list[str | float] = [repr(now), owner, lease_s, CLAIM_LOOKAHEAD, alone]
         for shard in shards:
             keys = [self.keys.due(shard), self.keys.leases(shard)]
-            claimed = self._claim(keys=keys, args=[repr(now), owner, lease_s, CLAIM_LOOKAHEAD])
+            claimed = self._claim(keys=keys, args=args)
             if claimed is not None:
                 return str_if_bytes(claimed)
         return None
+
+    @reachable()
+    def people_waiting(self, now: float) -> bool:
+        # Plain commands in two pipelines (a cluster pipelines no scripts): the due
+        # people's games of every shard, then their leases. A hint, not a claim.
+        shards = self.keys.all_shards()
+        with self.client.pipeline(transaction=False) as pipe:
+            for shard in shards:
+                pipe.zrangebyscore(self.keys.due(shard), "-inf", now, start=0, num=CLAIM_LOOKAHEAD)
+            due: list[list[bytes]] = pipe.execute()
+        waiting = [(shard, games) for shard, games in zip(shards, due, strict=True) if games]
+        if not waiting:
+            return False
+        with self.client.pipeline(transaction=False) as pipe:
+            for shard, games in waiting:
+                pipe.hmget(self.keys.leases(shard), games)
+            leases: list[list[bytes | None]] = pipe.execute()
+        return any(
+            held is None or float(held.rsplit(b"|", 1)[1]) <= now
+            for found in leases
+            for held in found
+        )
 
     @reachable()
     def extend(self, game_id: str, owner: str, lease_s: float, now: float) -> bool:
@@ -148,13 +196,16 @@ class RedisWorkQueue:
         return min(self._earliest().values(), default=None)
 
     def _earliest(self) -> dict[str, float]:
-        """Each shard's earliest entry (leased or not), for the shards that have one."""
+        """Each shard's earliest entry (leased or not), for the shards that have one,
+        as a due time (the band of bots alone taken off)."""
         shards = self.keys.all_shards()
         with self.client.pipeline(transaction=False) as pipe:
             for shard in shards:
                 pipe.zrange(self.keys.due(shard), 0, 0, withscores=True)
             firsts: list[list[tuple[Any, float]]] = pipe.execute()
-        return {shard: first[0][1] for shard, first in zip(shards, firsts, strict=True) if first}
+        return {
+            shard: _due(first[0][1]) for shard, first in zip(shards, firsts, strict=True) if first
+        }
 
     @reachable()
     def ring(self) -> None:

@@ -222,6 +222,10 @@ def view_fields(variant: str, parts: Parts, **own: fields.Field[Any]) -> dict[st
                 "game from before deals were committed"
             },
         ),
+        "unlisted": fields.Boolean(
+            required=True,
+            metadata={"description": "A private table: not listed, joined by its link"},
+        ),
         "cancel_agreed": fields.List(
             whole(),
             required=True,

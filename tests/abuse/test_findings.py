@@ -182,6 +182,19 @@ def test_7_rate_limits_answer_429_with_retry_after_and_ratelimit_headers(
     assert client.get(f"{API}?status=waiting").status_code == 200, "the lobby has its own budget"
 
 
+def test_7_games_of_bots_alone_are_limited_per_creator_and_peoples_games_are_not(make_app):
+    app = make_app(RATE_LIMITS=True, LIMIT_BOTS_ALONE="2/minute")
+    client = app.test_client()
+    bots = {"variant": "sequence", "players": 2, "seats": [{"bot": "random"}] * 2}
+    people = {"variant": "sequence", "players": 2, "seats": [{}, {"bot": "random"}]}
+    answers = [client.post(API, json=bots) for _ in range(3)]
+    assert [a.status_code for a in answers] == [201, 201, 429]
+    problem(answers[2], 429, "rate_limited")
+    assert all(client.post(API, json=people).status_code == 201 for _ in range(3))
+    other = client.post(API, json=bots, environ_base={"REMOTE_ADDR": "10.1.2.4"})
+    assert other.status_code == 201, "another creator has its own budget"
+
+
 # 8. Slow clients are cut off and cost the server nothing meanwhile.
 
 

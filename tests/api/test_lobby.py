@@ -166,3 +166,21 @@ def test_after_the_deal_a_host_cannot_cancel_but_every_person_together_can(clien
     assert done.json["status"] == "cancelled" and done.json["cancel_agreed"] == [0, 1]
     kinds = [e["type"] for e in client.get(f"{API}/{game_id}/events").json["events"]]
     assert kinds[-3:] == ["cancel_agreed", "cancel_agreed", "cancelled"]
+
+
+def test_deep_lobby_pages_are_read_by_cursor_and_cover_every_game_once(client):
+    ids = {create(client, variant="sequence", players=2)["game"]["id"] for _ in range(23)}
+    seen, cursor, pages = [], None, 0
+    while True:
+        query = "status=waiting&page_size=5" + (f"&cursor={cursor}" if cursor else "")
+        page = client.get(f"{API}?{query}").json
+        seen += [g["id"] for g in page["games"]]
+        pages += 1
+        cursor = page["next"]
+        if cursor is None:
+            break
+    assert len(seen) == len(set(seen)) and set(seen) >= ids and pages >= 5
+    first = client.get(f"{API}?status=waiting&page_size=5").json["games"]
+    assert [g["id"] for g in first] == seen[:5]
+    problem(client.get(f"{API}?page=21"), 422, "validation_error")
+    problem(client.get(f"{API}?cursor=nonsense"), 422, "validation_error")

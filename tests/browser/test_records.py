@@ -133,3 +133,37 @@ def test_a_link_with_a_wrong_token_does_not_wipe_the_seat_kept_here(server, open
     refused = [p for p in open_page.problems if "status of 401" in p]
     aborted = [p for p in open_page.problems if p.endswith("net::ERR_ABORTED")]
     assert refused and len(refused) + len(aborted) == len(open_page.problems), open_page.problems
+
+
+def test_the_pages_forbid_framing_and_foreign_scripts_and_still_work(server, open_page):
+    for path in ("/play", "/docs", "/play/app.js", "/docs/explorer.js"):
+        answer = requests.get(f"{server.url}{path}", timeout=5)
+        policy = answer.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+        assert "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        assert answer.headers["Referrer-Policy"] == "no-referrer"
+    docs = open_page(f"{server.url}/docs")
+    docs.wait_for_selector(".swagger-ui .info")  # the explorer runs under the policy
+    assert "createGame" in docs.content() or docs.locator(".opblock").count() > 5
+    shoot(docs, "docs-explorer")
+    play = open_page(f"{server.url}/play")
+    play.wait_for_selector("form.create")
+    assert not open_page.problems, open_page.problems  # no policy violation reported
+
+
+def test_a_table_made_for_friends_is_private_and_its_invite_works(server, open_page):
+    page = open_page(f"{server.url}/play")
+    page.select_option("#seat-1", "")  # a friend, not a bot
+    assert not page.is_checked("#listed")  # private by default
+    page.click("form.create button[type=submit]")
+    page.wait_for_selector("[data-invite='1']")
+    game_id = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('game')")
+    lobby = requests.get(f"{server.url}{API}/games?status=waiting&page_size=50", timeout=5)
+    assert game_id not in {g["id"] for g in lobby.json()["games"]}
+    friend = open_page(f"{server.url}/play#game={game_id}&seat=1")
+    friend.fill("#join-name", "Bo")
+    friend.click("form.create button[type=submit]")
+    friend.wait_for_selector(".hand [data-card]")
+    assert requests.get(f"{server.url}{API}/games/{game_id}", timeout=5).json()["unlisted"]
+    assert not open_page.problems, open_page.problems

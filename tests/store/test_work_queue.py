@@ -135,3 +135,22 @@ def test_a_runner_stops_while_the_store_is_down():
     runner.stop()  # its ring fails; the stop must not
     assert runner.stopping
     runner.serve("owner")  # a loop started after the stop returns at once
+
+
+def test_a_game_a_person_waits_in_goes_before_every_game_of_bots_alone(store):
+    from stacks_api.record import Seat
+
+    person = (Seat("human", name="Ada", token="t"), Seat.for_bot("easy", {}))
+    bots = (Seat.for_bot("easy", {}), Seat.for_bot("easy", {}))
+    for n in range(3):  # long overdue, bots alone
+        store.create(replace(record(f"bots{n}", due_at=NOW - 100 + n), seats=bots), [])
+    assert store.work.next_due() == pytest.approx(NOW - 100)  # the band is not a delay
+    assert not store.work.people_waiting(NOW)
+    store.create(replace(record("person", due_at=NOW), seats=person), [])
+    assert store.work.people_waiting(NOW)
+    assert not store.work.people_waiting(NOW - 1)  # not due yet
+    assert store.work.claim(NOW, "a", LEASE) == "person"
+    assert not store.work.people_waiting(NOW)  # leased: someone is on it
+    assert store.work.claim(NOW, "b", LEASE) == "bots0"
+    store.work.release("person", "a")  # the record still says it is due
+    assert store.work.claim(NOW, "c", LEASE) == "person"

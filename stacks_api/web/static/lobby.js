@@ -112,6 +112,8 @@ function createForm(say) {
     h("option", { value: "all" }, t("ask_all")), h("option", { value: "holders" }, t("ask_holders")));
   const timeout = h("input", { id: "timeout", type: "number", min: 0, placeholder: t("none") });
   const turnSeconds = h("input", { id: "turn-seconds", type: "number", min: 5, max: 86400, placeholder: t("none") });
+  // Private by default: a table for friends is joined by its invite link only.
+  const listed = h("input", { id: "listed", type: "checkbox" });
   const drawSeats = () => {
     const count = Math.max(2, Math.min(12, Number(players.value) || 2));
     seatsBox.replaceChildren(...Array.from({ length: count }, (_, seat) => {
@@ -134,7 +136,8 @@ function createForm(say) {
     }
     if (Number(turnSeconds.value) > 0) options.turn_seconds = Number(turnSeconds.value);
     try {
-      const created = await call("POST", "/games", { body: { variant: variant.value, players: seats.length, seats, options } });
+      const body = { variant: variant.value, players: seats.length, seats, options, unlisted: !listed.checked };
+      const created = await call("POST", "/games", { body });
       const id = created.game.id;
       keepHostToken(id, created.host_token);
       if (!seats[0].bot) await takeSeat(id, 0, name.value || t("default_name"));
@@ -152,6 +155,7 @@ function createForm(say) {
     h("label", { for: "timeout" }, `${t("answer_seconds")} `, timeout),
     h("label", { for: "turn-seconds" }, `${t("turn_seconds")} `, turnSeconds),
     h("label", { for: "name" }, `${t("your_name")} `, name),
+    h("label", { for: "listed", class: "option" }, listed, ` ${t("list_publicly")}`),
     h("fieldset", {}, h("legend", {}, t("who_plays")), seatsBox),
     h("button", { type: "submit", class: "primary" }, t("create_and_play")));
 }

@@ -204,4 +204,5 @@ export const STRINGS = {
   no: "Ne",
   you_are_away: "Jste pryč: server hraje vaše tahy hned.",
   im_back: "Jsem zpět",
+  list_publicly: "Zobrazit mezi otevřenými hrami (volné místo může zabrat kdokoli)",
 };

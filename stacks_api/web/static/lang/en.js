@@ -204,4 +204,5 @@ export const STRINGS = {
   no: "No",
   you_are_away: "You are away: the server plays your turns at once.",
   im_back: "I'm back",
+  list_publicly: "List it in the open games (anyone may take a free seat)",
 };

@@ -204,4 +204,5 @@ export const STRINGS = {
   no: "Ei",
   you_are_away: "Olet poissa: palvelin pelaa vuorosi heti.",
   im_back: "Olen takaisin",
+  list_publicly: "Näytä avoimissa peleissä (kuka tahansa voi ottaa vapaan paikan)",
 };

@@ -204,4 +204,5 @@ export const STRINGS = {
   no: "Nie",
   you_are_away: "Jesteś nieobecny: serwer od razu rozgrywa twoje tury.",
   im_back: "Wracam",
+  list_publicly: "Pokaż w otwartych grach (każdy może zająć wolne miejsce)",
 };

@@ -204,4 +204,5 @@ export const STRINGS = {
   no: "Não",
   you_are_away: "Está ausente: o servidor joga as suas vezes de imediato.",
   im_back: "Voltei",
+  list_publicly: "Mostrar nos jogos abertos (qualquer pessoa pode ocupar um lugar livre)",
 };

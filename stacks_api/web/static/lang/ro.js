@@ -204,4 +204,5 @@ export const STRINGS = {
   no: "Nu",
   you_are_away: "Ești absent: serverul îți joacă imediat rândurile.",
   im_back: "M-am întors",
+  list_publicly: "Arată-l în jocurile deschise (oricine poate lua un loc liber)",
 };
