@@ -38,6 +38,9 @@ def gunicorn_argv(args: argparse.Namespace, workers: int) -> list[str]:
         "--worker-connections", str(args.connections),
         # Streams never finish by themselves: on TERM give requests 1 s, then stop.
         "--graceful-timeout", "1",
+        # No control socket: every server on a host would share gunicorn's default
+        # one (~/.gunicorn/gunicorn.ctl); serve supervises its processes itself.
+        "--no-control-socket",
         "stacks_api.wsgi:app",
     ]  # fmt: skip
     if args.access_log:

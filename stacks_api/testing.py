@@ -158,7 +158,7 @@ def free_cluster_port() -> int:
 
 
 class RedisClusterServer:
-    """A Redis Cluster of our own: ``masters`` masters with one replica each, every
+    """A Redis Cluster of our own: ``masters`` masters with ``replicas`` replicas each, every
     node a redis-server on a free port in a temporary directory.
 
     ``url`` is the store's cluster URL (``redis+cluster://`` and every node). A node
@@ -168,9 +168,10 @@ class RedisClusterServer:
 
     NODE_TIMEOUT_MS = 1000  # how long a master may be silent before its replica takes over
 
-    def __init__(self, masters: int = 3) -> None:
+    def __init__(self, masters: int = 3, replicas: int = 1) -> None:
         self.dir = tempfile.mkdtemp(prefix="stacks-cluster-")
-        self.ports = [free_cluster_port() for _ in range(masters * 2)]
+        self.replicas = replicas
+        self.ports = [free_cluster_port() for _ in range(masters * (1 + replicas))]
         self.processes: dict[int, subprocess.Popen[bytes]] = {}
         self.url = "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.ports)
 
@@ -181,7 +182,7 @@ class RedisClusterServer:
             _wait_for_ping(f"redis://127.0.0.1:{port}/0")
         subprocess.run(
             ["redis-cli", "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
-             "--cluster-replicas", "1", "--cluster-yes"],
+             "--cluster-replicas", str(self.replicas), "--cluster-yes"],
             check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         self.wait_until_healthy()
@@ -255,7 +256,7 @@ class RedisClusterServer:
         if fields.get("cluster_state") != "ok":
             return False
         if replication["role"] == "master":
-            return int(replication["connected_slaves"]) > 0
+            return int(replication["connected_slaves"]) >= self.replicas
         return replication.get("master_link_status") == "up"
 
     def cleanup(self) -> None:

@@ -133,7 +133,14 @@ class RedisStore(RedisOutbox):
     def ping(self) -> None:
         with reachable():
             self.client.set(self.keys.health(), "ok", ex=60)
-            memories: list[dict[str, Any]] = [m.info("memory") for m in self.connection.masters()]
+            masters = self.connection.masters()
+            memories: list[dict[str, Any]] = [m.info("memory") for m in masters]
+            replication = [m.info("replication") for m in masters] if self.replica_acks else []
+        for replicas in replication:
+            # Writes wait for this many replicas: with fewer, none can be acknowledged.
+            if int(replicas.get("connected_slaves") or 0) < self.replica_acks:
+                raise StoreDegraded(f"a master has fewer than the {self.replica_acks} "
+                                    "replica(s) every write waits for")  # fmt: skip
         for memory in memories:
             limit = int(memory.get("maxmemory") or 0)
             full = memory.get("maxmemory_policy") == "noeviction" and limit > 0

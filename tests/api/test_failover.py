@@ -111,3 +111,18 @@ def test_a_master_killed_mid_game_loses_no_acknowledged_action(cluster, prefix):
             assert api.view(bot_game)["status"] == "finished"
     finally:
         server.stop()
+
+
+def test_health_says_degraded_when_a_cluster_has_fewer_replicas_than_writes_wait_for(make_app):
+    from stacks_api.testing import RedisClusterServer
+
+    bare = RedisClusterServer(masters=3, replicas=0)
+    bare.start()
+    try:
+        waiting = make_app(REDIS_URL=bare.url, STORE_PREFIX="bare", STORE_REPLICA_ACKS=1)
+        health = waiting.test_client().get("/api/v1/health")
+        assert health.status_code == 503 and health.json["code"] == "degraded"
+        answering = make_app(REDIS_URL=bare.url, STORE_PREFIX="bare", STORE_REPLICA_ACKS=0)
+        assert answering.test_client().get("/api/v1/health").status_code == 200
+    finally:
+        bare.cleanup()
