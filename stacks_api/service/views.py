@@ -23,9 +23,21 @@ def render(record: GameRecord, game: Game, seat: int | None) -> JSON:
         view["to_move"] = []
         if "you" in view:
             view["you"]["legal_actions"] = []
-            if record.status == "waiting":  # dealt when the table is full (a committed deal)
-                view["you"]["hand"] = []
+    if record.status == "waiting" and not record.practice:
+        _undealt(view, record)
     return view
+
+
+def _undealt(view: JSON, record: GameRecord) -> None:
+    """A committed deal is made when the table is full: until then the view shows no
+    hand, no cut and no dealer but one fixed in advance (the engine's state is only
+    a stand-in)."""
+    if "you" in view:
+        view["you"]["hand"] = []
+    for player in view["players"]:
+        player.update(hand_size=0, discard_top=None)
+    view["log"] = []
+    view["dealer"] = None if record.fairness is None else record.fairness.dealer
 
 
 def summary(record: GameRecord) -> JSON:

@@ -81,3 +81,18 @@ def test_entropy_is_hex_of_at_most_64(client):
     assert answer.status_code == 422
     answer = client.post(f"{API}/{game['id']}/players", json={"name": "A", "entropy": "a" * 65})
     assert answer.status_code == 422
+
+
+def test_a_waiting_table_shows_no_deal_before_it_is_made(client):
+    game = create(client, variant="sequence", players=2)["game"]
+    token = join(client, game["id"], "Ada")["token"]
+    for seen in (client.get(f"{API}/{game['id']}").json,
+                 client.get(f"{API}/{game['id']}", headers=bearer(token)).json):  # fmt: skip
+        assert seen["status"] == "waiting"
+        assert seen["log"] == [] and seen["dealer"] is None
+        assert all(p["hand_size"] == 0 for p in seen["players"])
+    assert client.get(f"{API}/{game['id']}", headers=bearer(token)).json["you"]["hand"] == []
+    join(client, game["id"], "Bo")
+    dealt = client.get(f"{API}/{game['id']}").json
+    assert dealt["status"] == "active" and dealt["log"] and dealt["dealer"] is not None
+    assert all(p["hand_size"] == 7 for p in dealt["players"])

@@ -60,9 +60,12 @@ def open_page(browser):
     """Pages that record every console error, page error and failed request."""
     contexts, problems = [], []
 
-    def opener(url: str, viewport: dict | None = None, before: str | None = None):
-        """A page in a context of its own at ``url``; ``before`` runs in it first."""
-        context = browser.new_context(viewport=viewport or DESKTOP)
+    def opener(url: str, viewport: dict | None = None, before: str | None = None,
+               enforce_csp: bool = False):  # fmt: skip
+        """A page in a context of its own at ``url``; ``before`` runs in it first.
+        The pages' Content-Security-Policy forbids the eval that Playwright's
+        ``wait_for_function`` needs: it is bypassed unless ``enforce_csp``."""
+        context = browser.new_context(viewport=viewport or DESKTOP, bypass_csp=not enforce_csp)
         contexts.append(context)
         if before:
             context.add_init_script(before)

@@ -143,12 +143,14 @@ def test_the_pages_forbid_framing_and_foreign_scripts_and_still_work(server, ope
         assert "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
         assert answer.headers["Referrer-Policy"] == "no-referrer"
-    docs = open_page(f"{server.url}/docs")
+    docs = open_page(f"{server.url}/docs", enforce_csp=True)
     docs.wait_for_selector(".swagger-ui .info")  # the explorer runs under the policy
     assert "createGame" in docs.content() or docs.locator(".opblock").count() > 5
     shoot(docs, "docs-explorer")
-    play = open_page(f"{server.url}/play")
+    play = open_page(f"{server.url}/play", enforce_csp=True)
     play.wait_for_selector("form.create")
+    play.click("form.create button[type=submit]")  # a game against a bot, under the policy
+    play.wait_for_selector(".hand [data-card]")
     assert not open_page.problems, open_page.problems  # no policy violation reported
 
 

@@ -88,7 +88,7 @@ def test_the_lobby_follows_new_games_without_a_reload(server, open_page):
 
 
 def test_the_interface_speaks_the_browsers_language_and_switches(server, browser):
-    context = browser.new_context(locale="fi-FI")
+    context = browser.new_context(locale="fi-FI", bypass_csp=True)  # wait_for_function evals
     try:
         page = context.new_page()
         page.goto(f"{server.url}/play")

@@ -5,11 +5,20 @@ import { cardLabel, cellName, shown } from "./dom.js";
 const TEAM_COLORS = ["blue", "green", "red"];
 const ONE_EYED = ["JS", "JH"];
 
+// The server names a bot's seat "<bot> bot": shown in the player's language.
+const LEVELS = { greedy: "easy", pimc: "medium", mcts: "medium" };
+
+export function shownName(player) {
+  const bot = player?.bot;
+  if (!bot || player.name !== `${bot} bot`) return player?.name;
+  return t(`level_${LEVELS[bot] || bot}`);
+}
+
 // A seat's name; two seats of one name (two greedy bots) get their seat numbers.
 export function seatName(view, seat) {
-  const name = view.players[seat]?.name;
+  const name = shownName(view.players[seat]);
   if (!name) return t("seat_n", { seat: shown(seat) });
-  return view.players.some((p) => p.seat !== seat && p.name === name) ? `${name} ${shown(seat)}` : name;
+  return view.players.some((p) => p.seat !== seat && shownName(p) === name) ? `${name} ${shown(seat)}` : name;
 }
 
 export function teamColor(view, team) {

@@ -4,6 +4,7 @@ import { account, accountBox } from "./account.js";
 import { call, Refusal } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { shownName } from "./history.js";
 import { gameLine } from "./player.js";
 import { forget, freshEntropy, keepDeal, keepHostToken, keepToken, myGames } from "./seats.js";
 
@@ -125,6 +126,14 @@ function createForm(say) {
   };
   players.addEventListener("input", drawSeats);
   drawSeats();
+  // Each game's own options only: teams are Sequence's, block windows Stacks'.
+  const showOptions = () => {
+    for (const [field, game] of [[teams, "sequence"], [blockWindow, "stacks"], [timeout, "stacks"]]) {
+      field.closest("label").hidden = variant.value !== game;
+    }
+  };
+  variant.addEventListener("change", showOptions);
+  queueMicrotask(showOptions);
   const create = async (event) => {
     event.preventDefault();
     const seats = [...seatsBox.querySelectorAll("select")].map((s) => (s.value ? { bot: s.value } : {}));
@@ -171,8 +180,17 @@ export function showInvite(main, say, gameId, seat) {
       say(error.message);
     }
   };
+  // Which game, who invites and who else is at the table, before anyone takes a seat.
+  const about = h("div", { class: "invited", "data-invited": gameId }, t("loading"));
+  call("GET", `/games/${gameId}`).then((view) => {
+    const people = view.players.filter((p) => p.name);
+    const host = people.find((p) => !p.bot) || people[0];
+    about.replaceChildren(
+      h("p", {}, t("invited_by", { name: host ? shownName(host) : "?", game: t(view.variant), n: view.players.length })),
+      h("p", {}, `${t("at_the_table")} `, view.players.map((p) => p.name ? shownName(p) : t("seat_n", { seat: p.seat + 1 })).join(", ")));
+  }, (error) => say(error.message));
   main.replaceChildren(h("form", { class: "create", onsubmit: join },
-    h("h1", {}, t("join_seat", { seat: seat + 1 })), h("label", { for: "join-name" }, `${t("your_name")} `, name),
+    h("h1", {}, t("join_seat", { seat: seat + 1 })), about, h("label", { for: "join-name" }, `${t("your_name")} `, name),
     h("button", { type: "submit", class: "primary" }, t("take_seat")),
     h("a", { href: `#game=${gameId}` }, t("or_watch"))), help());
 }

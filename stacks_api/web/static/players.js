@@ -20,6 +20,6 @@ export function playerList(view, facts) {
       "aria-current": moving ? "true" : null,
     }, moving ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "▶ ") : null,
     h("strong", {}, seatName(view, p.seat)), marks.length ? ` (${marks.join(", ")})` : "",
-    " · ", ...facts(p), ` · ${t("cards_n", { n: p.hand_size })}`);
+    " · ", ...facts(p), ` · ${t(p.hand_size === 1 ? "cards_one" : "cards_n", { n: p.hand_size })}`);
   }));
 }

@@ -205,4 +205,7 @@ export const STRINGS = {
   you_are_away: "Jste pryč: server hraje vaše tahy hned.",
   im_back: "Jsem zpět",
   list_publicly: "Zobrazit mezi otevřenými hrami (volné místo může zabrat kdokoli)",
+  cards_one: "1 karta",
+  invited_by: "{name} vás zve ke hře {game} pro {n} hráčů.",
+  at_the_table: "U stolu:",
 };

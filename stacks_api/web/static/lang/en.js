@@ -205,4 +205,7 @@ export const STRINGS = {
   you_are_away: "You are away: the server plays your turns at once.",
   im_back: "I'm back",
   list_publicly: "List it in the open games (anyone may take a free seat)",
+  cards_one: "1 card",
+  invited_by: "{name} invites you to a game of {game} for {n} players.",
+  at_the_table: "At the table:",
 };

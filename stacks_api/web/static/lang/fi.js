@@ -205,4 +205,7 @@ export const STRINGS = {
   you_are_away: "Olet poissa: palvelin pelaa vuorosi heti.",
   im_back: "Olen takaisin",
   list_publicly: "Näytä avoimissa peleissä (kuka tahansa voi ottaa vapaan paikan)",
+  cards_one: "1 kortti",
+  invited_by: "{name} kutsuu sinut {game}-peliin, {n} pelaajaa.",
+  at_the_table: "Pöydässä:",
 };

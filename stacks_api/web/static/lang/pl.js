@@ -205,4 +205,7 @@ export const STRINGS = {
   you_are_away: "Jesteś nieobecny: serwer od razu rozgrywa twoje tury.",
   im_back: "Wracam",
   list_publicly: "Pokaż w otwartych grach (każdy może zająć wolne miejsce)",
+  cards_one: "1 karta",
+  invited_by: "{name} zaprasza cię do gry w {game} dla {n} graczy.",
+  at_the_table: "Przy stole:",
 };

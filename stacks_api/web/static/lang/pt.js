@@ -205,4 +205,7 @@ export const STRINGS = {
   you_are_away: "Está ausente: o servidor joga as suas vezes de imediato.",
   im_back: "Voltei",
   list_publicly: "Mostrar nos jogos abertos (qualquer pessoa pode ocupar um lugar livre)",
+  cards_one: "1 carta",
+  invited_by: "{name} convida-o para um jogo de {game} para {n} jogadores.",
+  at_the_table: "À mesa:",
 };

@@ -205,4 +205,7 @@ export const STRINGS = {
   you_are_away: "Ești absent: serverul îți joacă imediat rândurile.",
   im_back: "M-am întors",
   list_publicly: "Arată-l în jocurile deschise (oricine poate lua un loc liber)",
+  cards_one: "1 carte",
+  invited_by: "{name} te invită la un joc de {game} pentru {n} jucători.",
+  at_the_table: "La masă:",
 };
