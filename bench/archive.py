@@ -41,7 +41,7 @@ from dataclasses import replace
 import psycopg
 import requests
 from revision import checkout
-from sqlalchemy import text
+from sqlalchemy import Connection, text
 
 from stacks_api.app import create_app
 from stacks_api.archive import open_archive
@@ -144,10 +144,10 @@ def size(url: str, games: list[Archived], count: int) -> None:
     archive.engine.dispose()
 
 
-def _bytes(connection: object) -> int:
+def _bytes(connection: Connection) -> int:
     query = text("SELECT sum(pg_total_relation_size(c)) FROM unnest(ARRAY['games', "
                  "'game_seats']::regclass[]) c")  # fmt: skip
-    return int(connection.execute(query).scalar() or 0)  # type: ignore[attr-defined]
+    return int(connection.execute(query).scalar() or 0)
 
 
 def export(url: str, games: list[Archived], count: int) -> None:
