@@ -130,10 +130,9 @@ class CreateGameSchema(Schema):
         "marks practice."
     )  # fmt: skip
     unlisted = fields.Boolean(
-        load_default=False,
         metadata={
             "description": "A private table: not in the public lobby, joined by its link "
-            "(its id) only."
+            "(its id) only. Default false."
         },
     )
 

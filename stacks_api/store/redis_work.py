@@ -46,7 +46,8 @@ local function set_due(due_key, state_key, game)
         if s == 'human' or s == 'away' or s == 'reserved' then alone = false end
       end
       if alone then score = score + {BOTS_ALONE_LATER!r} end
-      return redis.call('ZADD', due_key, score, game)
+      -- As text in full: a Lua number handed to Redis is rounded to 14 digits.
+      return redis.call('ZADD', due_key, string.format('%.17g', score), game)
     end
   end
   redis.call('ZREM', due_key, game)
@@ -55,15 +56,15 @@ end
 """
 
 # KEYS: due, leases. ARGV: now, owner, lease seconds, how many due games to look at,
-# where the band of bots alone begins ("none": people's games only). A person's
-# game first, then bots alone.
+# then the band of bots alone: its lowest and highest score due by now ("none":
+# people's games only). A person's game first, then bots alone. The bounds come
+# as text from Python: a Lua number passed to Redis is rounded to 14 digits.
 _CLAIM = """
 local now = tonumber(ARGV[1])
-local bands = {0}
-if ARGV[5] ~= 'none' then table.insert(bands, tonumber(ARGV[5])) end
+local bands = {{'-inf', ARGV[1]}}
+if ARGV[5] ~= 'none' then table.insert(bands, {ARGV[5], ARGV[6]}) end
 for _, band in ipairs(bands) do
-  local low = band == 0 and '-inf' or band
-  local due = redis.call('ZRANGEBYSCORE', KEYS[1], low, band + now, 'LIMIT', 0, tonumber(ARGV[4]))
+  local due = redis.call('ZRANGEBYSCORE', KEYS[1], band[1], band[2], 'LIMIT', 0, tonumber(ARGV[4]))
   for _, game in ipairs(due) do
     local held = redis.call('HGET', KEYS[2], game)
     if not held or tonumber(string.match(held, '|([^|]*)$')) <= now then
@@ -144,18 +145,39 @@ class RedisWorkQueue:
     @reachable()
     def claim(self, now: float, owner: str, lease_s: float) -> str | None:
         shards = self.keys.all_shards()
-        if len(shards) > 1:
-            firsts = sorted((at, shard) for shard, at in self._earliest().items() if at <= now)
-            shards = tuple(shard for _, shard in firsts)
-        # A person's game due in any shard goes before every shard's bots alone.
-        alone = "none" if len(shards) > 1 and self.people_waiting(now) else repr(BOTS_ALONE_LATER)
-        args: list[str | float] = [repr(now), owner, lease_s, CLAIM_LOOKAHEAD, alone]
-        for shard in shards:
-            keys = [self.keys.due(shard), self.keys.leases(shard)]
-            claimed = self._claim(keys=keys, args=args)
-            if claimed is not None:
-                return str_if_bytes(claimed)
+        if len(shards) > 1:  # only the shards with a game due, most overdue first
+            due = [(score, shard) for shard, score in self._firsts(now) if score is not None]
+            shards = tuple(shard for _, shard in sorted(due))
+        alone = [repr(BOTS_ALONE_LATER), repr(BOTS_ALONE_LATER + now)]
+        # With several shards, every shard's people's games before any bots alone.
+        rounds = [["none", ""], alone] if len(shards) > 1 else [alone]
+        for bots in rounds:
+            for shard in shards:
+                keys = [self.keys.due(shard), self.keys.leases(shard)]
+                args: list[str | float] = [repr(now), owner, lease_s, CLAIM_LOOKAHEAD, *bots]
+                claimed = self._claim(keys=keys, args=args)
+                if claimed is not None:
+                    return str_if_bytes(claimed)
         return None
+
+    def _firsts(self, now: float) -> list[tuple[str, float | None]]:
+        """Each shard and the due time of its most overdue game due by ``now`` in
+        either band (None: none is due). Scores are compared as stored: a due time
+        worked back from a band's score may differ in its last digit."""
+        shards = self.keys.all_shards()
+        later = BOTS_ALONE_LATER
+        with self.client.pipeline(transaction=False) as pipe:
+            for shard in shards:
+                pipe.zrangebyscore(self.keys.due(shard), "-inf", now, start=0, num=1,
+                                   withscores=True)  # fmt: skip
+                pipe.zrangebyscore(self.keys.due(shard), later, later + now, start=0, num=1,
+                                   withscores=True)  # fmt: skip
+            found: list[list[tuple[Any, float]]] = pipe.execute()
+        firsts: list[tuple[str, float | None]] = []
+        for n, shard in enumerate(shards):
+            people, bots = found[2 * n], found[2 * n + 1]
+            firsts.append((shard, people[0][1] if people else bots[0][1] - later if bots else None))
+        return firsts
 
     @reachable()
     def people_waiting(self, now: float) -> bool:

@@ -154,3 +154,26 @@ def test_a_game_a_person_waits_in_goes_before_every_game_of_bots_alone(store):
     assert store.work.claim(NOW, "b", LEASE) == "bots0"
     store.work.release("person", "a")  # the record still says it is due
     assert store.work.claim(NOW, "c", LEASE) == "person"
+
+
+def test_a_game_due_exactly_now_is_claimable_in_either_band(store):
+    # 14 significant digits (what Lua makes of a number handed to Redis) round
+    # this time down: the bounds and scores must travel as full text.
+    now = 1_796_311_381.36342
+    store.create(record("bots", due_at=now), [])  # free seats: nobody waits
+    assert store.work.claim(now, "a", LEASE) == "bots"
+    store.work.release("bots", "a")  # written again by the release's own script
+    assert store.work.claim(now, "b", LEASE) == "bots"
+
+
+def test_bots_alone_overdue_are_claimed_beside_a_persons_game_not_yet_due(store):
+    from stacks_api.record import Seat
+
+    # Two games of one shard: a person's game due later, bots alone due now.
+    shard = store.keys.shard("person") if store.kind == "redis" else None
+    bots_id = next(f"bots{n}" for n in range(10_000)
+                   if shard is None or store.keys.shard(f"bots{n}") == shard)  # fmt: skip
+    person = (Seat("human", name="Ada", token="t"), Seat.for_bot("easy", {}))
+    store.create(replace(record("person", due_at=NOW + 60), seats=person), [])
+    store.create(record(bots_id, due_at=NOW), [])
+    assert store.work.claim(NOW, "a", LEASE) == bots_id
