@@ -270,6 +270,20 @@ class GameRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class HistoryQuery:
+    """A player's history, filtered; ``after`` is where a page starts (the
+    ``(ended_at, game_id)`` of the previous page's last game)."""
+
+    player_id: str
+    variant: str | None = None
+    since: float | None = None
+    until: float | None = None
+    result: str | None = None  # won, lost or drawn
+    opponent: str | None = None
+    after: tuple[float, str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ArchivedSeat:
     """One seat of an ended game as the archive indexes it."""
 

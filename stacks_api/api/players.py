@@ -10,8 +10,9 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from ..record import HistoryQuery
 from ..service import GameService
-from ..service.players import HistoryQuery, read_cursor
+from ..service.players import read_cursor
 from .auth import BEARER, bearer_token
 from .caching import NEVER_STORE
 from .games import problems

@@ -13,14 +13,11 @@ from sqlalchemy import Engine, Select, and_, exists, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import aliased
 
-from ..record import JSON, Archived
+from ..record import JSON, Archived, HistoryQuery
 from .errors import connected
 from .models import ArchivedGame, GameSeat
 
 RESULTS = {"won": 1.0, "lost": 0.0, "drawn": 0.5}
-# A history query: any object with the fields of ``stacks_api.service.players.HistoryQuery``
-# (player_id, variant, since, until, result, opponent, after), a frozen dataclass.
-HistoryQuery = Any
 
 
 # A preset dictionary: the text every record repeats (its keys, the event types),

@@ -7,31 +7,15 @@ import base64
 import binascii
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from ..problems import Refusal, validation_error
-from ..record import JSON, GameRecord
+from ..record import JSON, GameRecord, HistoryQuery
 from .ports import Archive
 from .table import Table
 
 RESULTS = ("won", "lost", "drawn")
 SCORES = {"won": 1.0, "lost": 0.0, "drawn": 0.5}
-
-
-@dataclass(frozen=True)
-class HistoryQuery:
-    """A player's history, filtered; ``after`` is where a page starts (the
-    ``(ended_at, game_id)`` of the previous page's last game). The archive reads
-    the same fields."""
-
-    player_id: str
-    variant: str | None = None
-    since: float | None = None
-    until: float | None = None
-    result: str | None = None  # won, lost or drawn
-    opponent: str | None = None
-    after: tuple[float, str] | None = None
 
 
 def cursor_of(game: JSON) -> str:

@@ -10,9 +10,9 @@ The service never imports the archive: the live path runs without a database.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, Protocol
+from typing import Protocol
 
-from ..record import JSON, Archived
+from ..record import JSON, Archived, HistoryQuery
 from ..store import EventFeed, StoreDegraded, StoreUnavailable, WorkQueue
 
 # The service's own names for the store's troubles: the API answers 503 to both.
@@ -56,10 +56,10 @@ class GameArchive(Protocol):
     def document(self, game_id: str) -> JSON | None:
         """The game's record document."""
 
-    def history(self, query: Any, limit: int) -> list[JSON]:
+    def history(self, query: HistoryQuery, limit: int) -> list[JSON]:
         """A page of a player's ended games (summaries), newest first."""
 
-    def export(self, query: Any) -> Iterator[JSON]:
+    def export(self, query: HistoryQuery) -> Iterator[JSON]:
         """Every game of a player's history, as record documents, newest first."""
 
 
