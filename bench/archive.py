@@ -195,10 +195,10 @@ def lag(url: str, redis_url: str, seconds: float) -> None:
         service = app.extensions["stacks_api.games"]
         dealt = []
         for _ in range(int(target * seconds)):
-            view, host = service.lobby.create({"variant": "sequence", "players": 2})
-            service.lobby.join(view["id"], "A", None)
-            service.lobby.join(view["id"], "B", None)
-            dealt.append((view["id"], host))
+            view, _ = service.lobby.create({"variant": "sequence", "players": 2})
+            tokens = [service.lobby.join(view["id"], name, None)["token"] for name in "AB"]
+            service.lobby.cancel(view["id"], tokens[0])  # the first agrees to end it
+            dealt.append((view["id"], tokens[1]))  # the second's agreement ends it, timed
         ended: dict[str, float] = {}
         seen: dict[str, float] = {}
         stop = threading.Event()
@@ -213,10 +213,10 @@ def lag(url: str, redis_url: str, seconds: float) -> None:
         watcher = threading.Thread(target=watch)
         watcher.start()
         started = time.time()
-        for n, (game_id, host) in enumerate(dealt):
+        for n, (game_id, last) in enumerate(dealt):
             while time.time() < started + n / target:
                 time.sleep(0.001)
-            service.lobby.cancel(game_id, host)
+            service.lobby.cancel(game_id, last)
             ended[game_id] = time.time()
         stop.set()
         watcher.join(timeout=120)
