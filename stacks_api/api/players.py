@@ -12,7 +12,7 @@ from flask_smorest import Blueprint
 
 from ..record import HistoryQuery
 from ..service import GameService
-from ..service.players import read_cursor
+from ..service.cursors import read_cursor
 from .auth import BEARER, bearer_token
 from .caching import NEVER_STORE
 from .games import problems

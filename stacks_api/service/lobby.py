@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 import secrets
 from collections.abc import Mapping
 from dataclasses import replace
@@ -18,6 +15,8 @@ from ..record import JSON, STAND_IN, Event, Fairness, GameRecord, Seat
 from ..store import Change
 from ..tokens import matches, new_token, token_hash
 from .changes import revealed, settled, stamped, started_when_full
+from .cursors import cursor as cursor_after
+from .cursors import read_cursor
 from .table import Caller, Table, own_seat, seat_of
 from .views import render, summary
 
@@ -124,11 +123,11 @@ class Lobby:
         """A lobby page: the games' summaries, how many games there are, and the
         cursor of the next page (None: the last). A cursor starts the page where
         the one before ended, however deep; ``page`` counts from the top."""
-        after = None if cursor is None else _read_cursor(cursor)
+        after = None if cursor is None else read_cursor(cursor)
         offset = 0 if after is not None else (page - 1) * page_size
         records, total = self.table.store.list_games(status, variant, offset, page_size, after)
         last = records[-1] if len(records) == page_size else None
-        following = None if last is None else _cursor(last.updated_at, last.id)
+        following = None if last is None else cursor_after(last.updated_at, last.id)
         return [summary(r) for r in records], total, following
 
     def join(
@@ -255,18 +254,6 @@ def _person_of(record: GameRecord, caller: Caller) -> int | None:
     except Refusal:
         return None
     return seat if seat is not None and record.seats[seat].state in ("human", "away") else None
-
-
-def _cursor(at: float, game_id: str) -> str:
-    return base64.urlsafe_b64encode(json.dumps([at, game_id]).encode()).decode().rstrip("=")
-
-
-def _read_cursor(cursor: str) -> tuple[float, str]:
-    try:
-        at, game_id = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-        return float(at), str(game_id)
-    except (ValueError, TypeError, binascii.Error):
-        raise validation_error("cursor", "not a cursor this server gave") from None
 
 
 def committed(players: int, dealer: int | None = None) -> Fairness:

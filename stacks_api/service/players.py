@@ -3,33 +3,17 @@ history, live games from the live store and ended ones from the archive."""
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 from collections.abc import Iterator
 from typing import Any
 
-from ..problems import Refusal, validation_error
+from ..problems import Refusal
 from ..record import JSON, GameRecord, HistoryQuery
+from .cursors import cursor
 from .ports import Archive
 from .table import Table
 
 RESULTS = ("won", "lost", "drawn")
 SCORES = {"won": 1.0, "lost": 0.0, "drawn": 0.5}
-
-
-def cursor_of(game: JSON) -> str:
-    """The opaque cursor of the page after ``game``."""
-    raw = json.dumps([game["ended_at"], game["id"]]).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def read_cursor(cursor: str) -> tuple[float, str]:
-    try:
-        at, game_id = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-        return float(at), str(game_id)
-    except (ValueError, TypeError, binascii.Error):
-        raise validation_error("cursor", "not a cursor this server gave") from None
 
 
 class Players:
@@ -80,7 +64,7 @@ class Players:
         seen = {g["id"] for g in ended}
         page = [g for g in live if g["id"] not in seen] + ended[:limit]
         more = len(ended) > limit
-        return page, cursor_of(ended[limit - 1]) if more else None
+        return page, cursor(ended[limit - 1]["ended_at"], ended[limit - 1]["id"]) if more else None
 
     def export(self, query: HistoryQuery) -> Iterator[JSON]:
         """Every archived game of the player, as record documents, newest first."""
