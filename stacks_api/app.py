@@ -10,7 +10,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import variants, web
-from .api import cors, docs, games, guards, health, limits, openapi, players
+from .api import cors, docs, games, guards, health, limits, openapi, pairing, players, ratings
 from .api.problems import ProblemApi
 from .archive import open_archive
 from .service import GameService
@@ -44,6 +44,8 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(health.blp)
     api.register_blueprint(games.blp)
     api.register_blueprint(players.blp)
+    api.register_blueprint(ratings.blp)
+    api.register_blueprint(pairing.blp)
     app.register_blueprint(docs.blp)
     app.register_blueprint(web.blp)
     app.extensions["stacks_api.api"] = api
@@ -79,5 +81,5 @@ def build_service(config: Mapping[str, Any]) -> GameService:
     service = GameService(store, runner, bot_budget_s=budget, archive=archive,
                           archive_claim_s=claim_s)  # fmt: skip
     assert service.archiving is not None
-    runner.archiver = Archiver(service.archiving)
+    runner.archiver = Archiver(service.archiving, service.pairing.run)
     return service

@@ -118,19 +118,9 @@ def supervise(children: list[Child]) -> int:
     return 0
 
 
-def migrate() -> str:
-    """Bring the archive's database up to date; where it is."""
-    from .archive import connect, upgrade
-    from .config import Config
-
-    engine = connect(Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S)
-    upgrade(engine)
-    engine.dispose()
-    return engine.url.render_as_string(hide_password=True)
-
-
 def serve(args: argparse.Namespace) -> None:
     """Run the web workers and, on Redis, the bot workers; keep them all running."""
+    from .archive.commands import migrate
     from .config import Config
 
     print(f"stacks-api: the archive is up to date: {migrate()}", flush=True)
@@ -346,6 +336,12 @@ def main(argv: list[str] | None = None) -> None:
     database.add_subparsers(dest="db_command", required=True, metavar="COMMAND").add_parser(
         "upgrade", help="bring the database up to date (serve does it too)"
     )
+    commands.add_parser(
+        "ratings", help="the ratings of rated games", description="Ratings of rated games "
+        "(docs/ratings.md), kept in the archive's database.",
+    ).add_subparsers(dest="ratings_command", required=True, metavar="COMMAND").add_parser(
+        "recompute", help="rebuild every rating from the archive, in the order games were rated"
+    )  # fmt: skip
     spec = commands.add_parser(
         "openapi",
         help="write the OpenAPI document",
@@ -372,7 +368,13 @@ def main(argv: list[str] | None = None) -> None:
         )  # fmt: skip
         print(report)
     elif args.command == "db":
+        from .archive.commands import migrate
+
         print(f"the archive is up to date: {migrate()}")
+    elif args.command == "ratings":
+        from .archive.commands import recompute
+
+        print(recompute())
     elif args.command == "verify":
         from .verify import verify_source
 

@@ -182,6 +182,7 @@ class GameRecord:
     fairness: Fairness | None = None  # None: a game from before deals were committed
     cancel_agreed: tuple[int, ...] = ()
     unlisted: bool = False  # a private table: in no public lobby listing
+    rated: bool = False  # its players' ratings change when it ends
 
     @property
     def ended(self) -> bool:
@@ -237,6 +238,7 @@ class GameRecord:
             "fairness": None if self.fairness is None else self.fairness.to_json(),
             "cancel_agreed": list(self.cancel_agreed),
             "unlisted": self.unlisted,
+            "rated": self.rated,
         }
 
     @classmethod
@@ -266,6 +268,7 @@ class GameRecord:
             fairness=None if fairness is None else Fairness.from_json(fairness),
             cancel_agreed=tuple(data.get("cancel_agreed") or ()),
             unlisted=data.get("unlisted", False),
+            rated=data.get("rated", False),
         )
 
 

@@ -19,6 +19,7 @@ CODES: dict[str, tuple[int, str]] = {
     "game_full": (409, "Game full"),
     "too_many_keys": (409, "Too many keys"),
     "game_started": (409, "Game started"),
+    "already_seeking": (409, "Already seeking"),
     "stale_version": (412, "Stale version"),
     "payload_too_large": (413, "Content too large"),
     "uri_too_long": (414, "URI too long"),
@@ -40,7 +41,8 @@ BY_STATUS: dict[int, str] = {
     status: code
     for code, (status, _) in CODES.items()
     if code not in ("not_your_turn", "illegal_action", "game_not_active", "seat_taken",
-                    "game_full", "too_many_keys", "game_started", "idempotency_key_reused",
+                    "game_full", "too_many_keys", "game_started", "already_seeking",
+                    "idempotency_key_reused",
                     "degraded")
 }  # fmt: skip
 

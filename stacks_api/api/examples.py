@@ -32,7 +32,8 @@ def _dress(view: dict[str, Any], status: str, version: int, joined: bool = True)
     """An engine view with the server's own fields, as the API sends it: two people
     at the first two seats (once joined), greedy bots after them."""
     view.update(id=GAME_ID, status=status, version=version, practice=False, deadline=None,
-                rematch=None, fairness=FAIRNESS, cancel_agreed=[], unlisted=False)  # fmt: skip
+                rematch=None, fairness=FAIRNESS, cancel_agreed=[], unlisted=False,
+                rated=False)  # fmt: skip
     for player in view["players"]:
         human = player["seat"] < 2
         name = (["Ada", "Grace"][player["seat"]] if joined else None) if human else "greedy bot"

@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from ..variants.fields import FairnessSchema, whole
+from .rating_schemas import RATINGS
 from .schemas import KNOWN_VARIANT, shown_name
 
 NAME = fields.String(
@@ -38,6 +39,7 @@ class PlayerSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     created_at = fields.Float(required=True)
+    ratings = RATINGS
 
 
 class CreatedPlayerSchema(Schema):

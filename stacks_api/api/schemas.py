@@ -135,6 +135,13 @@ class CreateGameSchema(Schema):
             "(its id) only. Default false."
         },
     )
+    rated = fields.Boolean(
+        metadata={
+            "description": "A rated game: every person joins with a player key and "
+            "entropy, the deal is the server's committed one (no seed, no position), and "
+            "each player's rating for the variant changes once when it ends. Default false."
+        },
+    )
 
     @pre_load
     def _refuse_long_seat_lists(self, data: Any, **_: Any) -> Any:
@@ -320,6 +327,7 @@ class GameSummarySchema(Schema):
     players = whole(required=True)
     version = whole(required=True)
     practice = fields.Boolean(required=True)
+    rated = fields.Boolean(required=True)
     created_at = fields.Float(required=True)
     seats = fields.List(fields.Nested(SeatSummarySchema), required=True)
 

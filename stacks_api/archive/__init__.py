@@ -18,14 +18,16 @@ from .accounts import Accounts
 from .db import connect, database_url, is_current, upgrade
 from .errors import ArchiveUnavailable
 from .games import GameArchive
+from .ratings import RatingBook
 
 
 class Archive:
-    """The archive's two parts over one engine."""
+    """The archive's parts over one engine: games, accounts and ratings."""
 
     def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
         self.engine = engine
-        self.games = GameArchive(engine)
+        self.ratings = RatingBook(engine, clock)
+        self.games = GameArchive(engine, self.ratings)
         self.accounts = Accounts(engine, clock)
 
     @property
@@ -48,6 +50,7 @@ __all__ = [
     "Archive",
     "ArchiveUnavailable",
     "GameArchive",
+    "RatingBook",
     "connect",
     "database_url",
     "is_current",

@@ -13,9 +13,11 @@ from sqlalchemy import Engine, Select, and_, exists, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import aliased
 
+from ..ratings import standings
 from ..record import JSON, Archived, HistoryQuery
 from .errors import connected
 from .models import ArchivedGame, GameSeat
+from .ratings import RatedGame, RatingBook
 
 RESULTS = {"won": 1.0, "lost": 0.0, "drawn": 0.5}
 
@@ -54,12 +56,14 @@ def unpack(blob: bytes) -> JSON:
 
 
 class GameArchive:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, ratings: RatingBook | None = None) -> None:
         self.engine = engine
+        self.ratings = ratings or RatingBook(engine)
 
     def put(self, games: Iterable[Archived]) -> int:
-        """Insert games not archived yet, in one transaction; how many were new.
-        A game archived before (a retried batch) is left as it is."""
+        """Insert games not archived yet, in one transaction, and rate the new rated
+        ones in it; how many were new. A game archived before (a retried batch) is
+        left as it is, and rated no more."""
         games = list(games)
         if not games:
             return 0
@@ -76,6 +80,10 @@ class GameArchive:
                 connection.execute(seats_insert.values(new_seats))
             elif new_seats:  # a batch: as many rows a statement as the driver takes
                 connection.execute(seats_insert, new_seats)
+            rated = [RatedGame(g.id, g.variant, g.ended_at, standings(g.document))
+                     for g in games if g.rated and g.id in fresh]  # fmt: skip
+            if rated:
+                self.ratings.apply(connection, rated)
         return len(fresh)
 
     def archived(self, game_ids: list[str]) -> set[str]:

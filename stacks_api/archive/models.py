@@ -12,6 +12,7 @@ from sqlalchemy import (
     Double,
     ForeignKey,
     Index,
+    Integer,
     LargeBinary,
     MetaData,
     SmallInteger,
@@ -96,4 +97,48 @@ class GameSeat(Base):
         Index(
             "ix_game_seats_player_variant_history", "player_id", "variant", "ended_at", "game_id"
         ),
+    )
+
+
+class PlayerRating(Base):
+    """A rated player's (or bot level's: ``bot:<level>``) current rating in one
+    variant. ``last_at`` is when its last rated game ended (the leaderboard ranks
+    only players active lately)."""
+
+    __tablename__ = "ratings"
+
+    subject: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
+    games: Mapped[int] = mapped_column(Integer)
+    last_at: Mapped[float] = mapped_column(Double)
+
+    __table_args__ = (Index("ix_ratings_variant_mu", "variant", "mu"),)
+
+
+class RatingChange(Base):
+    """What one rated game did to one subject's rating. ``seq`` is the order games
+    were rated in (``ratings recompute`` replays them in it); ``side`` and ``rank``
+    are the game's standings, kept so a recompute needs no record unpacked."""
+
+    __tablename__ = "rating_changes"
+
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    subject: Mapped[str] = mapped_column(String(32))
+    variant: Mapped[str] = mapped_column(String(16))
+    side: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(SmallInteger)
+    mu_before: Mapped[float] = mapped_column(Double)
+    sigma_before: Mapped[float] = mapped_column(Double)
+    mu_after: Mapped[float] = mapped_column(Double)
+    sigma_after: Mapped[float] = mapped_column(Double)
+    ended_at: Mapped[float] = mapped_column(Double)
+
+    __table_args__ = (
+        Index("ix_rating_changes_game_id_subject", "game_id", "subject", unique=True),
+        # A player's rating over time, for the chart on the player page.
+        Index("ix_rating_changes_subject_variant", "subject", "variant", "seq"),
     )

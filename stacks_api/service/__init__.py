@@ -7,6 +7,8 @@
   (``turns.py``);
 - ``archiving``: ended games from the outbox into the archive, and the record
   document (``archiving.py``); ``players``: accounts, keys, histories (``players.py``);
+- ``ratings``: profiles' ratings, the leaderboard, a game's rating changes (``rating.py``);
+  ``pairing``: quick pairing of players who ask for a game (``pairing.py``);
 - ``views.py`` renders what they show, ``changes.py`` makes each change of a record,
   ``table.py`` is the write path they share, ``ports.py`` the interface to the rest.
 
@@ -25,11 +27,14 @@ from collections.abc import Callable
 from ..problems import Refusal
 from ..record import JSON
 from ..store import GameStore
+from .account_feed import AccountFeed
 from .archiving import CLAIM_S, Archiving
 from .lobby import Lobby
+from .pairing import Pairing
 from .play import Play
 from .players import Players
 from .ports import Archive, Degraded, Jobs, Unavailable, WorkQueue
+from .rating import RatingDesk
 from .rematch import Rematch
 from .table import Table
 from .turns import BOT_BUDGET_S, Turns
@@ -56,6 +61,9 @@ class GameService:
         self.turns = Turns(self.table, bot_budget_s)
         self.rematch = Rematch(self.table, self.lobby)
         self.players = Players(self.table)
+        self.ratings = RatingDesk(self.table)
+        self.pairing = Pairing(self.table, self.lobby)
+        self.account_feed = AccountFeed(self.table, self.ratings)
         self.archiving = (
             None if archive is None else Archiving(store, archive.games, archive_claim_s)
         )

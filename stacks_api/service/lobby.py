@@ -67,15 +67,27 @@ class Lobby:
         seats = seats_of(body.get("seats") or [{}] * players, players)
         host = new_token()
         practice = seed is not None or position is not None
+        rated = body.get("rated", False)
+        if rated:
+            self._check_rated(practice)
         fair = (
             Fairness(CHOSEN, seed=dealt_from, position=position) if practice else committed(players)
         )
         record, events = self.opened(secrets.token_hex(8), game, seats, token_hash(host), fair,
-                                     unlisted=body.get("unlisted", False))  # fmt: skip
+                                     unlisted=body.get("unlisted", False),
+                                     rated=rated)  # fmt: skip
         if not self.table.store.create(record, events):
             raise RuntimeError(f"a game with id {record.id!r} exists already")
         self.table.schedule(record)
         return render(record, game, None), host
+
+    def _check_rated(self, practice: bool) -> None:
+        """A rated game is dealt by the server and kept: refuse one that cannot be."""
+        if practice:
+            raise validation_error("rated", "a rated game is dealt from a committed deal: "
+                                            "give no seed and no position")  # fmt: skip
+        if self.table.archive is None:
+            raise Refusal("not_implemented", "this server keeps no ratings")
 
     def opened(
         self,
@@ -86,6 +98,7 @@ class Lobby:
         fairness: Fairness,
         rematch_of: str | None = None,
         unlisted: bool = False,
+        rated: bool = False,
     ) -> tuple[GameRecord, list[Event]]:
         """A new game's record and first events, started at once if no seat is open.
         With a committed deal, ``game`` is only a stand-in until then."""
@@ -106,6 +119,7 @@ class Lobby:
             rematch_of=rematch_of,
             fairness=fairness,
             unlisted=unlisted,
+            rated=rated,
         )
         events: list[Event] = []
         record = stamped(record, [{"type": "created"}], events)
@@ -152,17 +166,20 @@ class Lobby:
         token = new_token()
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
-            free = record.free_seats()
             if record.ended:
                 raise Refusal("game_not_active", f"the game is {record.status}")
             if seat is not None and not 0 <= seat < record.players:
                 raise validation_error("seat", f"seat must be from 0 to {record.players - 1}")
+            if record.rated:
+                check_rated_join(caller.player_id, entropy)
+            free = held_for(record, caller.player_id) or record.free_seats()
             if not free:
                 raise Refusal("game_full", "every seat of this game is taken")
             chosen = free[0] if seat is None else seat
             if chosen not in free:
                 raise Refusal("seat_taken", f"seat {chosen} is already taken")
-            linked = [i for i, s in enumerate(record.seats) if s.player_id == caller.player_id]
+            linked = [i for i, s in enumerate(record.seats)
+                      if s.player_id == caller.player_id and s.state != "reserved"]  # fmt: skip
             if caller.player_id is not None and linked:
                 raise Refusal("seat_taken", f"your account holds seat {linked[0]} of this game")
             taken = replace(record.seats[chosen].taken_by(shown, token_hash(token)),
@@ -254,6 +271,26 @@ def _person_of(record: GameRecord, caller: Caller) -> int | None:
     except Refusal:
         return None
     return seat if seat is not None and record.seats[seat].state in ("human", "away") else None
+
+
+def held_for(record: GameRecord, player_id: str | None) -> list[int]:
+    """The seats held for a player's account (a quick pairing seated them)."""
+    if player_id is None:
+        return []
+    seats = enumerate(record.seats)
+    return [
+        i for i, s in seats if s.state == "reserved" and not s.previous and s.player_id == player_id
+    ]
+
+
+def check_rated_join(player_id: str | None, entropy: str | None) -> None:
+    """A seat of a rated game is a player's, and its person adds to the deal."""
+    if player_id is None:
+        raise validation_error("authorization", "a rated game seats only players: send your "
+                                                "player key as 'Bearer <key>'")  # fmt: skip
+    if entropy is None:
+        raise validation_error("entropy", "a rated game is dealt with every person's entropy: "
+                                          "send some (1 to 64 hex digits)")  # fmt: skip
 
 
 def committed(players: int, dealer: int | None = None) -> Fairness:

@@ -28,7 +28,8 @@ class Players:
 
     def create(self, name: str, label: str) -> tuple[JSON, str]:
         """A new account and its first key (shown only in this answer)."""
-        return self.archive.accounts.create(name, label)
+        player, key = self.archive.accounts.create(name, label)
+        return {**player, "ratings": {}}, key
 
     def me(self, token: str | None) -> str:
         """The player whose key sent the request."""
@@ -41,7 +42,7 @@ class Players:
         found = self.archive.accounts.player(player_id)
         if found is None:
             raise Refusal("not_found", f"no player with id {player_id!r}")
-        return found
+        return {**found, "ratings": self.archive.ratings.of(player_id)}
 
     def add_key(self, player_id: str, label: str) -> tuple[JSON, str]:
         return self.archive.accounts.add_key(player_id, label)
@@ -105,7 +106,7 @@ def _summary(record: GameRecord) -> JSON:
         "variant": record.variant,
         "status": record.status,
         "players": record.players,
-        "rated": False,
+        "rated": record.rated,
         "created_at": record.created_at,
         "ended_at": record.updated_at if record.ended else None,
         "seats": [

@@ -81,6 +81,20 @@ class Accounts(Protocol):
     def revoke(self, player_id: str, key_id: str) -> bool: ...
 
 
+class Ratings(Protocol):
+    """Ratings per variant (applied by the archive when it keeps a rated game)."""
+
+    def of(self, subject: str) -> JSON: ...
+
+    def leaderboard(self, variant: str, limit: int) -> list[JSON]: ...
+
+    def changes(self, game_id: str) -> list[JSON]: ...
+
+    def history(self, subject: str, variant: str, limit: int = 500) -> list[JSON]: ...
+
+    def recompute(self) -> int: ...
+
+
 class Archive(Protocol):
     """The archive's parts."""
 
@@ -89,6 +103,9 @@ class Archive(Protocol):
 
     @property
     def accounts(self) -> Accounts: ...
+
+    @property
+    def ratings(self) -> Ratings: ...
 
     @property
     def kind(self) -> str:

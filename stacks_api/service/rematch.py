@@ -13,7 +13,7 @@ from ..record import JSON, Event, GameRecord, Seat
 from ..store import Change
 from ..tokens import new_token, token_hash
 from .changes import stamped, started_when_full
-from .lobby import Lobby, committed, with_entropy
+from .lobby import Lobby, check_rated_join, committed, with_entropy
 from .table import Table, own_seat
 from .views import render
 
@@ -72,7 +72,8 @@ class Rematch:
         game = create_game(old.variant, old.players, secrets.randbits(63), options, dealer=dealer)
         fair = committed(old.players, dealer)
         record, events = self.lobby.opened(next_id, game, next_seats(old), old.host, fair,
-                                           rematch_of=old.id, unlisted=old.unlisted)  # fmt: skip
+                                           rematch_of=old.id, unlisted=old.unlisted,
+                                           rated=old.rated)  # fmt: skip
         if record.status == "waiting":  # people to come back: they have RESERVED_S
             record = replace(record, due_at=self.table.clock() + RESERVED_S)
         if self.table.store.create(record, events):
@@ -97,6 +98,8 @@ class Rematch:
             if held.state != "reserved":  # left it, or the time to come back ran out
                 raise Refusal("seat_taken", f"seat {seat} of the rematch is no longer held "
                                             f"for you ({held.state})")  # fmt: skip
+            if record.rated:
+                check_rated_join(held.player_id, entropy)
             events: list[Event] = []
             joined = {"type": "joined", "seat": seat, "name": held.name}
             record = replace(record.with_seat(seat, held.taken_by(held.name, token_hash(token))),

@@ -87,6 +87,7 @@ def kept_record(document: JSON) -> GameRecord:
         result=None if result is None else Result(tuple(result["scores"]), result["detail"]),
         rematch_of=document["rematch_of"],
         fairness=_fairness(fair),
+        rated=document.get("rated", False),
     )
 
 

@@ -119,12 +119,16 @@ class Turns:
 
     def _unheld(self, record: GameRecord) -> tuple[Change, JSON]:
         """A rematch's seats held for people who did not come back in time go to the
-        stand-in bot (each as if its person left), and the table is dealt."""
+        stand-in bot (each as if its person left), and the table is dealt. A table a
+        quick pairing made is cancelled instead: it was never anyone's but theirs."""
         now = self.table.clock()
         if record.status != "waiting" or record.due_at is None or now < record.due_at:
             raise _NotDue
         events: list[Event] = []
         gone = record.reserved_seats()
+        if any(record.seats[seat].previous is None for seat in gone):
+            cancelled = replace(record, status="cancelled", due_at=None)
+            return Change(stamped(cancelled, [{"type": "cancelled"}], events), events), {}
         for seat in gone:
             held = record.seats[seat]
             record = record.with_seat(seat, replace(held, state="left", bot=STAND_IN))

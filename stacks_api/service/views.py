@@ -14,7 +14,7 @@ def render(record: GameRecord, game: Game, seat: int | None) -> JSON:
     view.update(id=record.id, status=record.status, version=record.version,
                 practice=record.practice, deadline=record.clock, rematch=record.rematch,
                 fairness=fair, cancel_agreed=list(record.cancel_agreed),
-                unlisted=record.unlisted)  # fmt: skip
+                unlisted=record.unlisted, rated=record.rated)  # fmt: skip
     for player in view["players"]:
         stored = record.seats[player["seat"]]
         player.update(name=stored.name, bot=stored.bot, player_id=stored.player_id,
@@ -49,6 +49,7 @@ def summary(record: GameRecord) -> JSON:
         "players": record.players,
         "version": record.version,
         "practice": record.practice,
+        "rated": record.rated,
         "created_at": record.created_at,
         "seats": [
             {"seat": i, "name": seat.name, "bot": seat.bot, "free": seat.state == "free"}

@@ -144,6 +144,37 @@ class WorkQueue(Protocol):
         (one runner in ``every_s`` across all processes); how many were restored."""
 
 
+class SeekBoard(Protocol):
+    """Quick pairing's requests ("seeks"), each a JSON object with at least ``id``,
+    ``player_id``, ``pool`` and ``status`` (waiting, paired, withdrawn, expired).
+    Every change is atomic; pairing is a compare-and-set over waiting seeks, so
+    nobody is paired twice however many processes pair at once."""
+
+    def add(self, seek: JSON) -> JSON | None:
+        """Add a waiting seek; None, or (adding nothing) the player's seek that still
+        waits."""
+
+    def get(self, seek_id: str) -> JSON | None: ...
+
+    def latest(self, player_id: str) -> JSON | None:
+        """The player's latest seek (waiting or not), while it is remembered."""
+
+    def waiting(self, pool: str) -> list[JSON]:
+        """The pool's waiting seeks."""
+
+    def pools(self) -> list[str]:
+        """Every pool that has had a seek."""
+
+    def pair(self, seek_ids: list[str], game_id: str, now: float) -> bool:
+        """If every seek still waits: each is paired into ``game_id`` (``seat``: its
+        place in ``seek_ids``, kept as ``group``), and True; else nothing changes,
+        and False."""
+
+    def close(self, seek_id: str, status: str, now: float) -> JSON | None:
+        """A waiting seek becomes ``status`` (withdrawn or expired); the seek as it is
+        now (unchanged if it no longer waited), None if unknown."""
+
+
 class GameStore(Protocol):
     """Atomic storage of game records, each kept in its JSON form (``GameRecord.to_json``)."""
 
@@ -152,6 +183,10 @@ class GameStore(Protocol):
     @property
     def work(self) -> WorkQueue:
         """The games that need a background worker."""
+
+    @property
+    def seeks(self) -> SeekBoard:
+        """Quick pairing's requests."""
 
     def ping(self) -> None:
         """Raise StoreUnavailable unless the store answers, StoreDegraded unless it writes."""

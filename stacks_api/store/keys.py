@@ -114,6 +114,11 @@ class Keys:
         """A player's games that may be live, scored by when the player joined."""
         return f"{self.prefix}:player:{{{player_id}}}:games"
 
+    def pairing(self, part: str) -> str:
+        """Quick pairing's keys (``seeks``, ``players``, ``pools``, ``closed``,
+        ``pool:<pool>``): all in one slot, so each of its scripts is atomic."""
+        return f"{self.prefix}:{{pairing}}:{part}"
+
     def health(self) -> str:
         """Written by every health check: proves the store still accepts writes."""
         return f"{self.prefix}:health"

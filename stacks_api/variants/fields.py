@@ -226,6 +226,10 @@ def view_fields(variant: str, parts: Parts, **own: fields.Field[Any]) -> dict[st
             required=True,
             metadata={"description": "A private table: not listed, joined by its link"},
         ),
+        "rated": fields.Boolean(
+            required=True,
+            metadata={"description": "Its players' ratings change when it ends"},
+        ),
         "cancel_agreed": fields.List(
             whole(),
             required=True,

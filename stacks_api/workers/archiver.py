@@ -3,7 +3,9 @@ into the archive (``service.archiving``), in every process that runs workers.
 
 It drains a batch whenever one waits, sleeps ``IDLE_S`` (or until told that a
 game ended) when none does, and every ``SWEEP_EVERY_S`` looks for ended games
-whose outbox entry went missing. While the store or the database is down it
+whose outbox entry went missing. It also makes quick pairing's pass over every
+pool every ``PAIR_EVERY_S`` (``service.pairing``: seekers whose ranges widened
+while nobody new came are paired too). While the store or the database is down it
 logs once per failure, waits ``RETRY_S`` and tries again: games go on ending
 normally meanwhile and wait in the outbox.
 """
@@ -22,12 +24,19 @@ log = logging.getLogger(__name__)
 IDLE_S = 0.25  # an idle archiver looks at the outbox at least this often
 RETRY_S = 1.0  # after a failure of the store or the database
 SWEEP_EVERY_S = 60.0
+PAIR_EVERY_S = 1.0
 BATCH = 100
 
 
 class Archiver:
-    def __init__(self, archiving: Archiving, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        archiving: Archiving,
+        pair: Callable[[float], object] | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.archiving = archiving
+        self.pair = pair
         self.clock = clock
         self._stop = threading.Event()
         self._nudge = threading.Event()
@@ -50,12 +59,15 @@ class Archiver:
         self._nudge.set()
 
     def serve(self) -> None:
-        next_sweep = self.clock()
+        next_sweep = next_pairing = self.clock()
         while not self._stop.is_set():
             try:
                 if self.clock() >= next_sweep:
                     next_sweep = self.clock() + SWEEP_EVERY_S
                     self.archiving.sweep(self.clock())
+                if self.pair is not None and self.clock() >= next_pairing:
+                    next_pairing = self.clock() + PAIR_EVERY_S
+                    self.pair(self.clock())
                 if self.archiving.drain(self.clock(), BATCH) == BATCH:
                     continue  # more may wait
             except Unavailable as err:

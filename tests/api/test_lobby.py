@@ -167,7 +167,9 @@ def test_after_the_deal_a_host_cannot_cancel_but_every_person_together_can(clien
     kinds = [e["type"] for e in client.get(f"{API}/{game_id}/events").json["events"]]
     # The bot may move between the agreements; only the order of the cancel events counts.
     cancelling = [k for k in kinds if k.startswith("cancel")]
-    assert cancelling == ["cancel_agreed", "cancel_agreed", "cancelled"] and kinds[-1] == "cancelled"
+    assert (
+        cancelling == ["cancel_agreed", "cancel_agreed", "cancelled"] and kinds[-1] == "cancelled"
+    )
 
 
 def test_deep_lobby_pages_are_read_by_cursor_and_cover_every_game_once(client):

@@ -1,0 +1,134 @@
+"""Marshmallow schemas of ratings, the leaderboard and quick pairing."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from ..service.rating import STATES
+from ..variants.fields import whole
+from .schemas import KNOWN_VARIANT
+
+
+class RatingSchema(Schema):
+    rating = whole(
+        required=True,
+        metadata={"description": "OpenSkill's estimate on a scale where a new player is 1500"},
+    )
+    uncertainty = whole(
+        required=True,
+        metadata={"description": "How unsure the estimate is (500 for a new player)"},
+    )
+    games = whole(required=True, metadata={"description": "Rated games played"})
+    provisional = fields.Boolean(
+        required=True,
+        metadata={"description": "True while the uncertainty is 300 or more (about 12 games)"},
+    )
+
+
+RATINGS = fields.Dict(
+    keys=fields.String(),
+    values=fields.Nested(RatingSchema),
+    required=True,
+    metadata={"description": "The player's rating in each variant it has played rated"},
+)
+
+
+class LeaderboardQuerySchema(Schema):
+    variant = fields.String(required=True, validate=KNOWN_VARIANT)
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
+
+
+class LeaderboardEntrySchema(RatingSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class LeaderboardSchema(Schema):
+    variant = fields.String(required=True)
+    players = fields.List(
+        fields.Nested(LeaderboardEntrySchema),
+        required=True,
+        metadata={"description": "Best first: people only, not provisional, active in the "
+                  "last 30 days"},
+    )  # fmt: skip
+
+
+class RatingPointSchema(Schema):
+    game_id = fields.String(required=True)
+    ended_at = fields.Float(required=True)
+    rating = whole(required=True)
+
+
+class RatingHistorySchema(Schema):
+    variant = fields.String(required=True)
+    points = fields.List(
+        fields.Nested(RatingPointSchema),
+        required=True,
+        metadata={"description": "The rating after each rated game, oldest first (the last 500)"},
+    )
+
+
+class RatingChangeSchema(Schema):
+    seat = whole(required=True)
+    subject = fields.String(
+        required=True, metadata={"description": "The player id, or bot:<level> for a bot"}
+    )
+    name = fields.String(required=True, allow_none=True)
+    player_id = fields.String(required=True, allow_none=True)
+    bot = fields.String(required=True, allow_none=True)
+    rank = whole(required=True, metadata={"description": "1 the best; equal ranks tied"})
+    before = whole(required=True)
+    after = whole(required=True)
+    change = fields.Integer(required=True)
+    provisional = fields.Boolean(required=True)
+
+
+class GameRatingsSchema(Schema):
+    game_id = fields.String(required=True)
+    state = fields.String(
+        required=True,
+        validate=validate.OneOf(STATES),
+        metadata={
+            "description": "casual: not rated; live: not over; pending: over, rated in a "
+            "moment (202); rated: the changes are here; unrated: a rated game that changed "
+            "no rating (cancelled, or abandoned in its first moves)"
+        },
+    )
+    changes = fields.List(fields.Nested(RatingChangeSchema), required=True)
+
+
+TURN_CLOCKS = (0, 15, 30, 60, 120, 300)  # a few clocks, so that seekers meet
+
+
+class NewSeekSchema(Schema):
+    variant = fields.String(required=True, validate=KNOWN_VARIANT)
+    players = whole(required=True, validate=validate.Range(min=2, max=12))
+    rated = fields.Boolean(load_default=False)
+    turn_seconds = whole(
+        load_default=0,
+        validate=validate.OneOf(TURN_CLOCKS),
+        metadata={"description": "Each person's time for a turn; 0: no clock"},
+    )
+    wait_s = fields.Float(
+        load_default=120.0,
+        validate=validate.Range(min=5, max=600),
+        metadata={"description": "How long to wait for a game before the seek expires"},
+    )
+
+
+class SeekSchema(Schema):
+    id = fields.String(required=True)
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(["waiting", "paired", "withdrawn", "expired"]),
+        metadata={"description": "paired: join `game_id` with your key (and entropy)"},
+    )
+    variant = fields.String(required=True)
+    players = whole(required=True)
+    rated = fields.Boolean(required=True)
+    turn_seconds = whole(required=True, allow_none=True)
+    rating = whole(required=True, metadata={"description": "Your rating the pairing used"})
+    since = fields.Float(required=True)
+    expires_at = fields.Float(required=True)
+    game_id = fields.String(required=True, allow_none=True)
+    seat = whole(required=True, allow_none=True)

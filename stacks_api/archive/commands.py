@@ -1,0 +1,27 @@
+"""What ``stacks-api db upgrade`` and ``stacks-api ratings recompute`` do."""
+
+from __future__ import annotations
+
+import time
+
+from ..config import Config
+from .db import connect, upgrade
+from .ratings import RatingBook
+
+
+def migrate() -> str:
+    """Bring the archive's database up to date; where it is."""
+    engine = connect(Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S)
+    upgrade(engine)
+    engine.dispose()
+    return engine.url.render_as_string(hide_password=True)
+
+
+def recompute() -> str:
+    """Rebuild every rating from the archive's rated games; what was done."""
+    engine = connect(Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S)
+    upgrade(engine)
+    started = time.perf_counter()
+    games = RatingBook(engine).recompute()
+    engine.dispose()
+    return f"rebuilt the ratings of {games} rated games in {time.perf_counter() - started:.1f} s"

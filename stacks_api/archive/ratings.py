@@ -1,0 +1,220 @@
+"""Ratings in the archive: applied to each rated game in the transaction that keeps
+it, read by profiles and the leaderboard, and rebuilt by ``recompute``.
+
+A game is rated once: only a game the archive's insert found new is rated, in
+the same transaction, so a batch archived again (a worker that died before it
+acknowledged) rates nothing twice. The rows a game changes are locked first, in
+one order (PostgreSQL: ``FOR UPDATE``; SQLite: the batch's first write already
+holds the database's one write lock), so two archivers rating games of the same
+player one after the other never lose an update.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, tuple_, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from ..ratings import PROVISIONAL_SIGMA, Rating, Standing, rate, shown
+from ..record import JSON
+from .errors import connected
+from .models import Player, PlayerRating, RatingChange
+
+ACTIVE_DAYS = 30  # the leaderboard ranks players with a rated game this recent
+Key = tuple[str, str]  # (subject, variant)
+
+
+@dataclass(frozen=True, slots=True)
+class RatedGame:
+    """A finished rated game as the ratings need it."""
+
+    game_id: str
+    variant: str
+    ended_at: float
+    standings: Sequence[Standing]
+
+
+class RatingBook:
+    def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
+        self.engine = engine
+        self.clock = clock
+
+    def apply(self, connection: Connection, games: Iterable[RatedGame]) -> None:
+        """Rate ``games`` (new to the archive, in this transaction), oldest first."""
+        games = sorted((g for g in games if g.standings), key=lambda g: (g.ended_at, g.game_id))
+        keys = sorted({(s.subject, g.variant) for g in games for s in g.standings})
+        if not keys:
+            return
+        current = self._locked(connection, keys)
+        counts: dict[Key, tuple[int, float]] = {}
+        changes = []
+        for game in games:
+            before = {s.subject: current.get((s.subject, game.variant), Rating())
+                      for s in game.standings}  # fmt: skip
+            after = rate(before, game.standings)
+            for s in sorted(game.standings, key=lambda s: s.seat):
+                old, new = before[s.subject], after[s.subject]
+                changes.append(_change_row(game, s, old, new))
+                current[(s.subject, game.variant)] = new
+                games_so_far, _ = counts.get((s.subject, game.variant), (0, 0.0))
+                counts[(s.subject, game.variant)] = (games_so_far + 1, game.ended_at)
+        connection.execute(insert(RatingChange), changes)
+        for (subject, variant), (played, last_at) in counts.items():
+            rating = current[(subject, variant)]
+            connection.execute(
+                update(PlayerRating)
+                .where(PlayerRating.subject == subject, PlayerRating.variant == variant)
+                .values(
+                    mu=rating.mu,
+                    sigma=rating.sigma,
+                    last_at=last_at,
+                    games=PlayerRating.games + played,
+                )
+            )
+
+    def _locked(self, connection: Connection, keys: list[Key]) -> dict[Key, Rating]:
+        """The subjects' ratings, each row made if missing and locked till commit."""
+        dialect: Any = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        fresh = [{"subject": s, "variant": v, "mu": Rating().mu, "sigma": Rating().sigma,
+                  "games": 0, "last_at": 0.0} for s, v in keys]  # fmt: skip
+        connection.execute(dialect.insert(PlayerRating).on_conflict_do_nothing(), fresh)
+        query = (
+            select(PlayerRating.subject, PlayerRating.variant, PlayerRating.mu, PlayerRating.sigma)
+            .where(tuple_(PlayerRating.subject, PlayerRating.variant).in_(keys))
+            .order_by(PlayerRating.subject, PlayerRating.variant)
+        )
+        if self.engine.dialect.name == "postgresql":
+            query = query.with_for_update()
+        return {(r.subject, r.variant): Rating(r.mu, r.sigma) for r in connection.execute(query)}
+
+    def of(self, subject: str) -> JSON:
+        """A subject's ratings: ``{variant: shown rating}``."""
+        with connected(self.engine) as connection:
+            rows = connection.execute(
+                select(PlayerRating).where(PlayerRating.subject == subject, PlayerRating.games > 0)
+            )
+            return {r.variant: shown(Rating(r.mu, r.sigma), r.games) for r in rows}
+
+    def leaderboard(self, variant: str, limit: int) -> list[JSON]:
+        """The best people of a variant: no bot, no provisional rating, and only those
+        whose last rated game ended within ``ACTIVE_DAYS``."""
+        since = self.clock() - ACTIVE_DAYS * 86400
+        with connected(self.engine) as connection:
+            rows = connection.execute(
+                select(
+                    Player.id, Player.name, PlayerRating.mu, PlayerRating.sigma, PlayerRating.games
+                )
+                .join(Player, Player.id == PlayerRating.subject)
+                .where(
+                    PlayerRating.variant == variant,
+                    PlayerRating.sigma < PROVISIONAL_SIGMA,
+                    PlayerRating.last_at >= since,
+                )
+                .order_by(PlayerRating.mu.desc(), Player.id)
+                .limit(limit)
+            ).all()
+        return [{"id": r.id, "name": r.name, **shown(Rating(r.mu, r.sigma), r.games)}
+                for r in rows]  # fmt: skip
+
+    def changes(self, game_id: str) -> list[JSON]:
+        """What a rated game did to each rated seat (empty: it changed nothing)."""
+        with connected(self.engine) as connection:
+            rows = connection.execute(
+                select(RatingChange)
+                .where(RatingChange.game_id == game_id)
+                .order_by(RatingChange.seat)
+            )
+            return [_change_json(r) for r in rows]
+
+    def history(self, subject: str, variant: str, limit: int = 500) -> list[JSON]:
+        """A subject's rating after each of its last ``limit`` rated games, oldest first."""
+        with connected(self.engine) as connection:
+            rows = connection.execute(
+                select(RatingChange.game_id, RatingChange.ended_at, RatingChange.mu_after)
+                .where(RatingChange.subject == subject, RatingChange.variant == variant)
+                .order_by(RatingChange.seq.desc())
+                .limit(limit)
+            ).all()
+        return [{"game_id": r.game_id, "ended_at": r.ended_at, "rating": round(r.mu_after)}
+                for r in reversed(rows)]  # fmt: skip
+
+    def recompute(self) -> int:
+        """Rebuild every rating from the rated games' standings, in the order they were
+        rated, in one transaction; how many games. Gives exactly what the updates
+        gave, game by game (the same arithmetic in the same order)."""
+        with connected(self.engine, write=True) as connection:
+            rows = connection.execute(select(RatingChange).order_by(RatingChange.seq))
+            games: dict[str, list[Any]] = {}
+            for row in rows:
+                games.setdefault(row.game_id, []).append(row)
+            current: dict[Key, Rating] = {}
+            totals: dict[Key, tuple[int, float]] = {}
+            rewritten = []
+            for changes in games.values():
+                variant = changes[0].variant
+                standings = [Standing(c.seat, c.subject, c.side, c.rank)
+                             for c in sorted(changes, key=lambda c: c.seat)]  # fmt: skip
+                before = {s.subject: current.get((s.subject, variant), Rating()) for s in standings}
+                after = rate(before, standings)
+                for c in changes:
+                    old, new = before[c.subject], after[c.subject]
+                    rewritten.append({"at": c.seq, "mb": old.mu, "sb": old.sigma,
+                                      "ma": new.mu, "sa": new.sigma})  # fmt: skip
+                    current[(c.subject, variant)] = new
+                    played, _ = totals.get((c.subject, variant), (0, 0.0))
+                    totals[(c.subject, variant)] = (played + 1, c.ended_at)
+            if rewritten:
+                connection.execute(_REWRITE, rewritten)
+            connection.execute(delete(PlayerRating))
+            fresh = [{"subject": s, "variant": v, "mu": current[(s, v)].mu,
+                      "sigma": current[(s, v)].sigma, "games": n, "last_at": at}
+                     for (s, v), (n, at) in totals.items()]  # fmt: skip
+            if fresh:
+                connection.execute(insert(PlayerRating), fresh)
+        return len(games)
+
+
+# One change row's numbers rewritten (executemany, by its seq).
+_REWRITE = (
+    update(RatingChange)
+    .where(RatingChange.seq == bindparam("at"))
+    .values(
+        mu_before=bindparam("mb"),
+        sigma_before=bindparam("sb"),
+        mu_after=bindparam("ma"),
+        sigma_after=bindparam("sa"),
+    )
+)
+
+
+def _change_row(game: RatedGame, s: Standing, old: Rating, new: Rating) -> JSON:
+    return {
+        "game_id": game.game_id,
+        "seat": s.seat,
+        "subject": s.subject,
+        "variant": game.variant,
+        "side": s.side,
+        "rank": s.rank,
+        "mu_before": old.mu,
+        "sigma_before": old.sigma,
+        "mu_after": new.mu,
+        "sigma_after": new.sigma,
+        "ended_at": game.ended_at,
+    }
+
+
+def _change_json(row: Any) -> JSON:
+    before, after = round(row.mu_before), round(row.mu_after)
+    return {
+        "seat": row.seat,
+        "subject": row.subject,
+        "rank": row.rank,
+        "before": before,
+        "after": after,
+        "change": after - before,
+        "provisional": Rating(row.mu_after, row.sigma_after).provisional,
+    }

@@ -1,0 +1,136 @@
+"""Ratings: who finished where in a rated game, and OpenSkill's update from it.
+
+The model is OpenSkill's Plackett-Luce (Weng-Lin), which rates teams, ties and
+any number of sides in one update. Its numbers are scaled so that a new player
+starts at 1500 with an uncertainty of 500 (OpenSkill's 25 and 25/3, times 60):
+the rating shown is ``mu``, and a rating is provisional while its uncertainty
+(``sigma``) is ``PROVISIONAL_SIGMA`` or more, which takes about a dozen games.
+
+A game's standings come from its record document alone (``standings``), so the
+archive rates a game when it keeps it and ``stacks-api ratings recompute``
+rebuilds the same numbers from the kept games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from .record import JSON
+
+START_MU = 1500.0
+START_SIGMA = 500.0
+PROVISIONAL_SIGMA = 300.0
+# A game is rated only if, before anyone left, every side had made this many moves
+# (an opening abandoned is nobody's loss).
+MIN_MOVES = 2
+MODEL = PlackettLuce(mu=START_MU, sigma=START_SIGMA, beta=START_SIGMA / 2, tau=START_MU / 300)
+
+# The actions that count as a side's moves (either game's), from the events a
+# record keeps.
+MOVES = frozenset({"play", "exchange", "pass", "discard", "answer"})
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    mu: float = START_MU
+    sigma: float = START_SIGMA
+
+    @property
+    def provisional(self) -> bool:
+        return self.sigma >= PROVISIONAL_SIGMA
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One rated seat: who it rates (a player id, or ``bot:<level>``), its side in the
+    update and that side's rank (1 the best; equal ranks tie)."""
+
+    seat: int
+    subject: str
+    side: int
+    rank: int
+
+
+def bot_subject(level: str) -> str:
+    """The rated name of a bot level (never on the leaderboard: it is no player)."""
+    return f"bot:{level}"
+
+
+def standings(document: Mapping[str, Any]) -> list[Standing]:
+    """The standings of a finished rated game (empty: it changes no rating).
+
+    Sides are the game's teams (in Stacks every player is one), ranked by their
+    score: the winners first, everyone else equal below them, and all equal in a
+    draw. A person who left is a side of their own below everyone (their team, with
+    the stand-in that played on, is ranked by the result). A bot level is rated only
+    when it sits once in the game; otherwise its seats are left out.
+    """
+    if not document.get("rated") or document.get("status") != "finished":
+        return []
+    seats = document["seats"]
+    if _abandoned(document["events"], seats):
+        return []
+    scores = document["result"]["scores"]
+    levels = [s["bot"] for s in seats if s["bot"] is not None]
+    order = sorted({scores[s["seat"]] for s in seats if not s["left"]}, reverse=True)
+    last = len(order) + 1
+    rated = []
+    for seat in seats:
+        if seat["bot"] is not None:
+            if levels.count(seat["bot"]) != 1:
+                continue
+            subject = bot_subject(seat["bot"])
+        elif seat["player_id"] is not None:
+            subject = seat["player_id"]
+        else:  # a rated game has no anonymous person; nothing to rate
+            continue
+        if seat["left"]:
+            side, rank = 1000 + seat["seat"], last
+        else:
+            side, rank = seat["team"], 1 + order.index(scores[seat["seat"]])
+        rated.append(Standing(seat["seat"], subject, side, rank))
+    return rated if len({s.side for s in rated}) > 1 else []
+
+
+def _abandoned(events: Sequence[JSON], seats: Sequence[JSON]) -> bool:
+    """Whether someone left before every side had made ``MIN_MOVES`` moves."""
+    moves = {seat["team"]: 0 for seat in seats}
+    for event in events:
+        if event["type"] == "left":
+            return min(moves.values()) < MIN_MOVES
+        if event["type"] in MOVES and "seat" in event:
+            moves[seats[event["seat"]]["team"]] += 1
+    return False
+
+
+def rate(current: Mapping[str, Rating], rated: Sequence[Standing]) -> dict[str, Rating]:
+    """Each subject's rating after the game (``current`` holds every subject's
+    rating before it; a subject missing from it starts new)."""
+    sides = sorted({s.side for s in rated})
+    teams = [[s for s in rated if s.side == side] for side in sides]
+    start = Rating()
+    before = [[_model_rating(current.get(s.subject, start)) for s in team] for team in teams]
+    after = MODEL.rate(before, ranks=[float(t[0].rank) for t in teams])
+    return {
+        standing.subject: Rating(new.mu, new.sigma)
+        for team, new_team in zip(teams, after, strict=True)
+        for standing, new in zip(team, new_team, strict=True)
+    }
+
+
+def _model_rating(rating: Rating) -> Any:
+    return MODEL.rating(mu=rating.mu, sigma=rating.sigma)
+
+
+def shown(rating: Rating, games: int) -> JSON:
+    """A rating as profiles and leaderboards show it."""
+    return {
+        "rating": round(rating.mu),
+        "uncertainty": round(rating.sigma),
+        "games": games,
+        "provisional": rating.provisional,
+    }

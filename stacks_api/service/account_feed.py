@@ -1,0 +1,132 @@
+"""One event stream per account: what happens to all of a player's games, so a
+client (or an outside bot) follows them without polling.
+
+The stream is derived from what the server keeps anyway (the player's games in
+the live store, their latest seek, the archive's ratings): each ``poll`` compares
+them with what the stream has told so far and tells what changed. Nothing is
+written for it, so nothing can be lost: a client that reconnects with the time
+of the last event it saw (its Last-Event-ID) is told every game that ended
+since, and then the state of each live game again.
+
+Events: ``paired`` (a seek found its game: join it with your key), ``seek_closed``
+(it expired or was withdrawn), ``game_started``, ``your_turn`` (once per version
+that waits for you), ``game_ended`` (with your result and, in a rated game, your
+rating's change once the archive has rated it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..record import JSON, GameRecord, HistoryQuery
+from .rating import RatingDesk
+from .table import Table
+
+RATING_WAIT_S = 60.0  # an ended rated game is told without its rating after this
+HISTORY_LIMIT = 100  # ended games told on a reconnect, at most
+
+
+@dataclass
+class Told:
+    """What one stream has told its client so far."""
+
+    started: set[str] = field(default_factory=set)
+    turns: dict[str, int] = field(default_factory=dict)  # game -> version told
+    ended: set[str] = field(default_factory=set)
+    seek: tuple[str, str] | None = None  # (seek id, its status told)
+
+
+class AccountFeed:
+    def __init__(self, table: Table, ratings: RatingDesk) -> None:
+        self.table = table
+        self.ratings = ratings
+
+    def first(self, player_id: str, since: float | None) -> tuple[Told, list[JSON]]:
+        """A new stream's state and its first events: with ``since`` (a reconnect),
+        every game of the player that ended after it; then the live games' state."""
+        told, events = Told(), []
+        seek = self.table.store.seeks.latest(player_id)
+        if seek is not None and (since is None or seek.get("closed_at", since) <= since):
+            told.seek = (seek["id"], seek["status"])  # told before (or nothing to tell)
+        records = self._records(player_id)
+        for record in records:
+            if record.ended and (since is None or record.updated_at <= since):
+                told.ended.add(record.id)
+                told.started.add(record.id)
+        if since is not None and self.table.archive is not None:
+            query = HistoryQuery(player_id, since=since)
+            live = {r.id for r in records}
+            for game in self.table.archive.games.history(query, HISTORY_LIMIT):
+                if game["id"] not in live:
+                    told.started.add(game["id"])
+                    events.append(self._ended_from_summary(player_id, game))
+                    told.ended.add(game["id"])
+        return told, events + self.poll(player_id, told)
+
+    def poll(self, player_id: str, told: Told) -> list[JSON]:
+        """What changed since the stream last told (``told`` is brought up to date)."""
+        events = self._seek(player_id, told)
+        now = self.table.clock()
+        for record in self._records(player_id):
+            seat = next((i for i, s in enumerate(record.seats)
+                         if s.player_id == player_id and s.state != "reserved"), None)  # fmt: skip
+            if seat is None or record.id in told.ended:
+                continue
+            if record.status != "waiting" and record.id not in told.started:
+                told.started.add(record.id)
+                events.append({"type": "game_started", **_game(record, seat)})
+            if record.status == "active":
+                if seat in record.to_move and told.turns.get(record.id) != record.version:
+                    told.turns[record.id] = record.version
+                    turn = {"version": record.version, "deadline": record.clock}
+                    events.append({"type": "your_turn", **_game(record, seat), **turn})
+            elif record.ended:
+                ended = self._ended(record, seat, now)
+                if ended is not None:
+                    told.ended.add(record.id)
+                    events.append(ended)
+        return events
+
+    def _seek(self, player_id: str, told: Told) -> list[JSON]:
+        seek = self.table.store.seeks.latest(player_id)
+        if seek is None or seek["status"] == "waiting" or told.seek == (seek["id"], seek["status"]):
+            return []
+        told.seek = (seek["id"], seek["status"])
+        if seek["status"] == "paired":
+            shown = {k: seek[k] for k in ("game_id", "seat", "variant", "rated")}
+            return [{"type": "paired", "seek": seek["id"], **shown}]
+        return [{"type": "seek_closed", "seek": seek["id"], "status": seek["status"]}]
+
+    def _records(self, player_id: str) -> list[GameRecord]:
+        found = (self.table.store.load(g) for g in self.table.store.player_games(player_id))
+        return [r for r in found if r is not None]
+
+    def _ended(self, record: GameRecord, seat: int, now: float) -> JSON | None:
+        """The end of a game, once its rating is known (None: wait for it)."""
+        rating = None
+        if record.rated:
+            answer = self.ratings.game(record.id)
+            if answer["state"] == "pending" and now < record.updated_at + RATING_WAIT_S:
+                return None
+            rating = next((_change(c) for c in answer["changes"] if c["seat"] == seat), None)
+        score = None if record.result is None else record.result.scores[seat]
+        return {"type": "game_ended", **_game(record, seat), "status": record.status,
+                "score": score, "rating": rating}  # fmt: skip
+
+    def _ended_from_summary(self, player_id: str, game: JSON) -> JSON:
+        seat = next(s for s in game["seats"] if s["player_id"] == player_id)
+        rating = None
+        if game["rated"]:
+            changes = self.ratings.game(game["id"])["changes"]
+            rating = next((_change(c) for c in changes if c["seat"] == seat["seat"]), None)
+        return {"type": "game_ended", "game_id": game["id"], "variant": game["variant"],
+                "seat": seat["seat"], "rated": game["rated"], "status": game["status"],
+                "score": seat["score"], "rating": rating}  # fmt: skip
+
+
+def _game(record: GameRecord, seat: int) -> JSON:
+    return {"game_id": record.id, "variant": record.variant, "seat": seat, "rated": record.rated}
+
+
+def _change(change: JSON) -> JSON:
+    return {k: change[k] for k in ("before", "after", "change", "provisional")}

@@ -1,0 +1,186 @@
+"""Quick pairing: a player asks for a game and is seated with others who asked for
+the same kind of game, of close rating.
+
+A seek waits in its pool (variant, players, rated or not, turn clock). A pass
+over a pool, made whenever a seek is added or read and by the background
+workers every second, takes the oldest seek first and seats it with the
+closest-rated others whose ranges all overlap; a seek's range widens the longer
+it waits (``WIDTH``, ``WIDEN_PER_S``). The store pairs a group only if every one
+of its seeks still waits (a compare-and-set), so racing passes in any number of
+processes pair nobody twice; a withdrawn or expired seek is in no group.
+
+A group's game is created with each seat held for its player's account: each
+player then takes it by joining with their key (and entropy, which a committed
+deal needs after its commitment is shown). A seat nobody takes within
+``RESERVED_S`` cancels the game. A process that dies between pairing and
+creating the game leaves the seeks paired to a game that does not exist yet: the
+next read of any of them (after ``RECOVER_AFTER_S``) creates it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+
+from ..engine import SetupError, create_game
+from ..problems import Refusal, validation_error
+from ..record import JSON, Seat
+from ..store import SeekBoard
+from ..tokens import new_token, token_hash
+from .lobby import Lobby, committed
+from .rematch import RESERVED_S
+from .table import Table
+
+WIDTH = 100.0  # rating points either side a new seek accepts
+WIDEN_PER_S = 10.0  # and how fast that widens while it waits
+RECOVER_AFTER_S = 10.0
+WAIT_S = 120.0  # how long a seek waits by default (its ``wait_s``, up to 600)
+
+
+def pool_of(body: JSON) -> str:
+    """The pool a seek waits in: only seeks of the same pool are paired."""
+    kind = "rated" if body.get("rated") else "casual"
+    return f"{body['variant']}:{body['players']}:{kind}:{int(body.get('turn_seconds') or 0)}"
+
+
+def width(seek: JSON, now: float) -> float:
+    return WIDTH + WIDEN_PER_S * max(0.0, now - float(seek["since"]))
+
+
+def groups(seeks: list[JSON], size: int, now: float) -> list[list[JSON]]:
+    """Groups of ``size`` seeks to seat together: the oldest seek first, each with
+    the closest-rated others, every two within both one's ranges; one seek per
+    player and per group."""
+    left = sorted(seeks, key=lambda s: (s["since"], s["id"]))
+    found = []
+    while left:
+        anchor, rest = left[0], left[1:]
+        group = [anchor]
+        for other in sorted(rest, key=lambda s: abs(s["rating"] - anchor["rating"])):
+            if other["player_id"] in {s["player_id"] for s in group}:
+                continue
+            if all(_close(other, s, now) for s in group):
+                group.append(other)
+            if len(group) == size:
+                break
+        if len(group) == size:
+            found.append(group)
+            left = [s for s in left if s not in group]
+        else:
+            left = rest
+    return found
+
+
+def _close(a: JSON, b: JSON, now: float) -> bool:
+    return bool(abs(a["rating"] - b["rating"]) <= min(width(a, now), width(b, now)))
+
+
+class Pairing:
+    def __init__(self, table: Table, lobby: Lobby) -> None:
+        self.table = table
+        self.lobby = lobby
+
+    @property
+    def board(self) -> SeekBoard:
+        return self.table.store.seeks
+
+    def seek(self, player_id: str, body: JSON) -> JSON:
+        """Add the player's seek (one at a time) and try to pair it at once."""
+        archive = self.table.archive
+        assert archive is not None  # the caller's key was found in it
+        try:  # the variant checks the player count
+            create_game(body["variant"], body["players"], 0, _options(body))
+        except SetupError as err:
+            raise validation_error(err.field, err.message) from None
+        now = self.table.clock()
+        player = archive.accounts.player(player_id)
+        assert player is not None
+        rating = archive.ratings.of(player_id).get(body["variant"], {}).get("rating", 1500)
+        seek = {
+            "id": secrets.token_hex(8), "player_id": player_id, "name": player["name"],
+            "pool": pool_of(body), "variant": body["variant"], "players": body["players"],
+            "rated": bool(body.get("rated")), "turn_seconds": body.get("turn_seconds"),
+            "rating": rating, "since": now, "expires_at": now + body.get("wait_s", WAIT_S),
+            "status": "waiting",
+        }  # fmt: skip
+        held = self.board.add(seek)
+        if held is not None:
+            raise Refusal("already_seeking", f"you already wait for a game: seek {held['id']}")
+        self.pair(seek["pool"], now)
+        return shown(self.board.get(seek["id"]) or seek)
+
+    def status(self, player_id: str, seek_id: str) -> JSON:
+        """The player's seek, after a pass over its pool."""
+        seek = self._own(player_id, seek_id)
+        now = self.table.clock()
+        if seek["status"] == "waiting":
+            self.pair(seek["pool"], now)
+            seek = self._own(player_id, seek_id)
+        elif seek["status"] == "paired" and now >= seek["closed_at"] + RECOVER_AFTER_S:
+            self._open(seek)  # made already (nothing happens) or lost with its process
+        return shown(seek)
+
+    def withdraw(self, player_id: str, seek_id: str) -> JSON:
+        self._own(player_id, seek_id)
+        seek = self.board.close(seek_id, "withdrawn", self.table.clock())
+        if seek is None:
+            raise Refusal("not_found", f"you have no seek with id {seek_id!r}")
+        if seek["status"] == "paired":
+            raise Refusal("game_started", f"you were paired already: game {seek['game_id']}")
+        return shown(seek)
+
+    def run(self, now: float) -> int:
+        """A pass over every pool (the background workers' part); games made."""
+        return sum(self.pair(pool, now) for pool in self.board.pools())
+
+    def pair(self, pool: str, now: float) -> int:
+        """Expire the pool's stale seeks and seat every group it has; games made."""
+        waiting = []
+        for seek in self.board.waiting(pool):
+            if now >= seek["expires_at"]:
+                self.board.close(seek["id"], "expired", now)
+            else:
+                waiting.append(seek)
+        made = 0
+        for group in groups(waiting, waiting[0]["players"] if waiting else 0, now):
+            game_id = secrets.token_hex(8)
+            if self.board.pair([s["id"] for s in group], game_id, now):
+                self._open({**group[0], "game_id": game_id, "group": [s["id"] for s in group]})
+                made += 1
+        return made
+
+    def _open(self, seek: JSON) -> None:
+        """Create a group's game (nothing if it exists): each seat held for its player."""
+        group = [s for s in map(self.board.get, seek["group"]) if s is not None]
+        if len(group) != seek["players"]:
+            return  # forgotten: the seeks closed over an hour ago
+        game = create_game(seek["variant"], seek["players"], secrets.randbits(63),
+                           _options(seek))  # fmt: skip
+        seats = tuple(Seat("reserved", name=s["name"], player_id=s["player_id"]) for s in group)
+        record, events = self.lobby.opened(
+            seek["game_id"], game, seats, token_hash(new_token()), committed(seek["players"]),
+            unlisted=True, rated=seek["rated"],
+        )  # fmt: skip
+        record = replace(record, due_at=self.table.clock() + RESERVED_S)
+        if self.table.store.create(record, events):
+            self.table.schedule(record)
+            for s in group:
+                self.table.store.index_player_game(s["player_id"], record.id, self.table.clock())
+
+    def _own(self, player_id: str, seek_id: str) -> JSON:
+        seek = self.board.get(seek_id)
+        if seek is None or seek["player_id"] != player_id:
+            raise Refusal("not_found", f"you have no seek with id {seek_id!r}")
+        return dict(seek)
+
+
+def _options(body: JSON) -> JSON | None:
+    seconds = body.get("turn_seconds")
+    return {"turn_seconds": seconds} if seconds else None
+
+
+def shown(seek: JSON) -> JSON:
+    """A seek as its player sees it."""
+    keys = ("id", "status", "variant", "players", "rated", "turn_seconds", "rating", "since",
+            "expires_at", "game_id", "seat")  # fmt: skip
+    return {k: seek.get(k) for k in keys}

@@ -1,0 +1,74 @@
+"""Rated games over HTTP: who may sit, what the end does to ratings, the leaderboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .helpers import API, bearer, create, problem
+from .test_archive import app, archived, client, new_player, play_out  # noqa: F401
+
+ENTROPY = "5eed" * 4
+
+
+def seat_with_key(client: Any, game_id: str, key: str) -> dict[str, Any]:
+    response = client.post(f"{API}/{game_id}/players", json={"entropy": ENTROPY},
+                           headers=bearer(key))  # fmt: skip
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def test_a_rated_game_is_dealt_by_the_server_and_seats_only_players_with_entropy(client):
+    problem(client.post(API, json={"variant": "sequence", "players": 2, "rated": True,
+                                   "seed": 4}), 422, "validation_error")  # fmt: skip
+    body = create(client, variant="sequence", players=2, rated=True)
+    assert body["game"]["rated"] is True and body["game"]["practice"] is False
+    game_id = body["game"]["id"]
+    refused = problem(client.post(f"{API}/{game_id}/players",
+                                  json={"name": "Ann", "entropy": ENTROPY}), 422,
+                      "validation_error")  # fmt: skip
+    assert "player key" in refused["detail"]
+    _, key = new_player(client)
+    refused = problem(client.post(f"{API}/{game_id}/players", json={}, headers=bearer(key)),
+                      422, "validation_error")  # fmt: skip
+    assert "entropy" in refused["detail"]
+    seat_with_key(client, game_id, key)
+    listed = client.get(f"{API}?status=waiting").json["games"]
+    assert next(g for g in listed if g["id"] == game_id)["rated"] is True
+
+
+def test_a_finished_rated_game_changes_each_rating_once_and_says_so(app, client):
+    ada, ada_key = new_player(client, "Ada")
+    game_id = create(client, variant="sequence", players=2, rated=True,
+                     seats=[{}, {"bot": "random"}])["game"]["id"]  # fmt: skip
+    token = seat_with_key(client, game_id, ada_key)["token"]
+    assert client.get(f"{API}/{game_id}/ratings").json["state"] == "live"
+    final = play_out(client, game_id, token)
+    archived(app, game_id)
+    answer = client.get(f"{API}/{game_id}/ratings")
+    assert answer.status_code == 200 and answer.json["state"] == "rated"
+    changes = {c["subject"]: c for c in answer.json["changes"]}
+    mine, bot = changes[ada], changes["bot:random"]
+    won = final["result"] == {"winner_team": 0}  # Ada sits in seat 0, team 0
+    assert (mine["rank"], bot["rank"]) == ((1, 2) if won else (2, 1))
+    assert (mine["change"] > 0) == won and (bot["change"] > 0) == (not won)
+    assert mine["name"] == "Ada" and mine["player_id"] == ada and bot["bot"] == "random"
+    profile = client.get(f"/api/v1/players/{ada}").json
+    assert profile["ratings"]["sequence"] == {
+        "rating": mine["after"], "uncertainty": profile["ratings"]["sequence"]["uncertainty"],
+        "games": 1, "provisional": True,
+    }  # fmt: skip
+    points = client.get(f"/api/v1/players/{ada}/ratings/sequence").json["points"]
+    assert [p["game_id"] for p in points] == [game_id] and points[0]["rating"] == mine["after"]
+    assert client.get("/api/v1/leaderboard?variant=sequence").json["players"] == []  # provisional
+
+
+def test_ratings_of_casual_games_and_unknown_things(client):
+    game_id = create(client, variant="sequence", players=2)["game"]["id"]
+    assert client.get(f"{API}/{game_id}/ratings").json == {
+        "game_id": game_id, "state": "casual", "changes": []}  # fmt: skip
+    problem(client.get(f"{API}/nope/ratings"), 404, "not_found")
+    problem(client.get("/api/v1/leaderboard"), 422, "validation_error")
+    problem(client.get("/api/v1/leaderboard?variant=chess"), 422, "validation_error")
+    problem(client.get("/api/v1/players/nobody/ratings/sequence"), 404, "not_found")
+    player, _ = new_player(client)
+    problem(client.get(f"/api/v1/players/{player}/ratings/chess"), 404, "not_found")

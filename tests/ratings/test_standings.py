@@ -1,0 +1,94 @@
+"""Who finished where in a rated game, and which way OpenSkill moves each rating."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stacks_api.ratings import START_MU, Rating, bot_subject, rate, standings
+
+
+def document(teams: list[int], scores: list[float], *, left: tuple[int, ...] = (),
+             bots: dict[int, str] | None = None, moves: int = 3,
+             left_after: int | None = None) -> dict[str, Any]:  # fmt: skip
+    """A finished rated game: seat i on ``teams[i]``, each seat ``moves`` plays in
+    turn; the seats in ``left`` leave after ``left_after`` rounds (default: at the end)."""
+    bots = bots or {}
+    seats = [{"seat": i, "team": t, "bot": bots.get(i), "player_id": None if i in bots else f"p{i}",
+              "left": i in left} for i, t in enumerate(teams)]  # fmt: skip
+    events: list[dict[str, Any]] = [{"type": "started"}]
+    for round_ in range(moves):
+        if round_ == left_after:
+            events += [{"type": "left", "seat": s} for s in left]
+        events += [{"type": "play", "seat": s["seat"]} for s in seats]
+        events += [{"type": "draw", "seat": s["seat"]} for s in seats]
+    if left_after is None:
+        events += [{"type": "left", "seat": s} for s in left]
+    return {"rated": True, "status": "finished", "seats": seats, "events": events,
+            "result": {"scores": scores}}  # fmt: skip
+
+
+def after(doc: dict[str, Any]) -> dict[str, float]:
+    return {subject: r.mu for subject, r in rate({}, standings(doc)).items()}
+
+
+def test_two_teams_the_winners_gain_what_the_losers_lose_and_partners_move_together():
+    moved = after(document([0, 1, 0, 1], [1.0, 0.0, 1.0, 0.0]))
+    assert moved["p0"] == moved["p2"] > START_MU > moved["p1"] == moved["p3"]
+
+
+def test_three_teams_one_winner_and_two_equal_below_it():
+    moved = after(document([0, 1, 2, 0, 1, 2], [0.0, 1.0, 0.0, 0.0, 1.0, 0.0]))
+    assert moved["p1"] == moved["p4"] > START_MU
+    assert moved["p0"] == moved["p2"] == moved["p3"] == moved["p5"] < START_MU
+
+
+def test_a_draw_ranks_every_team_equal_and_moves_equal_players_nowhere():
+    ranks = {s.rank for s in standings(document([0, 1], [0.5, 0.5]))}
+    assert ranks == {1}
+    moved = after(document([0, 1], [0.5, 0.5]))
+    assert abs(moved["p0"] - START_MU) < 1e-9 and abs(moved["p1"] - START_MU) < 1e-9
+
+
+def test_a_draw_between_unequal_players_moves_the_stronger_one_down():
+    rated = standings(document([0, 1], [0.5, 0.5]))
+    moved = rate({"p0": Rating(1800.0, 200.0), "p1": Rating(1200.0, 200.0)}, rated)
+    assert moved["p0"].mu < 1800.0 and moved["p1"].mu > 1200.0
+
+
+def test_stacks_with_six_players_the_winner_first_everyone_else_equal():
+    scores = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+    moved = after(document(list(range(6)), scores))
+    assert moved["p3"] > START_MU
+    others = {round(moved[f"p{i}"], 9) for i in (0, 1, 2, 4, 5)}
+    assert len(others) == 1 and others.pop() < START_MU
+
+
+def test_a_leaver_ranks_last_even_when_the_stand_in_wins_for_them():
+    rated = {s.subject: s for s in standings(document([0, 1, 2], [1.0, 0.0, 0.0], left=(0,)))}
+    assert rated["p0"].rank > rated["p1"].rank == rated["p2"].rank == 1
+    moved = after(document([0, 1, 2], [1.0, 0.0, 0.0], left=(0,)))
+    assert moved["p0"] < START_MU < moved["p1"]
+
+
+def test_a_partner_of_a_leaver_keeps_the_tables_result():
+    moved = after(document([0, 1, 0, 1], [1.0, 0.0, 1.0, 0.0], left=(2,)))
+    assert moved["p0"] > START_MU > moved["p2"]
+
+
+def test_a_game_abandoned_in_its_first_moves_rates_nobody():
+    assert standings(document([0, 1], [0.0, 1.0], left=(0,), left_after=1)) == []
+    assert standings(document([0, 1], [0.0, 1.0], left=(0,), left_after=2)) != []
+
+
+def test_casual_and_cancelled_games_rate_nobody():
+    doc = document([0, 1], [1.0, 0.0])
+    assert standings({**doc, "rated": False}) == []
+    assert standings({**doc, "status": "cancelled", "result": None}) == []
+
+
+def test_a_bot_level_is_rated_once_a_game_and_never_against_itself():
+    solo = standings(document([0, 1], [0.0, 1.0], bots={1: "strong"}))
+    assert {s.subject for s in solo} == {"p0", bot_subject("strong")}
+    twice = standings(document([0, 1, 0, 1], [1.0, 0.0, 1.0, 0.0], bots={1: "easy", 2: "easy"}))
+    assert {s.subject for s in twice} == {"p0", "p3"}
+    assert standings(document([0, 1], [1.0, 0.0], bots={0: "easy", 1: "easy"})) == []
