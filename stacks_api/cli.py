@@ -123,7 +123,8 @@ def serve(args: argparse.Namespace) -> None:
     from .archive.commands import migrate
     from .config import Config
 
-    print(f"stacks-api: the archive is up to date: {migrate()}", flush=True)
+    database = (Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S)
+    print(f"stacks-api: the archive is up to date: {migrate(*database)}", flush=True)
     os.environ["STACKS_DATABASE_MIGRATE"] = "off"  # done once, here, for every process
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"stacks-api: play at http://{shown}:{args.port}/play, the API explorer is at "
@@ -369,12 +370,16 @@ def main(argv: list[str] | None = None) -> None:
         print(report)
     elif args.command == "db":
         from .archive.commands import migrate
+        from .config import Config
 
-        print(f"the archive is up to date: {migrate()}")
+        print(
+            f"the archive is up to date: {migrate(Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S)}"
+        )
     elif args.command == "ratings":
         from .archive.commands import recompute
+        from .config import Config
 
-        print(recompute())
+        print(recompute(Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S))
     elif args.command == "verify":
         from .verify import verify_source
 

@@ -13,7 +13,7 @@ rebuilds the same numbers from the kept games.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,23 +91,29 @@ def standings(document: Mapping[str, Any]) -> list[Standing]:
         if seat["left"]:
             side, rank = 1000 + seat["seat"], last
         else:
-            side, rank = seat["team"], 1 + order.index(scores[seat["seat"]])
+            side, rank = _side(seat), 1 + order.index(scores[seat["seat"]])
         rated.append(Standing(seat["seat"], subject, side, rank))
     return rated if len({s.side for s in rated}) > 1 else []
 
 
-def _abandoned(events: Sequence[JSON], seats: Sequence[JSON]) -> bool:
+def _abandoned(events: list[JSON], seats: list[JSON]) -> bool:
     """Whether someone left before every side had made ``MIN_MOVES`` moves."""
-    moves = {seat["team"]: 0 for seat in seats}
+    moves = {_side(seat): 0 for seat in seats}
     for event in events:
         if event["type"] == "left":
             return min(moves.values()) < MIN_MOVES
         if event["type"] in MOVES and "seat" in event:
-            moves[seats[event["seat"]]["team"]] += 1
+            moves[_side(seats[event["seat"]])] += 1
     return False
 
 
-def rate(current: Mapping[str, Rating], rated: Sequence[Standing]) -> dict[str, Rating]:
+def _side(seat: JSON) -> int:
+    """A seat's side: its team, or (a game without teams, as Stacks) the seat itself."""
+    team: int | None = seat["team"]
+    return seat["seat"] if team is None else team
+
+
+def rate(current: Mapping[str, Rating], rated: list[Standing]) -> dict[str, Rating]:
     """Each subject's rating after the game (``current`` holds every subject's
     rating before it; a subject missing from it starts new)."""
     sides = sorted({s.side for s in rated})

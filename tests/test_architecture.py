@@ -29,12 +29,13 @@ MAY_IMPORT = {
     "ttl_cache": set(),
     "config": set(),
     "fairness": set(),
+    "ratings": {"record"},
     "variants": {"rules", "record", "fairness"},
     "engine": {"rules", "variants"},
     "bots": {"rules", "variants", "engine"},
     "store": {"record"},
     # The archive implements the service's ports; its failures are the store's 503.
-    "archive": {"record", "store", "problems", "tokens"},
+    "archive": {"record", "store", "problems", "tokens", "ratings"},
     "service": SERVICE_NEEDS | {"offload"},
     "workers": {"service"},
     "api": {

@@ -11,6 +11,7 @@ from flask import Response, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from .. import variants
 from ..record import JSON
 from .auth import BEARER
 from .caching import NEVER_STORE
@@ -20,14 +21,17 @@ from .rating_schemas import NewSeekSchema, SeekSchema
 
 blp = Blueprint("pairing", __name__, url_prefix="/api/v1",
                 description="Quick pairing and the account's events")  # fmt: skip
-POLL_S = 0.5  # how often an account stream looks for news
+# How often an account stream looks for news: often while its games move (a bot
+# playing through it waits no longer than this for its turn), less when quiet.
+POLL_BUSY_S, POLL_QUIET_S, BUSY_FOR_S = 0.1, 0.5, 10.0
 KEEP_ALIVE_S = 15.0
 STREAM_S = 3600.0  # a stream ends after this; its client reconnects (Last-Event-ID)
 
 
 @blp.route("/seeks")
 class Seeks(MethodView):
-    @blp.arguments(NewSeekSchema(), example={"variant": "sequence", "players": 2, "rated": True})
+    @blp.arguments(NewSeekSchema(), example={"variant": variants.names()[0], "players": 2,
+                                             "rated": True})  # fmt: skip
     @blp.response(201, SeekSchema)
     @blp.doc(security=BEARER)
     @problems(401, 409, 422, 429, 503)
@@ -90,7 +94,7 @@ class AccountEvents(MethodView):
             yield from map(_message, first)
             began = quiet = time.monotonic()
             while time.monotonic() - began < STREAM_S:
-                time.sleep(POLL_S)
+                time.sleep(POLL_BUSY_S if time.monotonic() - quiet < BUSY_FOR_S else POLL_QUIET_S)
                 events = feed.poll(player, told)
                 yield from map(_message, events)
                 if events:

@@ -4,22 +4,21 @@ from __future__ import annotations
 
 import time
 
-from ..config import Config
 from .db import connect, upgrade
 from .ratings import RatingBook
 
 
-def migrate() -> str:
+def migrate(url: str | None, timeout_s: float) -> str:
     """Bring the archive's database up to date; where it is."""
-    engine = connect(Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S)
+    engine = connect(url, timeout_s)
     upgrade(engine)
     engine.dispose()
     return engine.url.render_as_string(hide_password=True)
 
 
-def recompute() -> str:
+def recompute(url: str | None, timeout_s: float) -> str:
     """Rebuild every rating from the archive's rated games; what was done."""
-    engine = connect(Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S)
+    engine = connect(url, timeout_s)
     upgrade(engine)
     started = time.perf_counter()
     games = RatingBook(engine).recompute()

@@ -12,7 +12,7 @@ player one after the other never lose an update.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,7 @@ class RatedGame:
     game_id: str
     variant: str
     ended_at: float
-    standings: Sequence[Standing]
+    standings: list[Standing]
 
 
 class RatingBook:

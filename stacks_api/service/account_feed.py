@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..record import JSON, GameRecord, HistoryQuery
+from .lobby import held_for
 from .rating import RatingDesk
 from .table import Table
 
@@ -46,8 +47,8 @@ class AccountFeed:
         every game of the player that ended after it; then the live games' state."""
         told, events = Told(), []
         seek = self.table.store.seeks.latest(player_id)
-        if seek is not None and (since is None or seek.get("closed_at", since) <= since):
-            told.seek = (seek["id"], seek["status"])  # told before (or nothing to tell)
+        if seek is not None and not self._news(seek, player_id, since):
+            told.seek = (seek["id"], seek["status"])
         records = self._records(player_id)
         for record in records:
             if record.ended and (since is None or record.updated_at <= since):
@@ -86,6 +87,17 @@ class AccountFeed:
                     told.ended.add(record.id)
                     events.append(ended)
         return events
+
+    def _news(self, seek: JSON, player_id: str, since: float | None) -> bool:
+        """Whether a new stream tells the player's latest seek: it closed after
+        ``since``, or (a first connection) it was paired into a game whose seat
+        still waits for the player."""
+        if since is not None:
+            return bool(seek.get("closed_at", since) > since)
+        if seek["status"] != "paired":
+            return False
+        record = self.table.store.load(seek["game_id"])
+        return record is not None and bool(held_for(record, player_id))
 
     def _seek(self, player_id: str, told: Told) -> list[JSON]:
         seek = self.table.store.seeks.latest(player_id)

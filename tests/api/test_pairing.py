@@ -13,9 +13,13 @@ from sqlalchemy import insert
 from stacks_api.archive.models import PlayerRating
 from stacks_api.service.pairing import groups
 
+from . import test_archive
 from .helpers import API, bearer, problem
-from .test_archive import app, client, new_player  # noqa: F401
+from .test_archive import new_player
 from .test_rated import ENTROPY, seat_with_key
+
+# The archive's app and client: the embedded store with SQLite, Redis with PostgreSQL.
+app, client = test_archive.app, test_archive.client
 
 SEEKS = "/api/v1/seeks"
 
@@ -166,8 +170,8 @@ def test_the_account_stream_tells_pairing_start_turns_and_end(client):
     assert kinds.index("paired") < kinds.index("game_started") < kinds.index("game_ended")
     stream.close()
     # A reconnect after the end is told the ended game again, and only once.
-    again = client.get("/api/v1/players/me/events", headers={**bearer(ada_key),
-                       "Last-Event-ID": str(int(mine["since"] * 1000))}, buffered=False)  # fmt: skip
+    resume = {**bearer(ada_key), "Last-Event-ID": str(int(mine["since"] * 1000))}
+    again = client.get("/api/v1/players/me/events", headers=resume, buffered=False)
     told = read_events(again, {"game_ended"})
     assert [e["game_id"] for e in told if e["type"] == "game_ended"] == [game_id]
     again.close()

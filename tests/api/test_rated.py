@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import test_archive
 from .helpers import API, bearer, create, problem
-from .test_archive import app, archived, client, new_player, play_out  # noqa: F401
+from .test_archive import archived, new_player, play_out
+
+# The archive's app and client: the embedded store with SQLite, Redis with PostgreSQL.
+app, client = test_archive.app, test_archive.client
 
 ENTROPY = "5eed" * 4
 

@@ -7,6 +7,7 @@ import { LANGUAGES, chooseLanguage, language, t } from "./i18n.js";
 import { GameScreen } from "./game.js";
 import { showInvite, showLobby } from "./lobby.js";
 import { showPlayer } from "./player.js";
+import { showLeaderboard } from "./ratings.js";
 import { ReplayScreen } from "./replay.js";
 import { keepToken, tokenFor } from "./seats.js";
 import { setSound, soundOn } from "./sound.js";
@@ -40,6 +41,11 @@ function route() {
   page.lost(false);
   if (hash.get("replay")) {
     current = new ReplayScreen(hash.get("replay"), page);
+    return;
+  }
+  if (hash.get("leaderboard")) {
+    page.status("leaderboard", 0);
+    showLeaderboard(main, page.say, hash.get("leaderboard") === "stacks" ? "stacks" : "sequence");
     return;
   }
   if (hash.get("player")) {

@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { outcome, seatName, tell } from "./history.js";
 import { help } from "./lobby.js";
 import { dealFor, dropToken, freshEntropy, hostToken, keepDeal, keepToken, remember, tokenFor } from "./seats.js";
+import { ratingChanges } from "./ratings.js";
 import { renderSequence } from "./sequence.js";
 import { renderStacks } from "./stacks.js";
 import { chime } from "./sound.js";
@@ -305,7 +306,8 @@ function gameOver(view, ui) {
     h("p", {}, next, " ",
       finished ? h("a", { href: `#replay=${view.id}`, class: "button", "data-replay-link": view.id }, t("replay")) : null, " ",
       finished ? h("a", { href: `/api/v1/games/${view.id}/record`, download: `${view.id}.json`, "data-download": "" }, t("download_record")) : null, " ",
-      h("a", { href: "/play" }, t("back_to_lobby"))));
+      h("a", { href: "/play" }, t("back_to_lobby"))),
+    view.rated ? ratingChanges(view.id) : null);
 }
 
 // The deal's commitment, shown from the start, and what this browser kept at its

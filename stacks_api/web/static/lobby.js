@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { shownName } from "./history.js";
 import { gameLine } from "./player.js";
+import { quickPlay } from "./quick.js";
 import { forget, freshEntropy, keepDeal, keepHostToken, keepToken, myGames } from "./seats.js";
 
 const BOTS = ["random", "easy", "medium", "strong"];
@@ -25,8 +26,9 @@ export function showLobby(main, say) {
       h("section", { class: "lobby" },
         accountBox(say, draw),
         h("h1", {}, t("my_games")), mine,
-        h("h1", {}, t("open_games")), openList, help()),
-      createForm(say)));
+        h("h1", {}, t("open_games")), openList,
+        h("p", {}, h("a", { href: "#leaderboard=sequence", "data-leaderboard-link": "" }, t("leaderboard"))), help()),
+      h("div", { class: "forms" }, quickPlay(say, takeSeat), createForm(say))));
     fillMyGames(mine, say);
   };
   draw();
@@ -115,6 +117,8 @@ function createForm(say) {
   const turnSeconds = h("input", { id: "turn-seconds", type: "number", min: 5, max: 86400, placeholder: t("none") });
   // Private by default: a table for friends is joined by its invite link only.
   const listed = h("input", { id: "listed", type: "checkbox" });
+  // Rated: every person joins with an account (the server deals; ratings change).
+  const rated = h("input", { id: "rated", type: "checkbox", disabled: account() ? null : true });
   const drawSeats = () => {
     const count = Math.max(2, Math.min(12, Number(players.value) || 2));
     seatsBox.replaceChildren(...Array.from({ length: count }, (_, seat) => {
@@ -145,7 +149,8 @@ function createForm(say) {
     }
     if (Number(turnSeconds.value) > 0) options.turn_seconds = Number(turnSeconds.value);
     try {
-      const body = { variant: variant.value, players: seats.length, seats, options, unlisted: !listed.checked };
+      const body = { variant: variant.value, players: seats.length, seats, options, unlisted: !listed.checked,
+        rated: rated.checked };
       const created = await call("POST", "/games", { body });
       const id = created.game.id;
       keepHostToken(id, created.host_token);
@@ -165,6 +170,7 @@ function createForm(say) {
     h("label", { for: "turn-seconds" }, `${t("turn_seconds")} `, turnSeconds),
     h("label", { for: "name" }, `${t("your_name")} `, name),
     h("label", { for: "listed", class: "option" }, listed, ` ${t("list_publicly")}`),
+    h("label", { for: "rated", class: "option" }, rated, ` ${account() ? t("rated") : t("rated_needs_account")}`),
     h("fieldset", {}, h("legend", {}, t("who_plays")), seatsBox),
     h("button", { type: "submit", class: "primary" }, t("create_and_play")));
 }

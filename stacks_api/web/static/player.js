@@ -3,6 +3,7 @@
 import { call } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { ratingsBox } from "./ratings.js";
 
 const RESULTS = { 1: "result_won", 0: "result_lost", 0.5: "result_drawn" };
 
@@ -23,7 +24,9 @@ export function showPlayer(main, say, playerId) {
   const list = h("ul", { class: "games history", "aria-label": t("history") }, h("li", {}, t("loading")));
   const more = h("button", { type: "button", class: "small", hidden: true }, t("more"));
   const title = h("h1", {}, "…");
-  main.replaceChildren(h("section", { class: "player-page", "data-player": playerId }, title, list, more,
+  const ratings = h("div", {});
+  main.replaceChildren(h("section", { class: "player-page", "data-player": playerId }, title, ratings,
+    h("h2", {}, t("games_list")), list, more,
     h("p", {}, h("a", { href: "/play" }, t("back_to_lobby")))));
   let cursor = null;
   let first = true;
@@ -42,7 +45,9 @@ export function showPlayer(main, say, playerId) {
     }
   };
   more.addEventListener("click", load);
-  call("GET", `/players/${playerId}`).then((p) => { title.textContent = t("player_page", { name: p.name }); },
-    (error) => say(error.message));
+  call("GET", `/players/${playerId}`).then((p) => {
+    title.textContent = t("player_page", { name: p.name });
+    ratings.replaceChildren(ratingsBox(playerId, p.ratings));
+  }, (error) => say(error.message));
   load();
 }

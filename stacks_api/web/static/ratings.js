@@ -1,0 +1,89 @@
+// Ratings in the client: a game's rating changes on its game-over panel, a player's
+// ratings with a chart of each over time, and the leaderboard of a variant.
+import { call } from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+const VARIANTS = ["sequence", "stacks"];
+const SVG = "http://www.w3.org/2000/svg";
+
+function shownRating(rating) {
+  return `${rating.rating}${rating.provisional ? "?" : ""}`;
+}
+
+// The archive rates a game a moment after it ends: ask again while it says 202.
+export function ratingChanges(gameId) {
+  const box = h("div", { class: "rating-changes", "data-rating-changes": gameId }, t("rating_pending"));
+  let tries = 0;
+  const ask = async () => {
+    const answer = await fetch(`/api/v1/games/${gameId}/ratings`);
+    const body = await answer.json().catch(() => ({}));
+    if (answer.status === 202 && tries++ < 60) return setTimeout(ask, 1000);
+    if (!answer.ok || body.state !== "rated") return box.replaceChildren(t("rating_unchanged"));
+    box.replaceChildren(h("h3", {}, t("rating_changes")), h("ul", {}, ...body.changes.map((c) =>
+      h("li", { "data-rating-change": c.seat },
+        `${c.name || t(`level_${c.bot}`)}: ${c.before} → ${c.after} `,
+        h("strong", { class: c.change >= 0 ? "up" : "down" }, `${c.change >= 0 ? "+" : ""}${c.change}`)))));
+  };
+  ask();
+  return box;
+}
+
+// A player's rating after each rated game, as a line: oldest on the left.
+function chart(points) {
+  const width = 320, height = 90, pad = 6;
+  const values = points.map((p) => p.rating);
+  const low = Math.min(...values) - 10, high = Math.max(...values) + 10;
+  const x = (i) => (points.length === 1 ? width / 2 : pad + (i * (width - 2 * pad)) / (points.length - 1));
+  const y = (v) => height - pad - ((v - low) * (height - 2 * pad)) / (high - low);
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "rating-chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("rating_chart", { low: Math.min(...values), high: Math.max(...values) }));
+  const line = document.createElementNS(SVG, "polyline");
+  line.setAttribute("points", values.map((v, i) => `${x(i)},${y(v)}`).join(" "));
+  svg.append(line);
+  values.forEach((v, i) => { // a dot for each game: one game is a line of one point
+    const dot = document.createElementNS(SVG, "circle");
+    dot.setAttribute("cx", x(i));
+    dot.setAttribute("cy", y(v));
+    dot.setAttribute("r", 3);
+    svg.append(dot);
+  });
+  return svg;
+}
+
+export function ratingsBox(playerId, ratings) {
+  const rated = VARIANTS.filter((v) => ratings[v]);
+  if (!rated.length) return h("p", { class: "hint", "data-ratings": "" }, t("no_ratings"));
+  return h("div", { class: "ratings", "data-ratings": "" }, ...rated.map((variant) => {
+    const place = h("div", { class: "chart-box" });
+    call("GET", `/players/${playerId}/ratings/${variant}`).then((history) => {
+      if (history.points.length) place.replaceChildren(chart(history.points));
+    }, () => {});
+    const r = ratings[variant];
+    return h("section", { "data-rating": variant },
+      h("h3", {}, t(variant), " ", h("span", { class: "rating" }, shownRating(r))),
+      h("p", { class: "hint" }, t("rating_games", { n: r.games }), r.provisional ? ` · ${t("provisional")}` : ""),
+      place);
+  }));
+}
+
+export function showLeaderboard(main, say, variant) {
+  const rows = h("tbody", {}, h("tr", {}, h("td", { colspan: 4 }, t("loading"))));
+  const tabs = h("p", {}, ...VARIANTS.map((v) =>
+    h("a", { href: `#leaderboard=${v}`, class: `button small${v === variant ? " primary" : ""}` }, t(v))));
+  main.replaceChildren(h("section", { class: "leaderboard", "data-leaderboard": variant },
+    h("h1", {}, t("leaderboard")), tabs,
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("player")),
+      h("th", {}, t("rating")), h("th", {}, t("games_played")))), rows),
+    h("p", { class: "hint" }, t("leaderboard_rule")),
+    h("p", {}, h("a", { href: "/play" }, t("back_to_lobby")))));
+  call("GET", `/leaderboard?variant=${variant}`).then((board) => {
+    rows.replaceChildren(...(board.players.length ? board.players.map((p, i) => h("tr", { "data-leader": p.id },
+      h("td", {}, String(i + 1)), h("td", {}, h("a", { href: `#player=${p.id}` }, p.name)),
+      h("td", {}, String(p.rating)), h("td", {}, String(p.games))))
+      : [h("tr", {}, h("td", { colspan: 4 }, t("leaderboard_empty")))]));
+  }, (error) => say(error.message));
+}
