@@ -53,6 +53,16 @@ class LeaderboardSchema(Schema):
     )  # fmt: skip
 
 
+class BotLevelSchema(RatingSchema):
+    level = fields.String(required=True, metadata={"description": "The bot's level"})
+
+
+class BotLevelsSchema(Schema):
+    variant = fields.String(required=True)
+    levels = fields.List(fields.Nested(BotLevelSchema), required=True,
+                         metadata={"description": "Best first"})  # fmt: skip
+
+
 class RatingPointSchema(Schema):
     game_id = fields.String(required=True)
     ended_at = fields.Float(required=True)

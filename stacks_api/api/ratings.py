@@ -12,6 +12,7 @@ from ..problems import Refusal
 from .games import problems
 from .players import NO_CACHE, service
 from .rating_schemas import (
+    BotLevelsSchema,
     GameRatingsSchema,
     LeaderboardQuerySchema,
     LeaderboardSchema,
@@ -37,6 +38,20 @@ class Leaderboard(MethodView):
         """
         board = service().ratings.leaderboard(query["variant"], query["limit"])
         return board, 200, NO_CACHE
+
+
+@blp.route("/leaderboard/bots")
+class BotLadder(MethodView):
+    @blp.arguments(LeaderboardQuerySchema(), location="query")
+    @blp.response(200, BotLevelsSchema)
+    @problems(422, 429, 503)
+    @blp.doc(operationId="getBotRatings", security=[])
+    def get(self, query: dict[str, Any]) -> Any:
+        """The bot levels' ratings in a variant: how strong each level plays, in points
+
+        A level is rated in every rated game it plays (where it sits once).
+        """
+        return service().ratings.bot_levels(query["variant"]), 200, NO_CACHE
 
 
 @blp.route("/players/<player_id>/ratings/<variant>")

@@ -19,12 +19,13 @@ from typing import Any
 from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ..ratings import PROVISIONAL_SIGMA, Rating, Standing, rate, shown
+from ..ratings import PROVISIONAL_SIGMA, Rating, Standing, bot_subject, rate, shown
 from ..record import JSON
 from .errors import connected
 from .models import Player, PlayerRating, RatingChange
 
 ACTIVE_DAYS = 30  # the leaderboard ranks players with a rated game this recent
+BOT = bot_subject("")  # the prefix of a bot level's rated name
 Key = tuple[str, str]  # (subject, variant)
 
 
@@ -118,6 +119,21 @@ class RatingBook:
                 .limit(limit)
             ).all()
         return [{"id": r.id, "name": r.name, **shown(Rating(r.mu, r.sigma), r.games)}
+                for r in rows]  # fmt: skip
+
+    def bot_levels(self, variant: str) -> list[JSON]:
+        """Every rated bot level of a variant, best first (the ladder in rating points)."""
+        with connected(self.engine) as connection:
+            rows = connection.execute(
+                select(PlayerRating)
+                .where(
+                    PlayerRating.variant == variant,
+                    PlayerRating.subject.startswith(BOT),
+                    PlayerRating.games > 0,
+                )
+                .order_by(PlayerRating.mu.desc())
+            ).all()
+        return [{"level": r.subject.removeprefix(BOT), **shown(Rating(r.mu, r.sigma), r.games)}
                 for r in rows]  # fmt: skip
 
     def changes(self, game_id: str) -> list[JSON]:

@@ -32,6 +32,9 @@ class RatingDesk:
     def leaderboard(self, variant: str, limit: int) -> JSON:
         return {"variant": variant, "players": self.book.leaderboard(variant, limit)}
 
+    def bot_levels(self, variant: str) -> JSON:
+        return {"variant": variant, "levels": self.book.bot_levels(variant)}
+
     def history(self, player_id: str, variant: str) -> JSON:
         if self.table.archive is None or self.table.archive.accounts.player(player_id) is None:
             raise Refusal("not_found", f"no player with id {player_id!r}")

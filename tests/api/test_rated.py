@@ -64,6 +64,8 @@ def test_a_finished_rated_game_changes_each_rating_once_and_says_so(app, client)
     points = client.get(f"/api/v1/players/{ada}/ratings/sequence").json["points"]
     assert [p["game_id"] for p in points] == [game_id] and points[0]["rating"] == mine["after"]
     assert client.get("/api/v1/leaderboard?variant=sequence").json["players"] == []  # provisional
+    ladder = client.get("/api/v1/leaderboard/bots?variant=sequence").json["levels"]
+    assert [(b["level"], b["rating"], b["games"]) for b in ladder] == [("random", bot["after"], 1)]
 
 
 def test_ratings_of_casual_games_and_unknown_things(client):

@@ -4,7 +4,10 @@ read back, ranked, and rebuilt exactly by a recompute."""
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -104,6 +107,18 @@ def test_recompute_gives_exactly_what_the_updates_gave_over_hundreds_of_games(ar
     assert archive.ratings.recompute() == 300
     assert snapshot(archive) == incremental
     assert sum(r[4] for r in incremental["ratings"]) == sum(len(g.seats) for g in games)
+
+
+def test_the_recompute_command_rebuilds_what_the_updates_gave(archive, database_url):
+    ada, bo = accounts(archive, 2)
+    archive.games.put([rated_game(f"g{n}", 100.0 + n, [ada, bo], [1.0, 0.0]) for n in range(5)])
+    before = snapshot(archive)
+    done = subprocess.run([sys.executable, "-m", "stacks_api.cli", "ratings", "recompute"],
+                          env={**os.environ, "DATABASE_URL": database_url}, capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("rebuilt the ratings of 5 rated games")
+    assert snapshot(archive) == before
 
 
 def test_the_leaderboard_is_people_with_settled_ratings_best_first(archive):

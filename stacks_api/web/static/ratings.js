@@ -72,6 +72,7 @@ export function ratingsBox(playerId, ratings) {
 
 export function showLeaderboard(main, say, variant) {
   const rows = h("tbody", {}, h("tr", {}, h("td", { colspan: 4 }, t("loading"))));
+  const bots = h("ul", { class: "bot-levels", "data-bot-levels": "" });
   const tabs = h("p", {}, ...VARIANTS.map((v) =>
     h("a", { href: `#leaderboard=${v}`, class: `button small${v === variant ? " primary" : ""}` }, t(v))));
   main.replaceChildren(h("section", { class: "leaderboard", "data-leaderboard": variant },
@@ -79,11 +80,17 @@ export function showLeaderboard(main, say, variant) {
     h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("player")),
       h("th", {}, t("rating")), h("th", {}, t("games_played")))), rows),
     h("p", { class: "hint" }, t("leaderboard_rule")),
+    h("h2", {}, t("bot_levels")), bots,
     h("p", {}, h("a", { href: "/play" }, t("back_to_lobby")))));
   call("GET", `/leaderboard?variant=${variant}`).then((board) => {
     rows.replaceChildren(...(board.players.length ? board.players.map((p, i) => h("tr", { "data-leader": p.id },
       h("td", {}, String(i + 1)), h("td", {}, h("a", { href: `#player=${p.id}` }, p.name)),
       h("td", {}, String(p.rating)), h("td", {}, String(p.games))))
       : [h("tr", {}, h("td", { colspan: 4 }, t("leaderboard_empty")))]));
+  }, (error) => say(error.message));
+  call("GET", `/leaderboard/bots?variant=${variant}`).then((ladder) => {
+    bots.replaceChildren(...(ladder.levels.length ? ladder.levels.map((b) => h("li", { "data-bot-level": b.level },
+      `${t(`level_${b.level}`)}: ${shownRating(b)} · ${t("rating_games", { n: b.games })}`))
+      : [h("li", { class: "hint" }, t("no_ratings"))]));
   }, (error) => say(error.message));
 }

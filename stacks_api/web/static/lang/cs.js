@@ -232,4 +232,5 @@ export const STRINGS = {
   rated_needs_account: "Hodnocená (vyžaduje účet)",
   status_leaderboard: "žebříček",
   games_list: "Hry",
+  bot_levels: "Úrovně botů",
 };

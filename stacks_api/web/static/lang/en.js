@@ -232,4 +232,5 @@ export const STRINGS = {
   rated_needs_account: "Rated (needs an account)",
   status_leaderboard: "leaderboard",
   games_list: "Games",
+  bot_levels: "Bot levels",
 };

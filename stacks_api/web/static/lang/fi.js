@@ -232,4 +232,5 @@ export const STRINGS = {
   rated_needs_account: "Luokiteltu (vaatii tilin)",
   status_leaderboard: "tulostaulu",
   games_list: "Pelit",
+  bot_levels: "Bottien tasot",
 };

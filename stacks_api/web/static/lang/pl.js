@@ -232,4 +232,5 @@ export const STRINGS = {
   rated_needs_account: "Rankingowa (wymaga konta)",
   status_leaderboard: "tabela najlepszych",
   games_list: "Gry",
+  bot_levels: "Poziomy botów",
 };

@@ -232,4 +232,5 @@ export const STRINGS = {
   rated_needs_account: "Com rating (precisa de conta)",
   status_leaderboard: "classificação",
   games_list: "Jogos",
+  bot_levels: "Níveis dos bots",
 };

@@ -232,4 +232,5 @@ export const STRINGS = {
   rated_needs_account: "Cu rating (necesită cont)",
   status_leaderboard: "clasament",
   games_list: "Jocuri",
+  bot_levels: "Nivelurile boților",
 };
