@@ -1,16 +1,18 @@
-"""Ratings' figures: a ladder soak, rating updates a second, a recompute, pairing.
+"""Ratings' figures: a soak of rated games, rating updates, a recompute, pairing.
 
-    python bench/ratings.py [--games 1000] [--search-games 40] [--seekers 200]
+    python bench/ratings.py [--games 1000] [--search-games 60] [--seekers 200]
 
 Starts its own PostgreSQL (fsync on) and redis-server, then:
-  1. soak: rated 2-player Sequence games between the bot levels (random, easy,
-     medium; seeds from 3,000,000, seats swapped each game), played by the
-     engine here and archived one game a transaction, rated, on SQLite and on
-     PostgreSQL: each level's rating beside the head-to-head results;
+  1. soak: ``--games`` rated 2-player Sequence games between the bot levels
+     (random against easy, and ``--search-games`` of each pair with medium),
+     seats swapped every other game, played, archived and rated by
+     ``stacks-api serve`` (2 bot workers) on the embedded store with SQLite
+     and on Redis with PostgreSQL: the levels' ratings beside their
+     head-to-head results, and the games a second through the whole server;
   2. updates: games archived a second with their rating, beside the same games
-     archived unrated (the anchor), on each database;
-  3. recompute: `ratings recompute` over every rated game, and per 100,000 games
-     by linear extrapolation (each game is one update in order);
+     archived unrated (the anchor), one game a transaction, on each database;
+  3. recompute: ``ratings recompute`` over 20,000 rated games, and per 100,000
+     by linear extrapolation (each game is one update, in order);
   4. pairing: the time from a seek to its pairing for ``--seekers`` players who
      seek at once (ratings spread over 1,000 points), on the embedded store and
      on Redis, pairing passes as the service makes them.
@@ -31,89 +33,117 @@ import statistics
 import tempfile
 import threading
 import time
-from dataclasses import replace
 
+import requests
 from sqlalchemy import insert
 
 from stacks_api.archive import Archive, open_archive
-from stacks_api.archive.models import PlayerRating
+from stacks_api.archive.models import Player, PlayerRating
 from stacks_api.record import Archived, ArchivedSeat
 from stacks_api.service import GameService
 from stacks_api.store import make_store
-from stacks_api.testing import PostgresServer, RedisServer, create_database
-from stacks_api.tournament import Standing, play_one, wilson
+from stacks_api.testing import PostgresServer, RedisServer, ServerProcess, create_database
+from stacks_api.tournament import wilson
 
-FIRST_SEED = 3_000_000
 LEVELS = ("random", "easy", "medium")
+API = "/api/v1"
 
 
-def ladder_games(games: int, search_games: int) -> list[tuple[list[str], str | None]]:
-    """(seat order, winning level) of each game: every pair of levels, seats swapped."""
-    played = []
-    seed = FIRST_SEED
+def matches(games: int, search_games: int) -> list[list[str]]:
+    """Each game's seats: every pair of levels, seats swapped every other game."""
+    lineups = []
     for low, high in itertools.combinations(LEVELS, 2):
         count = search_games if "medium" in (low, high) else games - 2 * search_games
-        for n in range(count):
-            names = [low, high] if n % 2 == 0 else [high, low]
-            standings = {name: Standing(name) for name in names}
-            played.append((names, play_one("sequence", names, seed, standings)))
-            seed += 1
-    return played
+        lineups += [[low, high] if n % 2 == 0 else [high, low] for n in range(count)]
+    return lineups
 
 
-def archived(n: int, names: list[str], winner: str | None, rated: bool) -> Archived:
-    scores = [0.5, 0.5] if winner is None else [float(name == winner) for name in names]
-    seats = [{"seat": i, "team": i, "bot": name, "player_id": None, "left": False}
-             for i, name in enumerate(names)]  # fmt: skip
-    events = [{"type": "play", "seat": i % 2} for i in range(8)]
-    document = {"id": f"g{n:06}", "rated": rated, "status": "finished", "seats": seats,
-                "events": events, "result": {"scores": scores}}  # fmt: skip
-    return Archived(id=document["id"], variant="sequence", status="finished", players=2,
-                    rated=rated, created_at=1e9 + n, ended_at=1e9 + n + 1, document=document,
-                    seats=tuple(ArchivedSeat(i, None, name, name, scores[i])
-                                for i, name in enumerate(names)))  # fmt: skip
+def soak(env: dict[str, str], kind: str, lineups: list[list[str]]) -> None:
+    server = ServerProcess({**env, "STACKS_RATE_LIMITS": "off"}, bot_workers=2)
+    url = server.url + API
+    try:
+        started = time.perf_counter()
+        games = []
+        for seats in lineups:
+            body = {"variant": "sequence", "players": 2, "rated": True,
+                    "seats": [{"bot": level} for level in seats]}  # fmt: skip
+            games.append((requests.post(f"{url}/games", json=body, timeout=30).json()["game"]["id"],
+                          seats))  # fmt: skip
+        waiting = {game_id for game_id, _ in games}
+        while waiting:
+            time.sleep(1.0)
+            for game_id in list(waiting):
+                state = requests.get(f"{url}/games/{game_id}/ratings", timeout=30).json()["state"]
+                if state in ("rated", "unrated"):
+                    waiting.discard(game_id)
+        took = time.perf_counter() - started
+        wins: dict[tuple[str, str], list[float]] = {}
+        for game_id, seats in games:
+            result = requests.get(f"{url}/games/{game_id}", timeout=30).json()["result"]
+            team = result.get("winner_team")
+            pair = tuple(sorted(seats, key=LEVELS.index))
+            wins.setdefault(pair, []).append(0.5 if team is None else float(seats[team] == pair[1]))  # type: ignore[arg-type]
+        ladder = requests.get(f"{url}/leaderboard/bots?variant=sequence", timeout=30).json()
+    finally:
+        server.stop()
+    print(f"\n{kind}: {len(games)} rated games played, archived and rated in {took:.0f} s "
+          f"({len(games) / took:.1f} games/s)")  # fmt: skip
+    for (low, high), scores in wins.items():
+        won = sum(scores)
+        lo, hi = wilson(round(won), len(scores))
+        print(f"  {high} against {low}: {won / len(scores):.1%} of {len(scores)} "
+              f"(Wilson 95% {lo:.1%}-{hi:.1%})")  # fmt: skip
+    for level in ladder["levels"]:
+        print(f"  {level['level']:7} rating {level['rating']:5} ± {level['uncertainty']:3} "
+              f"after {level['games']} games")  # fmt: skip
+    print(f"  order by rating, best first: {' > '.join(b['level'] for b in ladder['levels'])}")
 
 
-def put_each(archive: Archive, games: list[Archived]) -> float:
-    """Games a second, one game a transaction."""
-    start = time.perf_counter()
-    for game in games:
-        archive.games.put([game])
-    return len(games) / (time.perf_counter() - start)
+def synthetic(count: int, rated: bool, prefix: str) -> list[Archived]:
+    """2-player games among 100 players, results at random."""
+    rng = random.Random(11)
+    games = []
+    for n in range(count):
+        a, b = rng.sample(range(100), 2)
+        names = [f"p{a}", f"p{b}"]
+        scores = [1.0, 0.0] if rng.random() < 0.5 else [0.0, 1.0]
+        seats = [{"seat": i, "team": i, "bot": None, "player_id": p, "left": False}
+                 for i, p in enumerate(names)]  # fmt: skip
+        document = {"id": f"{prefix}{n:06}", "rated": rated, "status": "finished", "seats": seats,
+                    "events": [{"type": "play", "seat": i % 2} for i in range(8)],
+                    "result": {"scores": scores}}  # fmt: skip
+        games.append(Archived(
+            id=document["id"], variant="sequence", status="finished", players=2, rated=rated,
+            created_at=1e9 + n, ended_at=1e9 + n + 1, document=document,
+            seats=tuple(ArchivedSeat(i, p, p, None, scores[i]) for i, p in enumerate(names)),
+        ))  # fmt: skip
+    return games
 
 
-def soak(url: str, kind: str, played: list[tuple[list[str], str | None]]) -> None:
+def updates(url: str, kind: str, count: int, recompute_games: int) -> None:
     archive = open_archive(url)
-    plain = [archived(n, names, won, rated=False) for n, (names, won) in enumerate(played)]
-    rated = [replace(g, id=f"r{n:06}", document={**g.document, "id": f"r{n:06}", "rated": True},
-                     rated=True) for n, g in enumerate(plain)]  # fmt: skip
-    unrated_rate = put_each(archive, plain)
-    rated_rate = put_each(archive, rated)
-    ratings = {level: archive.ratings.of(f"bot:{level}")["sequence"] for level in LEVELS}
-    order = sorted(LEVELS, key=lambda level: ratings[level]["rating"])
-    print(f"\n{kind}: {len(rated)} rated games")
-    for level in order:
-        r = ratings[level]
-        print(f"  {level:7} rating {r['rating']:5} ± {r['uncertainty']:3}  games {r['games']}")
-    print(f"  order by rating, lowest first: {' < '.join(order)}")
-    print(f"  archived with rating {rated_rate:,.0f} games/s, unrated {unrated_rate:,.0f} games/s "
-          f"({rated_rate / unrated_rate:.2f}x)")  # fmt: skip
-    start = time.perf_counter()
-    count = archive.ratings.recompute()
-    took = time.perf_counter() - start
-    print(f"  recompute: {count} games in {took:.2f} s -> {took / count * 100_000:.0f} s "
+    with archive.engine.begin() as connection:  # the players the games' seats name
+        connection.execute(insert(Player), [{"id": f"p{n}", "name": f"P{n}", "created_at": 0.0}
+                                            for n in range(100)])  # fmt: skip
+    plain, rated = synthetic(count, False, "u"), synthetic(count, True, "r")
+    rates = {}
+    for name, games in (("unrated", plain), ("rated", rated)):
+        start = time.perf_counter()
+        for game in games:
+            archive.games.put([game])
+        rates[name] = count / (time.perf_counter() - start)
+    print(f"\n{kind}: archived one game a transaction: with its rating {rates['rated']:,.0f} "
+          f"games/s, unrated {rates['unrated']:,.0f} games/s "
+          f"({rates['rated'] / rates['unrated']:.2f}x)")  # fmt: skip
+    more = synthetic(recompute_games, True, "m")
+    for start in range(0, len(more), 500):
+        archive.games.put(more[start : start + 500])
+    began = time.perf_counter()
+    games = archive.ratings.recompute()
+    took = time.perf_counter() - began
+    print(f"  recompute: {games:,} games in {took:.1f} s -> {took / games * 100_000:.0f} s "
           f"per 100,000 games (linear)")  # fmt: skip
     archive.engine.dispose()
-
-
-def head_to_head(played: list[tuple[list[str], str | None]]) -> None:
-    print("head to head (2-player Sequence, seats swapped; Wilson 95%):")
-    for low, high in itertools.combinations(LEVELS, 2):
-        games = [won for names, won in played if set(names) == {low, high}]
-        wins = sum(won == high for won in games) + 0.5 * sum(won is None for won in games)
-        low_i, high_i = wilson(round(wins), len(games))
-        print(f"  {high} beats {low}: {wins / len(games):.1%} of {len(games)} "
-              f"({low_i:.1%}-{high_i:.1%})")  # fmt: skip
 
 
 def pairing(store_url: str | None, kind: str, seekers: int, archive: Archive) -> None:
@@ -168,21 +198,26 @@ class _NoJobs:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--search-games", type=int, default=40,
+    parser.add_argument("--search-games", type=int, default=60,
                         help="games of each pair with the (slow) medium level")  # fmt: skip
     parser.add_argument("--seekers", type=int, default=200)
+    parser.add_argument("--updates", type=int, default=2000)
+    parser.add_argument("--recompute-games", type=int, default=20_000)
     args = parser.parse_args()
-    started = time.perf_counter()
-    played = ladder_games(args.games, args.search_games)
-    print(f"played {len(played)} games in {time.perf_counter() - started:.0f} s")
-    head_to_head(played)
+    lineups = matches(args.games, args.search_games)
     postgres, redis_server = PostgresServer(fast=False), RedisServer()
     postgres.start()
     redis_server.start()
     try:
         with tempfile.TemporaryDirectory() as folder:
-            soak(f"sqlite:///{folder}/soak.sqlite3", "SQLite", played)
-            soak(create_database(postgres.url), "PostgreSQL", played)
+            soak({"REDIS_URL": "", "DATABASE_URL": f"sqlite:///{folder}/soak.sqlite3"},
+                 "embedded store + SQLite", lineups)  # fmt: skip
+            soak({"REDIS_URL": redis_server.url, "DATABASE_URL": create_database(postgres.url)},
+                 "Redis + PostgreSQL", lineups)  # fmt: skip
+            updates(f"sqlite:///{folder}/updates.sqlite3", "SQLite", args.updates,
+                    args.recompute_games)  # fmt: skip
+            updates(create_database(postgres.url), "PostgreSQL", args.updates,
+                    args.recompute_games)  # fmt: skip
             archive = open_archive(create_database(postgres.url))
             pairing(None, "the embedded store", args.seekers, archive)
             pairing(redis_server.url, "Redis", args.seekers, archive)

@@ -10,8 +10,11 @@ from typing import Any
 
 from sqlalchemy import insert
 
+from stacks_api.archive import open_archive
 from stacks_api.archive.models import PlayerRating
-from stacks_api.service.pairing import groups
+from stacks_api.service import GameService
+from stacks_api.service.pairing import RECOVER_AFTER_S, groups
+from stacks_api.store import make_store
 
 from . import test_archive
 from .helpers import API, bearer, problem
@@ -176,3 +179,38 @@ def test_the_account_stream_tells_pairing_start_turns_and_end(client):
     assert [e["game_id"] for e in told if e["type"] == "game_ended"] == [game_id]
     again.close()
     assert ada
+
+
+def test_a_pairing_whose_process_died_before_the_game_was_made_is_made_by_the_next_read(tmp_path):
+    now = [time.time()]
+
+    class Jobs:
+        def wake(self) -> None: ...
+        def ended(self) -> None: ...
+        def stop(self) -> None: ...
+
+    archive = open_archive(f"sqlite:///{tmp_path}/archive.sqlite3")
+    store = make_store(None, "recover", 2.0, ("sequence", "stacks"))
+    service = GameService(store, Jobs(), clock=lambda: now[0], archive=archive)
+    players = [archive.accounts.create(name, "test")[0]["id"] for name in ("Ada", "Bo")]
+    seeks = []
+    for player in players:  # added straight to the board: nobody pairs them yet
+        seeks.append({"id": f"s-{player}", "player_id": player, "name": player,
+                      "pool": "sequence:2:casual:0", "variant": "sequence", "players": 2,
+                      "rated": False, "turn_seconds": 0, "rating": 1500, "since": now[0],
+                      "expires_at": now[0] + 60, "status": "waiting"})  # fmt: skip
+        assert store.seeks.add(seeks[-1]) is None
+    # The pairing is stored, then its process dies before it makes the game.
+    assert store.seeks.pair([s["id"] for s in seeks], "lostgame", now[0])
+    assert store.load("lostgame") is None
+    assert service.pairing.status(players[0], seeks[0]["id"])["game_id"] == "lostgame"
+    assert store.load("lostgame") is None  # too soon: the pairing process may still be at it
+    now[0] += RECOVER_AFTER_S
+    service.pairing.status(players[0], seeks[0]["id"])
+    made = store.load("lostgame")
+    assert made is not None and made.status == "waiting"
+    assert [s.player_id for s in made.seats] == players
+    assert [s.state for s in made.seats] == ["reserved", "reserved"]
+    service.pairing.status(players[1], seeks[1]["id"])  # made once: the second read finds it
+    assert store.load("lostgame").version == made.version
+    archive.engine.dispose()
