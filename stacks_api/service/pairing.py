@@ -20,6 +20,7 @@ next read of any of them (after ``RECOVER_AFTER_S``) creates it.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
 from dataclasses import replace
 
 from ..engine import SetupError, create_game
@@ -50,25 +51,47 @@ def width(seek: JSON, now: float) -> float:
 def groups(seeks: list[JSON], size: int, now: float) -> list[list[JSON]]:
     """Groups of ``size`` seeks to seat together: the oldest seek first, each with
     the closest-rated others, every two within both one's ranges; one seek per
-    player and per group."""
-    left = sorted(seeks, key=lambda s: (s["since"], s["id"]))
+    player and per group. Candidates are read outward from the oldest seek's
+    place in rating order, so a pass over a large pool stays quick."""
+    ladder = sorted(seeks, key=lambda s: (s["rating"], s["id"]))
+    place = {s["id"]: n for n, s in enumerate(ladder)}
+    taken: set[str] = set()
     found = []
-    while left:
-        anchor, rest = left[0], left[1:]
+    for anchor in sorted(seeks, key=lambda s: (s["since"], s["id"])):
+        if anchor["id"] in taken:
+            continue
         group = [anchor]
-        for other in sorted(rest, key=lambda s: abs(s["rating"] - anchor["rating"])):
-            if other["player_id"] in {s["player_id"] for s in group}:
+        for other in _nearest(ladder, place[anchor["id"]], width(anchor, now)):
+            if other["id"] in taken or other["player_id"] in {s["player_id"] for s in group}:
                 continue
             if all(_close(other, s, now) for s in group):
                 group.append(other)
             if len(group) == size:
+                found.append(group)
+                taken.update(s["id"] for s in group)
                 break
-        if len(group) == size:
-            found.append(group)
-            left = [s for s in left if s not in group]
-        else:
-            left = rest
     return found
+
+
+def _nearest(ladder: list[JSON], at: int, reach: float) -> Iterator[JSON]:
+    """The seeks around ``ladder[at]`` nearest in rating first, within ``reach``."""
+    rating = ladder[at]["rating"]
+    below, above = at - 1, at + 1
+    while True:
+        gap_below = rating - ladder[below]["rating"] if below >= 0 else None
+        gap_above = ladder[above]["rating"] - rating if above < len(ladder) else None
+        if (
+            gap_below is not None
+            and gap_below <= reach
+            and (gap_above is None or gap_below <= gap_above)
+        ):
+            yield ladder[below]
+            below -= 1
+        elif gap_above is not None and gap_above <= reach:
+            yield ladder[above]
+            above += 1
+        else:
+            return
 
 
 def _close(a: JSON, b: JSON, now: float) -> bool:
