@@ -4,10 +4,13 @@ Each bot is a function ``(view, rng) -> action`` over the engine's view of its
 seat (``view["you"]["legal_actions"]`` included); the server calls it whenever
 a bot seat is in ``to_move``, block windows included.
 
-The levels: ``random``; ``easy``, each variant's greedy heuristic; ``medium`` and
-``strong``, the tree search (``ismcts``) at a quarter of and at its tuned budget.
-The earlier names stay accepted: ``greedy`` (easy), ``pimc`` and ``mcts``
-(medium: the flat search they named is gone).
+The ladder, each level clearly stronger than the one below (docs/bots.md has
+their measured results): ``beginner`` and ``easy``, the greedy heuristic with
+plausible mistakes, often and now and then (``sloppy``); ``medium``, each
+variant's greedy heuristic; ``strong``, the tree search (``ismcts``) at its
+tuned budget. ``random`` (any legal action) stays for tests. The earlier names
+stay accepted: ``greedy`` (medium, the heuristic it always named), ``pimc`` and
+``mcts`` (strong, the search).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 from .greedy import greedy_bot
 from .ismcts import tree_bot
 from .simple import random_bot
+from .sloppy import sloppy_bot
 
 Bot = Callable[..., dict[str, Any]]  # (view, rng, **options) -> action
 
@@ -42,16 +46,24 @@ SEARCH_OPTIONS = {
     "seconds": Option(float, 0.01, 2.0, "most thinking time a decision (a safety net)"),
 }
 OPTIONS: dict[str, dict[str, Option]] = {
-    "random": {}, "easy": {}, "medium": SEARCH_OPTIONS, "strong": SEARCH_OPTIONS,
+    "random": {}, "beginner": {}, "easy": {}, "medium": {}, "strong": SEARCH_OPTIONS,
 }  # fmt: skip
-MEDIUM = 0.25  # of the strong bot's iterations
+# How often the lower rungs play a plausible lesser move instead of greedy's (tuned
+# on seeds below 20,000 so that each rung beats the one below it; docs/bots.md).
+BEGINNER_MISTAKES = 0.6
+EASY_MISTAKES = 0.25
 
 BOTS: dict[str, Bot] = {
-    "random": random_bot, "easy": greedy_bot,
-    "medium": partial(tree_bot, strength=MEDIUM), "strong": tree_bot,
-}  # fmt: skip
+    "random": random_bot,
+    "beginner": partial(sloppy_bot, mistakes=BEGINNER_MISTAKES),
+    "easy": partial(sloppy_bot, mistakes=EASY_MISTAKES),
+    "medium": greedy_bot,
+    "strong": tree_bot,
+}
 # Earlier names, still accepted everywhere a bot is named (and kept as given in views).
-ALIASES = {"greedy": "easy", "pimc": "medium", "mcts": "medium"}
+ALIASES = {"greedy": "medium", "pimc": "strong", "mcts": "strong"}
+# The ladder from the bottom, as players choose it (``random`` is for tests).
+LADDER = ("beginner", "easy", "medium", "strong")
 NAMES = [*BOTS, *ALIASES]
 
 

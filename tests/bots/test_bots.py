@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from stacks_api import bots, cli, tournament
+from stacks_api import bots, cli, tournament, variants
 from stacks_api.bots import rollout
 from stacks_api.bots.determinize import sample_world
 from stacks_api.engine import create_game
@@ -21,7 +21,7 @@ from ..engine.helpers import deck_without
 BOT_NAMES = sorted(bots.BOTS)
 # Small and bound by iterations, never by the clock, so choices are reproducible.
 # The search bounded by iterations only, so that its choice never depends on the clock.
-OPTIONS = {name: {"iterations": 6, "seconds": 60} for name in ("medium", "strong")}
+OPTIONS = {"strong": {"iterations": 6, "seconds": 60}}
 
 
 @pytest.mark.parametrize("name", BOT_NAMES)
@@ -29,7 +29,7 @@ OPTIONS = {name: {"iterations": 6, "seconds": 60} for name in ("medium", "strong
 def test_every_choice_is_legal_until_the_game_ends(name, variant, players):
     game = create_game(variant, players=players, seed=5)
     rng = random.Random(1)
-    for _ in range(400 if name not in ("medium", "strong") else 12):
+    for _ in range(400 if name != "strong" else 12):
         if game.result is not None:
             break
         for seat in game.to_move[:1]:
@@ -95,13 +95,34 @@ def test_in_a_block_window_the_tree_search_answers_as_its_policy():
 
 
 def test_the_levels_and_their_old_names():
-    assert list(bots.BOTS) == ["random", "easy", "medium", "strong"]
+    assert list(bots.BOTS) == ["random", "beginner", "easy", "medium", "strong"]
+    assert bots.LADDER == ("beginner", "easy", "medium", "strong")
     assert {name: bots.canonical(name) for name in ("greedy", "pimc", "mcts")} == {
-        "greedy": "easy",
-        "pimc": "medium",
-        "mcts": "medium",
+        "greedy": "medium",
+        "pimc": "strong",
+        "mcts": "strong",
     }
     assert set(bots.NAMES) == {*bots.BOTS, "greedy", "pimc", "mcts"}
+
+
+@pytest.mark.parametrize("variant", ["sequence", "stacks"])
+def test_a_sloppy_bot_plays_greedys_move_or_a_plausible_lesser_one(variant):
+    game = create_game(variant, players=2, seed=11)
+    rng = random.Random(4)
+    for _ in range(60):
+        if game.result is not None:
+            break
+        seat = game.to_move[0]
+        view = game.view(seat)
+        best = bots.choose("medium", view, random.Random(0))
+        ranked = sorted(view["you"]["legal_actions"], key=variants.get(variant).bots.rank(view),
+                        reverse=True)  # fmt: skip
+        never = bots.sloppy.sloppy_bot(view, random.Random(0), mistakes=0.0)
+        always = bots.sloppy.sloppy_bot(view, rng, mistakes=1.0)
+        assert never == best
+        if len(ranked) > 1:
+            assert always in ranked[1 : 1 + bots.sloppy.PLAUSIBLE]
+        game.apply(seat, best)
 
 
 @pytest.mark.parametrize("variant", ["sequence", "stacks"])

@@ -6,7 +6,7 @@ const TEAM_COLORS = ["blue", "green", "red"];
 const ONE_EYED = ["JS", "JH"];
 
 // The server names a bot's seat "<bot> bot": shown in the player's language.
-const LEVELS = { greedy: "easy", pimc: "medium", mcts: "medium" };
+const LEVELS = { greedy: "medium", pimc: "strong", mcts: "strong" };
 
 export function shownName(player) {
   const bot = player?.bot;

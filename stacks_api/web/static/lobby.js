@@ -9,7 +9,7 @@ import { gameLine } from "./player.js";
 import { quickPlay } from "./quick.js";
 import { forget, freshEntropy, keepDeal, keepHostToken, keepToken, myGames } from "./seats.js";
 
-const BOTS = ["random", "easy", "medium", "strong"];
+const BOTS = ["beginner", "easy", "medium", "strong", "random"];
 const REFRESH_MS = 4000;
 
 export function help() {
