@@ -10,7 +10,19 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import variants, web
-from .api import cors, docs, games, guards, health, limits, openapi, pairing, players, ratings
+from .api import (
+    cors,
+    docs,
+    games,
+    guards,
+    health,
+    hints,
+    limits,
+    openapi,
+    pairing,
+    players,
+    ratings,
+)
 from .api.problems import ProblemApi
 from .archive import open_archive
 from .service import GameService
@@ -46,6 +58,7 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(players.blp)
     api.register_blueprint(ratings.blp)
     api.register_blueprint(pairing.blp)
+    api.register_blueprint(hints.blp)
     app.register_blueprint(docs.blp)
     app.register_blueprint(web.blp)
     app.extensions["stacks_api.api"] = api
@@ -81,5 +94,5 @@ def build_service(config: Mapping[str, Any]) -> GameService:
     service = GameService(store, runner, bot_budget_s=budget, archive=archive,
                           archive_claim_s=claim_s)  # fmt: skip
     assert service.archiving is not None
-    runner.archiver = Archiver(service.archiving, service.pairing.run)
+    runner.archiver = Archiver(service.archiving, service.pairing.run, service.hints.compute)
     return service

@@ -20,6 +20,7 @@ CODES: dict[str, tuple[int, str]] = {
     "too_many_keys": (409, "Too many keys"),
     "game_started": (409, "Game started"),
     "already_seeking": (409, "Already seeking"),
+    "hints_off": (403, "Hints off"),
     "stale_version": (412, "Stale version"),
     "payload_too_large": (413, "Content too large"),
     "uri_too_long": (414, "URI too long"),
@@ -41,7 +42,7 @@ BY_STATUS: dict[int, str] = {
     status: code
     for code, (status, _) in CODES.items()
     if code not in ("not_your_turn", "illegal_action", "game_not_active", "seat_taken",
-                    "game_full", "too_many_keys", "game_started", "already_seeking",
+                    "game_full", "too_many_keys", "game_started", "already_seeking", "hints_off",
                     "idempotency_key_reused",
                     "degraded")
 }  # fmt: skip

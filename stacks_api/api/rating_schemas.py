@@ -142,3 +142,32 @@ class SeekSchema(Schema):
     expires_at = fields.Float(required=True)
     game_id = fields.String(required=True, allow_none=True)
     seat = whole(required=True, allow_none=True)
+
+
+class HintReasonSchema(Schema):
+    code = fields.String(
+        required=True, metadata={"description": "The reason's kind; the rest are its words"}
+    )
+
+
+class HintMoveSchema(Schema):
+    action = fields.Dict(required=True, metadata={"description": "One of your legal actions"})
+    win = fields.Float(
+        required=True, validate=validate.Range(min=0, max=1),
+        metadata={"description": "The estimated chance of winning after it"},
+    )  # fmt: skip
+    why = fields.String(required=True, metadata={"description": "Why, in a few English words"})
+    reason = fields.Dict(
+        required=True,
+        metadata={"description": "The same as a `code` and its parameters, to word it in "
+                  "another language"},
+    )  # fmt: skip
+
+
+class HintSchema(Schema):
+    version = whole(required=True, metadata={"description": "The game's version it is for"})
+    moves = fields.List(
+        fields.Nested(HintMoveSchema),
+        required=True,
+        metadata={"description": "Best first, at most 3 (none while it is computed: 202)"},
+    )

@@ -175,6 +175,22 @@ class SeekBoard(Protocol):
         now (unchanged if it no longer waited), None if unknown."""
 
 
+class HintBoard(Protocol):
+    """Hints asked for and computed: ``key`` is ``<game>:<seat>:<version>``."""
+
+    def get(self, key: str) -> JSON | None:
+        """The computed hint, or None."""
+
+    def ask(self, key: str) -> bool:
+        """Queue the hint for a worker unless it was queued lately; whether it was."""
+
+    def claim(self, limit: int) -> list[str]:
+        """Up to ``limit`` queued hints, taken off the queue."""
+
+    def put(self, key: str, hint: JSON) -> None:
+        """Keep a computed hint a while."""
+
+
 class GameStore(Protocol):
     """Atomic storage of game records, each kept in its JSON form (``GameRecord.to_json``)."""
 
@@ -187,6 +203,10 @@ class GameStore(Protocol):
     @property
     def seeks(self) -> SeekBoard:
         """Quick pairing's requests."""
+
+    @property
+    def hints(self) -> HintBoard:
+        """Hints asked for and computed."""
 
     def ping(self) -> None:
         """Raise StoreUnavailable unless the store answers, StoreDegraded unless it writes."""

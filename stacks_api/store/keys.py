@@ -119,6 +119,13 @@ class Keys:
         ``pool:<pool>``): all in one slot, so each of its scripts is atomic."""
         return f"{self.prefix}:{{pairing}}:{part}"
 
+    def hint(self, key: str) -> str:
+        """A hint (or its "asked" mark): ``key`` is ``<game>:<seat>:<version>``."""
+        return f"{self.prefix}:hint:{{{key.split(':', 1)[0]}}}:{key}"
+
+    def hint_queue(self) -> str:
+        return f"{self.prefix}:hints"
+
     def health(self) -> str:
         """Written by every health check: proves the store still accepts writes."""
         return f"{self.prefix}:health"

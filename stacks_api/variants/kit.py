@@ -80,6 +80,16 @@ class Bots:
     """False where the tree search plays the policy's move instead: where it is known
     to be as good as a search's, or where ``sample_position`` cannot express the
     moment."""
+    explain: Callable[[View, Action], JSON] = lambda view, action: {
+        "code": "best",
+        "text": "the best move",
+    }
+    """Why an action is good, for a hint: ``{"code", <its words' parameters>, "text"}``."""
+    sampled: Callable[[View], bool] = lambda view: True
+    """Whether ``sample_position`` can express the view's moment (hints search only
+    where it can)."""
+    chances: Callable[[View], list[float]] = lambda view: [0.5] * len(view["players"])
+    """Each seat's chance of winning by the variant's estimate, where no search is made."""
 
 
 @dataclass(frozen=True)

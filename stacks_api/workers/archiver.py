@@ -5,7 +5,8 @@ It drains a batch whenever one waits, sleeps ``IDLE_S`` (or until told that a
 game ended) when none does, and every ``SWEEP_EVERY_S`` looks for ended games
 whose outbox entry went missing. It also makes quick pairing's pass over every
 pool every ``PAIR_EVERY_S`` (``service.pairing``: seekers whose ranges widened
-while nobody new came are paired too). While the store or the database is down it
+while nobody new came are paired too), and computes the hints players asked for
+(``service.hints``). While the store or the database is down it
 logs once per failure, waits ``RETRY_S`` and tries again: games go on ending
 normally meanwhile and wait in the outbox.
 """
@@ -33,10 +34,12 @@ class Archiver:
         self,
         archiving: Archiving,
         pair: Callable[[float], object] | None = None,
+        hint: Callable[[], int] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.archiving = archiving
         self.pair = pair
+        self.hint = hint
         self.clock = clock
         self._stop = threading.Event()
         self._nudge = threading.Event()
@@ -68,6 +71,8 @@ class Archiver:
                 if self.pair is not None and self.clock() >= next_pairing:
                     next_pairing = self.clock() + PAIR_EVERY_S
                     self.pair(self.clock())
+                if self.hint is not None and self.hint():
+                    continue  # more may be queued
                 if self.archiving.drain(self.clock(), BATCH) == BATCH:
                     continue  # more may wait
             except Unavailable as err:

@@ -20,8 +20,11 @@ def run_worker(service: GameService) -> None:
     """Advance due games in this process until TERM or INT, and archive ended ones
     (a thread beside the runner loop)."""
     runner = Runner(service.work, service.turns.advance, threads=0)
-    archiver = None if service.archiving is None else Archiver(service.archiving,
-                                                               service.pairing.run)  # fmt: skip
+    archiver = (
+        None
+        if service.archiving is None
+        else Archiver(service.archiving, service.pairing.run, service.hints.compute)
+    )
     if archiver is not None:
         archiver.start()
     busy = [False]

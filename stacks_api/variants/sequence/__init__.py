@@ -4,7 +4,7 @@ two or three teams race for sequences of five chips on a 10x10 board."""
 from __future__ import annotations
 
 from ..kit import Bots, Examples, Schemas, Tuning, Variant, example
-from . import bot, schemas
+from . import bot, explain, schemas
 from .game import SequenceGame
 
 __all__ = ["VARIANT", "SequenceGame"]
@@ -25,6 +25,7 @@ VARIANT = Variant(
         # Playouts of the opponent's greedy reply, then the fitted estimate of who wins;
         # measured on seeds below 20,000 (docs/bots.md).
         tuning=Tuning(iterations=1200, branching=6, playout_turns=1, exploration=0.1, seconds=1.5),
+        explain=explain.explain,
     ),
     schemas=Schemas(
         view=schemas.SequenceViewSchema,

@@ -4,7 +4,7 @@ numbered piles and win chips, two of each colour and five in all."""
 from __future__ import annotations
 
 from ..kit import Bots, Examples, Schemas, Tuning, Variant, example
-from . import bot, schemas
+from . import bot, explain, schemas
 from .game import StacksGame
 
 __all__ = ["VARIANT", "StacksGame"]
@@ -28,6 +28,10 @@ VARIANT = Variant(
         # searched late with playouts to the end (15 of 30) and from the start with
         # playouts of 8 turns (4 of 30), where its policy alone won 59 of 100.
         worth_searching=lambda view: False,
+        explain=explain.explain,
+        # A block window is a moment a sampled position cannot hold.
+        sampled=lambda view: view["block_window"] is None,
+        chances=lambda view: bot.estimate(view["chips"]),
     ),
     schemas=Schemas(
         view=schemas.StacksViewSchema,

@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { outcome, seatName, tell } from "./history.js";
 import { help } from "./lobby.js";
 import { dealFor, dropToken, freshEntropy, hostToken, keepDeal, keepToken, remember, tokenFor } from "./seats.js";
+import { hintBox, markHint } from "./hint.js";
 import { ratingChanges } from "./ratings.js";
 import { renderSequence } from "./sequence.js";
 import { renderStacks } from "./stacks.js";
@@ -236,6 +237,7 @@ export class GameScreen {
     this.page.show(
       h("section", { class: "game", "aria-label": t("game") },
         this.over() ? null : h("div", { class: `turnline${this.myTurn() ? " mine" : ""}`, role: "status" }, turnText(view, this.myTurn()), " ", clock),
+        view.you ? hintBox(view, this) : null,
         this.away && !this.over() ? h("p", { class: "away-note", role: "alert" }, t("you_are_away"), " ",
           h("button", { type: "button", class: "primary", "data-back": "", onclick: () => this.comeBack() }, t("im_back"))) : null,
         this.over() ? gameOver(view, this) : null,
@@ -256,6 +258,7 @@ export class GameScreen {
     );
     this.shownVersion = view.version;
     this.changedPiles = new Set();
+    markHint(this);
     this.announceTurn();
     // Keyboard play: after picking a card, focus goes to its first target (or stays
     // on the card when it has none).
