@@ -22,8 +22,8 @@ def test_a_hint_lights_a_legal_card_and_where_it_goes(server, open_page, variant
     assert wait_turn(page) == "active"
     page.click("[data-hint]")
     page.wait_for_selector("[data-hint-state='shown']", timeout=30_000)
-    view = requests.get(f"{server.url}{API}/games/{game['id']}",
-                        headers={"Authorization": f"Bearer {me.token}"}, timeout=5).json()  # fmt: skip
+    mine = {"Authorization": f"Bearer {me.token}"}
+    view = requests.get(f"{server.url}{API}/games/{game['id']}", headers=mine, timeout=5).json()
     card = page.get_attribute(".hand [data-hinted]", "data-card")
     legal = [a for a in view["you"]["legal_actions"] if a.get("card") == card]
     assert legal, (card, view["you"]["legal_actions"])
