@@ -73,7 +73,7 @@ class AccountFeed:
                          if s.player_id == player_id and s.state != "reserved"), None)  # fmt: skip
             if seat is None or record.id in told.ended:
                 continue
-            if record.status != "waiting" and record.id not in told.started:
+            if _dealt(record) and record.id not in told.started:
                 told.started.add(record.id)
                 events.append({"type": "game_started", **_game(record, seat)})
             if record.status == "active":
@@ -134,6 +134,12 @@ class AccountFeed:
         return {"type": "game_ended", "game_id": game["id"], "variant": game["variant"],
                 "seat": seat["seat"], "rated": game["rated"], "status": game["status"],
                 "score": seat["score"], "rating": rating}  # fmt: skip
+
+
+def _dealt(record: GameRecord) -> bool:
+    """Whether the game was dealt (a table cancelled while it waited never was; one
+    cancelled after its deal was agreed to by its people)."""
+    return record.status in ("active", "finished") or bool(record.cancel_agreed)
 
 
 def _game(record: GameRecord, seat: int) -> JSON:

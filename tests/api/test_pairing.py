@@ -214,3 +214,16 @@ def test_a_pairing_whose_process_died_before_the_game_was_made_is_made_by_the_ne
     service.pairing.status(players[1], seeks[1]["id"])  # made once: the second read finds it
     assert store.load("lostgame").version == made.version
     archive.engine.dispose()
+
+
+def test_a_table_cancelled_before_its_deal_ends_but_never_started_for_the_stream(app, client):
+    ada, key = new_player(client, "Ada")
+    body = client.post(API, json={"variant": "sequence", "players": 2}).json
+    game_id = body["game"]["id"]
+    assert client.post(f"{API}/{game_id}/players", json={}, headers=bearer(key)).status_code == 201
+    feed = app.extensions["stacks_api.games"].account_feed
+    told, first = feed.first(ada, None)
+    assert first == []  # waiting for a second person: nothing to tell
+    assert client.delete(f"{API}/{game_id}", headers=bearer(body["host_token"])).status_code == 200
+    told_now = feed.poll(ada, told)
+    assert [(e["type"], e["status"]) for e in told_now] == [("game_ended", "cancelled")]
