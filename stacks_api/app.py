@@ -11,6 +11,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import variants, web
 from .api import (
+    analysis,
     cors,
     docs,
     games,
@@ -59,6 +60,7 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(ratings.blp)
     api.register_blueprint(pairing.blp)
     api.register_blueprint(hints.blp)
+    api.register_blueprint(analysis.blp)
     app.register_blueprint(docs.blp)
     app.register_blueprint(web.blp)
     app.extensions["stacks_api.api"] = api
@@ -94,5 +96,6 @@ def build_service(config: Mapping[str, Any]) -> GameService:
     service = GameService(store, runner, bot_budget_s=budget, archive=archive,
                           archive_claim_s=claim_s)  # fmt: skip
     assert service.archiving is not None
-    runner.archiver = Archiver(service.archiving, service.pairing.run, service.hints.compute)
+    runner.archiver = Archiver(service.archiving, service.pairing.run, service.hints.compute,
+                               service.analyses.compute)  # fmt: skip
     return service

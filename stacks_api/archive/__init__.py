@@ -15,6 +15,7 @@ from collections.abc import Callable
 from sqlalchemy import Engine
 
 from .accounts import Accounts
+from .analyses import AnalysisArchive
 from .db import connect, database_url, is_current, upgrade
 from .errors import ArchiveUnavailable
 from .games import GameArchive
@@ -22,11 +23,12 @@ from .ratings import RatingBook
 
 
 class Archive:
-    """The archive's parts over one engine: games, accounts and ratings."""
+    """The archive's parts over one engine: games, accounts, ratings and analyses."""
 
     def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
         self.engine = engine
         self.ratings = RatingBook(engine, clock)
+        self.analyses = AnalysisArchive(engine, clock)
         self.games = GameArchive(engine, self.ratings)
         self.accounts = Accounts(engine, clock)
 

@@ -72,10 +72,10 @@ class GameArchive:
         with connected(self.engine, write=True) as connection:
             # ON CONFLICT DO NOTHING: a game archived before (by a worker that died
             # before it could say so) is left as it is, and its seats are too.
-            statement = _insert_ignoring(self.engine, ArchivedGame).returning(ArchivedGame.id)
+            statement = insert_ignoring(self.engine, ArchivedGame).returning(ArchivedGame.id)
             fresh = set(connection.scalars(statement, rows[0] if len(rows) == 1 else rows))
             new_seats = [s for s in seats if s["game_id"] in fresh]
-            seats_insert = _insert_ignoring(self.engine, GameSeat)
+            seats_insert = insert_ignoring(self.engine, GameSeat)
             if new_seats and len(rows) == 1:  # one game: one multi-row INSERT, one round trip
                 connection.execute(seats_insert.values(new_seats))
             elif new_seats:  # a batch: as many rows a statement as the driver takes
@@ -190,7 +190,7 @@ def _history(query: HistoryQuery, *columns: Any) -> Select[Any]:
     return statement
 
 
-def _insert_ignoring(engine: Engine, table: Any) -> Any:
+def insert_ignoring(engine: Engine, table: Any) -> Any:
     """``INSERT ... ON CONFLICT DO NOTHING`` in the engine's dialect."""
     dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
     return cast(Any, dialect).insert(table).on_conflict_do_nothing()

@@ -142,3 +142,14 @@ class RatingChange(Base):
         # A player's rating over time, for the chart on the player page.
         Index("ix_rating_changes_subject_variant", "subject", "variant", "seq"),
     )
+
+
+class GameAnalysis(Base):
+    """The analysis of an ended game (``service.analysis``), kept beside its record:
+    packed like it."""
+
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    document: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[float] = mapped_column(Double)

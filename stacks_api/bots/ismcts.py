@@ -123,12 +123,17 @@ def _round(
             node.total += scores[node.mover]
 
 
-def search(view: View, rng: random.Random, budget: Budget, branching: int) -> tuple[Action, Node]:
-    """The best-scoring of the seat's ``branching`` best legal actions, and the tree.
-    ``budget.iterations`` is split into rounds of one iteration per candidate."""
+def search(
+    view: View, rng: random.Random, budget: Budget, branching: int, include: Action | None = None
+) -> tuple[Action, Node]:
+    """The best-scoring of the seat's ``branching`` best legal actions (and ``include``,
+    an action to score beside them), and the tree. ``budget.iterations`` is split
+    into rounds of one iteration per candidate."""
     kit = kit_of(view)
     me = view["you"]["seat"]
     moves = {action_key(a): a for a in candidates(view, branching)}
+    if include is not None:
+        moves.setdefault(action_key(include), include)
     root = Node(mover=-1, children={key: Node(mover=me) for key in moves})
     world = kit.playout(sample_world(view, random.Random(rng.getrandbits(62))))
     deadline = time.perf_counter() + budget.seconds

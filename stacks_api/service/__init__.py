@@ -9,7 +9,8 @@
   document (``archiving.py``); ``players``: accounts, keys, histories (``players.py``);
 - ``ratings``: profiles' ratings, the leaderboard, a game's rating changes (``rating.py``);
   ``pairing``: quick pairing of players who ask for a game (``pairing.py``);
-  ``hints``: asked by requests, computed by the workers (``hints.py``);
+  ``hints``: asked by requests, computed by the workers (``hints.py``); ``analyses``
+  of finished games, the same way and kept in the archive (``analysis_desk.py``);
 - ``views.py`` renders what they show, ``changes.py`` makes each change of a record,
   ``table.py`` is the write path they share, ``ports.py`` the interface to the rest.
 
@@ -29,6 +30,7 @@ from ..problems import Refusal
 from ..record import JSON
 from ..store import GameStore
 from .account_feed import AccountFeed
+from .analysis_desk import AnalysisDesk
 from .archiving import CLAIM_S, Archiving
 from .hints import Hints
 from .lobby import Lobby
@@ -66,6 +68,7 @@ class GameService:
         self.ratings = RatingDesk(self.table)
         self.pairing = Pairing(self.table, self.lobby)
         self.hints = Hints(self.table)
+        self.analyses = AnalysisDesk(self.table)
         self.account_feed = AccountFeed(self.table, self.ratings)
         self.archiving = (
             None if archive is None else Archiving(store, archive.games, archive_claim_s)

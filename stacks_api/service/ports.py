@@ -97,6 +97,14 @@ class Ratings(Protocol):
     def recompute(self) -> int: ...
 
 
+class Analyses(Protocol):
+    """Ended games' analyses, kept beside their records."""
+
+    def get(self, game_id: str) -> JSON | None: ...
+
+    def put(self, game_id: str, analysis: JSON) -> None: ...
+
+
 class Archive(Protocol):
     """The archive's parts."""
 
@@ -108,6 +116,9 @@ class Archive(Protocol):
 
     @property
     def ratings(self) -> Ratings: ...
+
+    @property
+    def analyses(self) -> Analyses: ...
 
     @property
     def kind(self) -> str:

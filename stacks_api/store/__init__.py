@@ -175,20 +175,21 @@ class SeekBoard(Protocol):
         now (unchanged if it no longer waited), None if unknown."""
 
 
-class HintBoard(Protocol):
-    """Hints asked for and computed: ``key`` is ``<game>:<seat>:<version>``."""
+class JobBoard(Protocol):
+    """Jobs asked of the workers (hints, analyses) and their results: ``key`` begins
+    with the game's id."""
 
     def get(self, key: str) -> JSON | None:
-        """The computed hint, or None."""
+        """The result, or None."""
 
     def ask(self, key: str) -> bool:
-        """Queue the hint for a worker unless it was queued lately; whether it was."""
+        """Queue the job for a worker unless it was queued lately; whether it was."""
 
     def claim(self, limit: int) -> list[str]:
-        """Up to ``limit`` queued hints, taken off the queue."""
+        """Up to ``limit`` queued jobs, taken off the queue."""
 
-    def put(self, key: str, hint: JSON) -> None:
-        """Keep a computed hint a while."""
+    def put(self, key: str, result: JSON) -> None:
+        """Keep a result a while."""
 
 
 class GameStore(Protocol):
@@ -205,8 +206,12 @@ class GameStore(Protocol):
         """Quick pairing's requests."""
 
     @property
-    def hints(self) -> HintBoard:
+    def hints(self) -> JobBoard:
         """Hints asked for and computed."""
+
+    @property
+    def analyses(self) -> JobBoard:
+        """Analyses of ended games asked for (the archive keeps them)."""
 
     def ping(self) -> None:
         """Raise StoreUnavailable unless the store answers, StoreDegraded unless it writes."""

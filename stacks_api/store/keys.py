@@ -119,12 +119,13 @@ class Keys:
         ``pool:<pool>``): all in one slot, so each of its scripts is atomic."""
         return f"{self.prefix}:{{pairing}}:{part}"
 
-    def hint(self, key: str) -> str:
-        """A hint (or its "asked" mark): ``key`` is ``<game>:<seat>:<version>``."""
-        return f"{self.prefix}:hint:{{{key.split(':', 1)[0]}}}:{key}"
+    def job(self, kind: str, key: str) -> str:
+        """A worker's job of ``kind`` (hint, analysis), its result or its "asked" mark:
+        ``key`` begins with the game's id (a hint's is ``<game>:<seat>:<version>``)."""
+        return f"{self.prefix}:{kind}:{{{key.split(':', 1)[0]}}}:{key}"
 
-    def hint_queue(self) -> str:
-        return f"{self.prefix}:hints"
+    def job_queue(self, kind: str) -> str:
+        return f"{self.prefix}:{kind}:queue"
 
     def health(self) -> str:
         """Written by every health check: proves the store still accepts writes."""

@@ -36,7 +36,7 @@ from .broadcast import Broadcaster, Subscription, Wake
 from .keys import Keys
 from .redis_connect import connect
 from .redis_errors import FAILURES, reachable
-from .redis_hints import RedisHints
+from .redis_jobs import RedisJobs
 from .redis_outbox import ARCHIVED, CLAIM_ARCHIVING, REQUEUE, RedisOutbox
 from .redis_seeks import RedisSeeks
 from .redis_work import RedisWorkQueue
@@ -128,7 +128,8 @@ class RedisStore(RedisOutbox):
         self.indexes = (*variants, *(f"{v}{UNLISTED}" for v in variants))
         self.work = RedisWorkQueue(self.connection, self.keys, self.indexes)
         self.seeks = RedisSeeks(self.connection, self.keys)
-        self.hints = RedisHints(self.connection, self.keys)
+        self.hints = RedisJobs(self.connection, self.keys, "hint")
+        self.analyses = RedisJobs(self.connection, self.keys, "analysis")
         self._write_game = self.connection.script(WRITE_GAME)
         self._claim_archiving = self.connection.script(CLAIM_ARCHIVING)
         self._archived = self.connection.script(ARCHIVED)

@@ -90,6 +90,9 @@ class Bots:
     where it can)."""
     chances: Callable[[View], list[float]] = lambda view: [0.5] * len(view["players"])
     """Each seat's chance of winning by the variant's estimate, where no search is made."""
+    luck: Callable[[int], tuple[frozenset[str], float]] = lambda players: (frozenset(), 0.0)
+    """The cards an analysis counts as luck (jacks, wilds) for a number of players, and
+    their share of the deck: what each seat should receive of them on average."""
 
 
 @dataclass(frozen=True)

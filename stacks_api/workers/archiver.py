@@ -6,7 +6,8 @@ game ended) when none does, and every ``SWEEP_EVERY_S`` looks for ended games
 whose outbox entry went missing. It also makes quick pairing's pass over every
 pool every ``PAIR_EVERY_S`` (``service.pairing``: seekers whose ranges widened
 while nobody new came are paired too), and computes the hints players asked for
-(``service.hints``). While the store or the database is down it
+(``service.hints``). Analyses of finished games, which take tens of seconds, run
+in a thread of their own beside it. While the store or the database is down it
 logs once per failure, waits ``RETRY_S`` and tries again: games go on ending
 normally meanwhile and wait in the outbox.
 """
@@ -35,11 +36,13 @@ class Archiver:
         archiving: Archiving,
         pair: Callable[[float], object] | None = None,
         hint: Callable[[], int] | None = None,
+        analyse: Callable[[], int] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.archiving = archiving
         self.pair = pair
         self.hint = hint
+        self.analyse = analyse
         self.clock = clock
         self._stop = threading.Event()
         self._nudge = threading.Event()
@@ -52,6 +55,22 @@ class Archiver:
                 self._thread = threading.Thread(target=self.serve, name="stacks-api-archiver",
                                                 daemon=True)  # fmt: skip
                 self._thread.start()
+                if self.analyse is not None:  # a long job: a thread of its own
+                    threading.Thread(target=self._analyst, name="stacks-api-analyst",
+                                     daemon=True).start()  # fmt: skip
+
+    def _analyst(self) -> None:
+        """Analyse asked-for games one at a time, looking for one every ``IDLE_S``."""
+        assert self.analyse is not None
+        while not self._stop.is_set():
+            try:
+                if self.analyse():
+                    continue
+            except Unavailable as err:
+                log.warning("analyst: %s; trying again in %g s", err, RETRY_S)
+            except Exception:  # the thread must live on: the next game may analyse
+                log.exception("analyst: analysing failed")
+            self._stop.wait(IDLE_S * 4)
 
     def nudge(self) -> None:
         """A game just ended here: look at the outbox now."""

@@ -20,11 +20,10 @@ def run_worker(service: GameService) -> None:
     """Advance due games in this process until TERM or INT, and archive ended ones
     (a thread beside the runner loop)."""
     runner = Runner(service.work, service.turns.advance, threads=0)
-    archiver = (
-        None
-        if service.archiving is None
-        else Archiver(service.archiving, service.pairing.run, service.hints.compute)
-    )
+    archiver = None
+    if service.archiving is not None:
+        chores = (service.pairing.run, service.hints.compute, service.analyses.compute)
+        archiver = Archiver(service.archiving, *chores)
     if archiver is not None:
         archiver.start()
     busy = [False]

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from ..kit import Bots, Examples, Schemas, Tuning, Variant, example
 from . import bot, explain, schemas
+from .board import JACKS
 from .game import SequenceGame
+from .setup import DECK
 
 __all__ = ["VARIANT", "SequenceGame"]
 
@@ -26,6 +28,7 @@ VARIANT = Variant(
         # measured on seeds below 20,000 (docs/bots.md).
         tuning=Tuning(iterations=1200, branching=6, playout_turns=1, exploration=0.1, seconds=1.5),
         explain=explain.explain,
+        luck=lambda players: (JACKS, sum(card in JACKS for card in DECK) / len(DECK)),
     ),
     schemas=Schemas(
         view=schemas.SequenceViewSchema,

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from ..kit import Bots, Examples, Schemas, Tuning, Variant, example
 from . import bot, explain, schemas
+from .cards import deck_for
 from .game import StacksGame
+
+WILDS = frozenset({"BW", "RW"})  # what an analysis counts as a lucky draw
+
+
+def wild_share(players: int) -> float:
+    deck = deck_for(players)
+    return sum(card in WILDS for card in deck) / len(deck)
+
 
 __all__ = ["VARIANT", "StacksGame"]
 
@@ -32,6 +41,7 @@ VARIANT = Variant(
         # A block window is a moment a sampled position cannot hold.
         sampled=lambda view: view["block_window"] is None,
         chances=lambda view: bot.estimate(view["chips"]),
+        luck=lambda players: (WILDS, wild_share(players)),
     ),
     schemas=Schemas(
         view=schemas.StacksViewSchema,

@@ -1,6 +1,7 @@
 // A replay of an ended game: every version of it, forwards and back, on the board as
 // it was (each position comes from the server, which deals the game again from its
 // revealed secrets), with the history up to that moment and the record to download.
+import { analysisPanel, fetchAnalysis, markBetter } from "./analysis.js";
 import { call } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -12,7 +13,8 @@ const RENDERERS = { sequence: renderSequence, stacks: renderStacks };
 
 export class ReplayScreen {
   constructor(id, page) {
-    Object.assign(this, { id, page, record: null, versions: [], at: 0, views: new Map() });
+    Object.assign(this, { id, page, record: null, versions: [], at: 0, views: new Map(),
+      analysis: undefined, chosen: null });
     this.keys = (event) => {
       if (event.target.closest("input, select, textarea")) return;
       const step = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity }[event.key];
@@ -31,6 +33,15 @@ export class ReplayScreen {
     }
     this.versions = [...new Set(this.record.events.map((e) => e.version))];
     await this.go(this.versions.length - 1);
+    if (this.record.status !== "finished") return;
+    this.analysis = await fetchAnalysis(this.id, () => !this.closed);
+    if (!this.closed) this.go(this.at);
+  }
+
+  // A mistake chosen on the chart: the moment before it, with the better move lit.
+  pick(move) {
+    this.chosen = move;
+    this.go(this.versions.indexOf(move.version) - 1);
   }
 
   close() {
@@ -81,6 +92,8 @@ export class ReplayScreen {
       h("div", { class: "table" },
         h("div", { class: "play-area" }, RENDERERS[view.variant](view, ui)),
         h("section", { class: "log", "aria-label": t("history") }, h("h2", {}, t("history")),
-          h("ol", { reversed: true }, ...lines.slice().reverse().map((l) => h("li", { "data-move": l.version }, l.text)))))));
+          h("ol", { reversed: true }, ...lines.slice().reverse().map((l) => h("li", { "data-move": l.version }, l.text))))),
+      analysisPanel(this.analysis, this.versions[last], view, this.chosen, (move) => this.pick(move))));
+    if (this.chosen && this.versions[this.at + 1] === this.chosen.version) markBetter(this.chosen.best);
   }
 }

@@ -1,5 +1,5 @@
-"""Hints in the embedded store: asked ones wait in a queue, computed ones are kept a
-while (the same contract as ``redis_hints``)."""
+"""Jobs for the workers in the embedded store (hints, analyses): asked ones wait in
+a queue, results are kept a while (the same contract as ``redis_jobs``)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from collections.abc import Callable
 
 from ..record import JSON
 
-KEEP_S = 600.0  # a computed hint is kept this long (its version is gone by then)
-ASKED_S = 30.0  # a hint asked again after this is queued again (its worker died)
+KEEP_S = 600.0  # a result is kept this long (a hint's version is gone by then)
+ASKED_S = 60.0  # a job asked again after this is queued again (its worker died)
 
 
-class MemoryHints:
+class MemoryJobs:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._lock = threading.Lock()
@@ -41,8 +41,8 @@ class MemoryHints:
         with self._lock:
             return [self._queue.popleft() for _ in range(min(limit, len(self._queue)))]
 
-    def put(self, key: str, hint: JSON) -> None:
+    def put(self, key: str, result: JSON) -> None:
         now = self._clock()
         with self._lock:
             self._done = {k: kept for k, kept in self._done.items() if kept[1] > now}
-            self._done[key] = (dict(hint), now + KEEP_S)
+            self._done[key] = (dict(result), now + KEEP_S)

@@ -1,0 +1,56 @@
+"""The analysis beside a replay: a chart of the chance of winning, mistakes marked,
+and a chosen mistake's better move lit on the board."""
+
+from __future__ import annotations
+
+import time
+
+import requests
+
+from stacks_api.client import Client
+
+from ..api.test_analysis import BLUNDER
+from .conftest import shoot
+
+API = "/api/v1/games"
+
+
+def finish(url: str, game_id: str, token: str) -> None:
+    """Play the seat's first legal action until the game is over."""
+    mine = {"Authorization": f"Bearer {token}", "Prefer": "wait=10"}
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        view = requests.get(f"{url}{API}/{game_id}", headers=mine, timeout=20).json()
+        if view["status"] != "active":
+            return
+        if view["you"]["legal_actions"]:
+            requests.post(f"{url}{API}/{game_id}/actions", json=view["you"]["legal_actions"][0],
+                          headers=mine, timeout=20)  # fmt: skip
+    raise AssertionError("the game did not end")
+
+
+def test_a_sequence_blunder_is_marked_and_its_better_move_lit(server, open_page):
+    api = Client(server.url)
+    game = api.create("sequence", 2, seats=[{}, {"bot": "medium"}], position=BLUNDER,
+                      options={"sequences_to_win": 1})  # fmt: skip
+    me = api.join(game["id"], "Ada")
+    api.act(game["id"], me.token, {"type": "play", "card": "2D", "cell": [2, 2]}, wait=10)
+    page = open_page(f"{server.url}/play#replay={game['id']}")
+    page.wait_for_selector("[data-analysis='shown'] svg .mistake", timeout=60_000)
+    page.click("[data-mistake]")
+    page.wait_for_selector("[data-cell='1,5'][data-better]")
+    assert "F2" in page.text_content("p[data-better]")
+    shoot(page, "analysis-sequence")
+    assert not open_page.problems, open_page.problems
+
+
+def test_a_stacks_game_is_charted_beside_its_replay(server, open_page):
+    api = Client(server.url)
+    game = api.create("stacks", 2, seats=[{}, {"bot": "medium"}])
+    me = api.join(game["id"], "Ada")
+    finish(server.url, game["id"], me.token)
+    page = open_page(f"{server.url}/play#replay={game['id']}")
+    page.wait_for_selector("[data-analysis='shown'] svg polyline", timeout=120_000)
+    assert "Lucky cards" in page.text_content("[data-analysis]")
+    shoot(page, "analysis-stacks")
+    assert not open_page.problems, open_page.problems
