@@ -59,6 +59,7 @@ def test_a_blunder_is_marked_with_the_better_move(app, client):
     assert move["win_before"] > 0.9 and move["win_after"] < move["win_before"] - 0.1
     luck = {s["seat"]: s for s in found["luck"]["seats"]}
     assert found["luck"]["cards"] == ["JC", "JD", "JH", "JS"]
-    assert luck[0]["received"] >= 7 and luck[0]["lucky"] == 0 and luck[0]["expected"] > 0
+    # Seven cards without a jack, then one drawn after the move (it may be one).
+    assert luck[0]["received"] == 8 and luck[0]["lucky"] in (0, 1) and luck[0]["expected"] > 0
     assert client.get(f"{API}/{game_id}/analysis").json == found  # kept: answered again
     problem(client.get(f"{API}/nope/analysis"), 404, "not_found")
