@@ -57,7 +57,10 @@ def test_two_browsers_play_a_rated_game_found_by_play_now(server, open_page):
         assert len(changes) == 2 and all("1500 →" in c for c in changes)
     shoot(pages[0], "rated-game-over")
     ratings = requests.get(f"{server.url}{API}/games/{game_id}/ratings", timeout=5).json()
-    assert sorted(c["change"] > 0 for c in ratings["changes"]) == [False, True]
+    changes = ratings["changes"]
+    assert sum(c["change"] for c in changes) == 0  # two new players: a gain is a loss
+    decided = len({c["rank"] for c in changes}) == 2  # else a draw: no change
+    assert all((c["change"] > 0) == (decided and c["rank"] == 1) for c in changes)
 
     pages[0].goto(f"{server.url}/play")
     pages[0].click("[data-my-page]")
