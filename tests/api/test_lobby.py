@@ -161,7 +161,9 @@ def test_after_the_deal_a_host_cannot_cancel_but_every_person_together_can(clien
     assert first.status_code == 200 and first.json["status"] == "active"
     assert first.json["cancel_agreed"] == [0]
     again = client.delete(f"{API}/{game_id}", headers=bearer(tokens[0]))
-    assert again.json["version"] == first.json["version"]  # said twice: nothing more
+    # Said twice: nothing more (the bot may have moved meanwhile; the events below
+    # hold one agreement a seat).
+    assert again.status_code == 200 and again.json["cancel_agreed"] == [0]
     done = client.delete(f"{API}/{game_id}", headers=bearer(tokens[1]))
     assert done.json["status"] == "cancelled" and done.json["cancel_agreed"] == [0, 1]
     kinds = [e["type"] for e in client.get(f"{API}/{game_id}/events").json["events"]]
