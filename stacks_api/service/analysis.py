@@ -41,7 +41,8 @@ def analyse(document: JSON, seed: int = 0) -> JSON:
     game = dealt(document)
     players = document["players"]
     lucky, share = variant.bots.luck(players)
-    received = [Counter(hand_of(game, seat)) for seat in range(players)]
+    hands = [Counter(hand_of(game, seat)) for seat in range(players)]
+    received = [Counter(hand) for hand in hands]
     rng = random.Random(seed)
     moves = []
     for version, changes in _changes(document):
@@ -52,11 +53,12 @@ def analyse(document: JSON, seed: int = 0) -> JSON:
             scored = _score(game, seat, first, rng)
             if scored is not None:
                 moves.append({"version": version, "seat": seat, **scored})
-        before = [Counter(hand_of(game, s)) for s in range(players)]
         trial, failed = replay(game.copy(), changes)
         game = played_to(document, version) if failed is not None else trial
+        after = [Counter(hand_of(game, s)) for s in range(players)]
         for s in range(players):
-            received[s] += Counter(hand_of(game, s)) - before[s]
+            received[s] += after[s] - hands[s]
+        hands = after
     luck = [{"seat": s, "received": sum(got.values()),
              "lucky": sum(n for card, n in got.items() if card in lucky),
              "expected": round(sum(got.values()) * share, 2)}

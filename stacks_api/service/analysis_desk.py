@@ -27,9 +27,7 @@ class AnalysisDesk:
 
     @property
     def archive(self) -> Archive:
-        if self.table.archive is None:
-            raise Refusal("not_implemented", "this server keeps no analyses")
-        return self.table.archive
+        return self.table.archive_for("analyses")
 
     def ask(self, game_id: str) -> JSON | None:
         """The game's analysis, or None: it is queued (or the game is archived first)."""

@@ -140,7 +140,10 @@ class Pairing:
             self.pair(seek["pool"], now)
             seek = self._own(player_id, seek_id)
         elif seek["status"] == "paired" and now >= seek["closed_at"] + RECOVER_AFTER_S:
-            self._open(seek)  # made already (nothing happens) or lost with its process
+            # Made already (nothing happens), or lost with its process.
+            group = [s for s in map(self.board.get, seek["group"]) if s is not None]
+            if len(group) == seek["players"]:  # else forgotten: closed over an hour ago
+                self._open(seek, group)
         return shown(seek)
 
     def withdraw(self, player_id: str, seek_id: str) -> JSON:
@@ -168,15 +171,13 @@ class Pairing:
         for group in groups(waiting, waiting[0]["players"] if waiting else 0, now):
             game_id = secrets.token_hex(8)
             if self.board.pair([s["id"] for s in group], game_id, now):
-                self._open({**group[0], "game_id": game_id, "group": [s["id"] for s in group]})
+                self._open({**group[0], "game_id": game_id}, group)
                 made += 1
         return made
 
-    def _open(self, seek: JSON) -> None:
-        """Create a group's game (nothing if it exists): each seat held for its player."""
-        group = [s for s in map(self.board.get, seek["group"]) if s is not None]
-        if len(group) != seek["players"]:
-            return  # forgotten: the seeks closed over an hour ago
+    def _open(self, seek: JSON, group: list[JSON]) -> None:
+        """Create the game ``seek`` was paired into, seating ``group`` in order (nothing
+        if it exists): each seat held for its player."""
         game = create_game(seek["variant"], seek["players"], secrets.randbits(63),
                            _options(seek))  # fmt: skip
         seats = tuple(Seat("reserved", name=s["name"], player_id=s["player_id"]) for s in group)

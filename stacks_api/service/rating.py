@@ -22,9 +22,7 @@ class RatingDesk:
 
     @property
     def book(self) -> Ratings:
-        if self.table.archive is None:
-            raise Refusal("not_implemented", "this server keeps no ratings")
-        return self.table.archive.ratings
+        return self.table.archive_for("ratings").ratings
 
     def of(self, player_id: str) -> JSON:
         return self.book.of(player_id)

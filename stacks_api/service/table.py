@@ -60,6 +60,13 @@ class Table:
             return record, False
         return final_record(self.kept(game_id)), True
 
+    def archive_for(self, what: str) -> Archive:
+        """The archive, for a part of the service that needs it (``what`` it keeps:
+        accounts, ratings, analyses); 501 on a server built without one."""
+        if self.archive is None:
+            raise Refusal("not_implemented", f"this server keeps no {what}")
+        return self.archive
+
     def kept(self, game_id: str) -> JSON:
         """The record document of a game the archive keeps."""
         found = None if self.archive is None else self.archive.games.document(game_id)
