@@ -54,7 +54,7 @@ def positions(variant: str, count: int) -> list[View]:
             # No open block window: a position cannot describe one.
             if decisions >= 8 and decisions % 6 == 0 and view.get("block_window") is None:
                 views.append(view)
-            game.apply(seat, bots.choose("easy", view, rng))
+            game.apply(seat, bots.choose("medium", view, rng))
         seed += 1
     return views
 
@@ -86,7 +86,7 @@ def greedy_speed(views: list[View]) -> float:
     def greedy_all() -> None:
         for _ in range(50):
             for n, view in enumerate(views):
-                bots.choose("easy", view, random.Random(n))
+                bots.choose("medium", view, random.Random(n))
 
     return 50 * len(views) / cpu(greedy_all)
 

@@ -254,19 +254,26 @@ def test_stacks_worlds_keep_the_public_set_aside_heap():
 
 
 def test_a_sequence_playout_moves_as_greedy_would_on_the_views():
-    game = create_game("sequence", players=2, seed=5)
-    twin = sequence_greedy.Playout(game.copy())
-    moves = sequences = 0
-    while game.result is None and moves < 300:
-        seat = game.to_move[0]
-        game.apply(seat, bots.choose("greedy", game.view(seat), random.Random(moves)))
-        twin.move(random.Random(moves))
-        # The board kept up to date move after move is the board built afresh.
-        fresh = sequence_greedy.Board.of_view(twin.game.view(None))
-        assert (twin.board.cells, twin.board.holders) == (fresh.cells, fresh.holders)
-        assert twin.board.reused == fresh.reused
-        moves, sequences = moves + 1, len(game.sequences)
-    assert twin.game.to_dict() == game.to_dict() and sequences > 0
+    removals = sequences = 0
+    for players, seed in ((2, 5), (3, 6), (2, 7)):
+        game = create_game("sequence", players=players, seed=seed)
+        twin = sequence_greedy.Playout(game.copy())
+        moves = 0
+        while game.result is None and moves < 300:
+            seat = game.to_move[0]
+            action = bots.choose("greedy", game.view(seat), random.Random(moves))
+            game.apply(seat, action)
+            twin.move(random.Random(moves))
+            removals += action.get("card") in sequence_greedy.ONE_EYED_JACKS
+            # The board kept up to date move after move is the board built afresh.
+            board, fresh = twin.board, sequence_greedy.Board.of_view(twin.game.view(None))
+            assert (board.cells, board.holders) == (fresh.cells, fresh.holders)
+            assert (board.owned, board.fours) == (fresh.owned, fresh.fours)
+            assert board.reused == fresh.reused
+            moves += 1
+        assert twin.game.to_dict() == game.to_dict()
+        sequences += len(game.sequences)
+    assert sequences > 0 and removals > 0
 
 
 def test_sequence_greedy_skips_only_jack_plays_that_cannot_be_best():

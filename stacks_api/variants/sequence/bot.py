@@ -47,6 +47,7 @@ def _windows() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]
 
 
 WINDOWS, WINDOWS_THROUGH = _windows()
+CONTESTED = (-2, 0)  # the holder of a window where two teams have chips
 
 
 class Board:
@@ -60,6 +61,10 @@ class Board:
         self.cells = cells
         self.sequences = sequences
         self.holders = [self._holder(w) for w in range(len(WINDOWS))]
+        # The windows one team holds (``features`` looks at no other), and those of
+        # them with four or five chips (``cells_of_fours``): kept up to date by ``set``.
+        self.owned = {w for w, (owner, _) in enumerate(self.holders) if owner >= 0}
+        self.fours = {w for w in self.owned if self.holders[w][1] >= 4}
         # Per team, the windows a new sequence could not use (docs/rules.md: two
         # sequences share at most one space).
         self.reused: dict[int, set[int]] = {}
@@ -79,6 +84,7 @@ class Board:
     def copy(self) -> Board:
         twin = copy.copy(self)  # sequences and reused are replaced, never changed in place
         twin.cells, twin.holders = list(self.cells), list(self.holders)
+        twin.owned, twin.fours = set(self.owned), set(self.fours)
         return twin
 
     def add_sequence(self, team: int, cells: set[int]) -> None:
@@ -97,22 +103,37 @@ class Board:
 
     def cells_of_fours(self) -> set[int]:
         """Every cell of a window that one team holds four or five spaces of."""
-        return {
-            cell
-            for w, (owner, held) in enumerate(self.holders)
-            if held >= 4 and owner >= 0
-            for cell in WINDOWS[w]
-        }
+        return {cell for w in self.fours for cell in WINDOWS[w]}
 
     def set(self, cell: int, value: int) -> None:
-        """Put ``value`` at ``cell`` and work out the windows through it again."""
+        """Put ``value`` at ``cell`` and work out the windows through it again.
+
+        The playouts' hottest write: a team's chip on an empty cell (nearly every
+        move) changes each window's holder by one chip, worked out from the holder
+        alone; anything else reads the windows' cells again."""
+        placed = self.cells[cell] == EMPTY and value not in (EMPTY, CORNER)
         self.cells[cell] = value
+        holders, owned, fours = self.holders, self.owned, self.fours
         for w in WINDOWS_THROUGH[cell]:
-            self.holders[w] = self._holder(w)
+            if placed:
+                owner, held = holders[w]
+                holder = (value, held + 1) if owner in (-1, value) else CONTESTED
+            else:
+                holder = self._holder(w)
+            holders[w] = holder
+            if holder[0] < 0:
+                owned.discard(w)
+                fours.discard(w)
+            else:
+                owned.add(w)
+                if holder[1] >= 4:
+                    fours.add(w)
+                else:  # a chip taken away
+                    fours.discard(w)
 
     def _holder(self, w: int) -> tuple[int, int]:
-        """(team, chips) of window ``w``: -1 if no team holds a chip there, -2 if two do.
-        Corners count as chips of every team."""
+        """(team, chips) of window ``w``: (-1, corners) if no team holds a chip there,
+        ``CONTESTED`` if two do. Corners count as chips of every team."""
         owner, held = -1, 0
         for cell in WINDOWS[w]:
             v = self.cells[cell]
@@ -120,7 +141,7 @@ class Board:
                 held += 1
             elif v >= 0:
                 if owner not in (-1, v):
-                    return -2, held
+                    return CONTESTED
                 owner, held = v, held + 1
         return owner, held
 
@@ -298,9 +319,11 @@ def features(
     fours: list[set[int]] = [set() for _ in range(teams)]
     threes: list[set[int]] = [set() for _ in range(teams)]
     cells, spent = board.cells, [board.reused.get(team, ()) for team in range(teams)]
-    for w, (owner, held) in enumerate(board.holders):
+    holders = board.holders
+    for w in board.owned:
+        owner, held = holders[w]
         # A full window is a sequence (counted above) or spent.
-        if owner < 0 or held == 5 or w in spent[owner]:
+        if held == 5 or w in spent[owner]:
             continue
         per_team[owner][held] += 1
         if held >= 3:
