@@ -243,7 +243,7 @@ def test_stacks_worlds_keep_the_public_set_aside_heap():
     seat = game.to_move[0]
     view = game.view(seat)
     assert view["set_aside"] and len(view["set_aside"]) == view["set_aside_count"]
-    world = stacks_greedy.ViewPlayout(sample_world(view, random.Random(1)))
+    world = stacks_greedy.Playout(sample_world(view, random.Random(1)))
     for n in range(5):
         world.redeal(seat, random.Random(n))  # the hidden cards dealt anew, the heap kept
         assert world.game.view(seat)["set_aside"] == view["set_aside"]
@@ -274,6 +274,23 @@ def test_a_sequence_playout_moves_as_greedy_would_on_the_views():
         assert twin.game.to_dict() == game.to_dict()
         sequences += len(game.sequences)
     assert sequences > 0 and removals > 0
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_stacks_playout_moves_as_the_policy_would_on_the_views(players):
+    # Its glance at a seat's view must lead the policy to the move the view would.
+    game = create_game("stacks", players=players, seed=11)
+    twin = stacks_greedy.Playout(game.copy())
+    moves = 0
+    while game.result is None and moves < 2_000:
+        seat = game.to_move[0]
+        game.apply(seat, stacks_greedy.policy(game.view(seat), random.Random(moves)))
+        twin.move(random.Random(moves))
+        assert twin.game.to_dict() == game.to_dict()
+        moves += 1
+    assert game.result is not None and twin.estimate() == stacks_greedy.estimate(
+        game.view(None)["chips"]
+    )
 
 
 def test_sequence_greedy_skips_only_jack_plays_that_cannot_be_best():

@@ -29,7 +29,7 @@ VARIANT = Variant(
         policy=bot.policy,
         rank=bot.rank,
         sample_position=bot.sample_position,
-        playout=bot.ViewPlayout,
+        playout=bot.Playout,
         tuning=Tuning(
             iterations=150, branching=8, playout_turns=1_000, exploration=0.3, seconds=1.5
         ),

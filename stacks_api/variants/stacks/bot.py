@@ -21,7 +21,7 @@ from typing import Any
 from ...rules.base import Game
 from ..kit import JSON
 from ..sampling import deal_again, deal_hidden, sigmoid, unseen
-from .cards import COLOR_OF, LETTER, PILE_COLORS, deck_for
+from .cards import COLOR_OF, COLORS, LETTER, PILE_COLORS, deck_for
 from .state import StacksState
 
 View = dict[str, Any]
@@ -72,19 +72,28 @@ FEEDING = Style(
 )
 
 
-def finishable(length: int, color: str, hand: Counter[str], stack: list[str]) -> bool:
+# The cards that take a pile of each colour letter to each number: the number, or a wild.
+_CARDS_FOR = {
+    letter: {number: (f"{letter}{number}", f"{letter}W") for number in range(1, 6)}
+    for letter in LETTER.values()
+}
+
+
+def finishable(length: int, color: str, hand: Mapping[str, int], stack: list[str]) -> bool:
     """Whether a pile of ``length`` cards can be taken to its fifth card from ``hand``
     and the own discard pile ``stack`` (top last; each card played from it uncovers
     the next). Numbers go before wilds, and the discard top before the hand, so
-    that what is kept stays flexible."""
-    hand, stack = hand.copy(), list(stack)
+    that what is kept stays flexible. Called for most actions of every playout move,
+    so it copies nothing: ``used`` counts what the hand gave, ``top`` walks the pile."""
+    used: dict[str, int] = {}
+    top, cards_for = len(stack), _CARDS_FOR[color]
     for number in range(length + 1, 6):
-        for card in (f"{color}{number}", f"{color}W"):
-            if stack and stack[-1] == card:
-                stack.pop()
+        for card in cards_for[number]:
+            if top and stack[top - 1] == card:
+                top -= 1
                 break
-            if hand[card]:
-                hand[card] -= 1
+            if hand.get(card, 0) > used.get(card, 0):
+                used[card] = used.get(card, 0) + 1
                 break
         else:
             return False
@@ -235,31 +244,47 @@ def sample_position(view: View, rng: random.Random) -> JSON:
     }
 
 
-class ViewPlayout:
-    """Moves of ``policy`` chosen from each seat's view of a sampled game."""
+def glance(game: StacksState, seat: int) -> View:
+    """What ``policy`` reads of ``seat``'s view, without rendering the rest: a playout
+    moves a hundred times, and a whole view costs more than the choice. The lists are
+    the game's own, read and never changed."""
+    return {
+        "you": {"seat": seat, "hand": game.hands[seat], "legal_actions": game.legal_actions(seat)},
+        "chips": game.chips,
+        "discards": game.discards,
+        "piles": game.piles,
+        "supply": {color: game.supply(color) for color in COLORS},
+        "draw_pile_count": len(game.draw),
+        "set_aside_count": len(game.set_aside),
+    }
+
+
+class Playout:
+    """Moves of ``policy`` for whoever is to move in a sampled game (a search's world,
+    never a live one), each chosen from a glance at that seat's view."""
 
     def __init__(self, game: Game) -> None:
+        assert isinstance(game, StacksState), "a Stacks playout plays Stacks"
         self.game = game
 
-    def fork(self) -> ViewPlayout:
-        return ViewPlayout(self.game.copy())
+    def fork(self) -> Playout:
+        return Playout(self.game.copy())
 
     def play(self, seat: int, action: Action) -> None:
         self.game.apply(seat, action)
 
     def redeal(self, seat: int, rng: random.Random) -> None:
         game = self.game
-        assert isinstance(game, StacksState), "a Stacks playout plays Stacks"
         game.hands, game.draw = deal_again(game.hands, seat, game.draw, rng)  # heap is public
 
     def suggest(self, rng: random.Random) -> Action:
-        return policy(self.game.view(self.game.to_move[0]), rng)
+        return policy(glance(self.game, self.game.to_move[0]), rng)
 
     def move(self, rng: random.Random) -> None:
         self.play(self.game.to_move[0], self.suggest(rng))
 
     def estimate(self) -> list[float]:
-        return estimate(self.game.view(None)["chips"])
+        return estimate(self.game.chips)
 
 
 def _steps_to_win(chips: dict[str, int]) -> int:

@@ -118,7 +118,7 @@ class StacksState(CardGame[Setup, StacksPosition]):
             self.draw, self.direction, self.skips, self.turn, self.plays,
         )  # fmt: skip
 
-    def _supply(self, color: str) -> int:
+    def supply(self, color: str) -> int:
         """The chips of ``color`` nobody has won yet."""
         return CHIPS_PER_COLOR - sum(chips[color] for chips in self.chips)
 
@@ -130,7 +130,7 @@ class StacksState(CardGame[Setup, StacksPosition]):
             "direction": self.direction,
             "piles": [list(p) for p in self.piles],
             "chips": [dict(c) for c in self.chips],
-            "supply": {c: self._supply(c) for c in COLORS},
+            "supply": {c: self.supply(c) for c in COLORS},
             "special_discard": list(self.special),
             "set_aside_count": len(self.set_aside),
             "set_aside": list(self.set_aside),

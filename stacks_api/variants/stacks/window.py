@@ -101,7 +101,7 @@ class BlockWindowRules:
         def _opponents(self, seat: int) -> list[int]: ...
         def _take(self, seat: int, card: str, source: str) -> None: ...
         def _remove(self, seat: int, card: str, source: str) -> None: ...
-        def _supply(self, color: str) -> int: ...
+        def supply(self, color: str) -> int: ...
         def _draw_cards(self, seat: int, count: int, events: list[Event]) -> None: ...
         def _finish(self, result: JSON, events: list[Event]) -> None: ...
 
@@ -176,13 +176,13 @@ class BlockWindowRules:
             self._remove(blocker[0], BLOCK, blocker[1])
             self.special.append(BLOCK)
             events.append({"type": "block", "seat": blocker[0], "pile": pile})
-        elif self._supply(color) > 0:
+        elif self.supply(color) > 0:
             self.chips[seat][color] += 1
             events.append({"type": "chip", "seat": seat, "color": color})
             if wins(self.chips[seat]):
                 self._finish({"winner_seat": seat}, events)
                 return
-            if not any(self._supply(c) for c in COLORS):
+            if not any(self.supply(c) for c in COLORS):
                 self._finish({"draw": True}, events)
                 return
         if window.refill and not self.hands[seat]:
