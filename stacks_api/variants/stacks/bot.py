@@ -265,26 +265,27 @@ class Playout:
 
     def __init__(self, game: Game) -> None:
         assert isinstance(game, StacksState), "a Stacks playout plays Stacks"
-        self.game = game
+        self.game: Game = game
+        self.state = game  # the same game, as the Stacks state it is
 
     def fork(self) -> Playout:
-        return Playout(self.game.copy())
+        return Playout(self.state.copy())
 
     def play(self, seat: int, action: Action) -> None:
         self.game.apply(seat, action)
 
     def redeal(self, seat: int, rng: random.Random) -> None:
-        game = self.game
+        game = self.state
         game.hands, game.draw = deal_again(game.hands, seat, game.draw, rng)  # heap is public
 
     def suggest(self, rng: random.Random) -> Action:
-        return policy(glance(self.game, self.game.to_move[0]), rng)
+        return policy(glance(self.state, self.state.to_move[0]), rng)
 
     def move(self, rng: random.Random) -> None:
         self.play(self.game.to_move[0], self.suggest(rng))
 
     def estimate(self) -> list[float]:
-        return estimate(self.game.chips)
+        return estimate(self.state.chips)
 
 
 def _steps_to_win(chips: dict[str, int]) -> int:
