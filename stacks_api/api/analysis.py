@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 
 from .games import problems
 from .players import NO_CACHE, service
-from .rating_schemas import AnalysisSchema
+from .teaching_schemas import AnalysisSchema
 
 blp = Blueprint("analysis", __name__, url_prefix="/api/v1/games", description="Analyses")
 RETRY_S = 2

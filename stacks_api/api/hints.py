@@ -11,7 +11,7 @@ from .auth import BEARER, bearer_token
 from .caching import NEVER_STORE
 from .games import problems
 from .players import service
-from .rating_schemas import HintSchema
+from .teaching_schemas import HintSchema
 
 blp = Blueprint("hints", __name__, url_prefix="/api/v1/games", description="Hints")
 RETRY_S = 1

@@ -17,7 +17,7 @@ from .auth import BEARER
 from .caching import NEVER_STORE
 from .games import problems
 from .players import me, service
-from .rating_schemas import NewSeekSchema, SeekSchema
+from .seek_schemas import NewSeekSchema, SeekSchema
 
 blp = Blueprint("pairing", __name__, url_prefix="/api/v1",
                 description="Quick pairing and the account's events")  # fmt: skip
