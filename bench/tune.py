@@ -14,7 +14,12 @@ setting per seed (a draw counts half) with the standard error of that paired
 difference: only a difference of more than about two standard errors is worth
 a run on fresh seeds (above 3,000,000).
 
-Seeds stay below 20,000: the bots are tuned there and measured elsewhere.
+Seeds stay below 20,000: the bots are tuned there and measured elsewhere. The
+race's winner is then measured once on a fresh range, beside the shipped setting
+on the same deals:
+
+    python bench/tune.py --measure exploration=0.032 bias=0.961 widening=1.15 \
+                         --first-seed 3300000 --seeds 100
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from typing import Any
 from stacks_api.tournament import Match, play_here
 
 LAST_TUNING_SEED = 19_999
+FIRST_FRESH_SEED = 3_000_000  # never tuned on
 # What the race varies, with each range: a Budget field, low, high, on a log scale?
 RANGES = (
     ("exploration", 0.03, 0.5, True),
@@ -107,12 +113,21 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=14_000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--random-seed", type=int, default=1)
+    parser.add_argument("--measure", nargs="+", metavar="NAME=VALUE",
+                        help="this setting beside the shipped one, on fresh seeds")  # fmt: skip
     args = parser.parse_args()
-    if args.first_seed + sum(args.seeds) - 1 > LAST_TUNING_SEED:
-        parser.error(f"tuning seeds stop at {LAST_TUNING_SEED}")
-    rng = random.Random(args.random_seed)
     shipped = Entry({})
-    entries = [shipped, *(Entry(draw_setting(rng)) for _ in range(args.configs))]
+    if args.measure:
+        if args.first_seed < FIRST_FRESH_SEED:
+            parser.error(f"a measurement takes fresh seeds, from {FIRST_FRESH_SEED:,}")
+        setting = {k: float(v) for k, v in (item.split("=") for item in args.measure)}
+        entries = [shipped, Entry(setting)]
+        args.seeds = args.seeds[:1]
+    elif args.first_seed + sum(args.seeds) - 1 > LAST_TUNING_SEED:
+        parser.error(f"tuning seeds stop at {LAST_TUNING_SEED}")
+    else:
+        rng = random.Random(args.random_seed)
+        entries = [shipped, *(Entry(draw_setting(rng)) for _ in range(args.configs))]
     seed = args.first_seed
     with multiprocessing.Pool(args.jobs) as pool:
         for stage, count in enumerate(args.seeds, 1):
