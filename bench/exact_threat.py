@@ -58,10 +58,11 @@ def winning_cells(board: heuristic.Board, team: int, needed: int) -> set[int]:
     return cells
 
 
-def threat(view: View, action: Action) -> float:
-    """The exact chance that the next seat can win at once after our ``action``
-    (-1 where our action wins)."""
-    board, me = heuristic.Board.of_view(view), view["you"]["seat"]
+def threat(view: View, now: heuristic.Board, unseen: Counter[str], action: Action) -> float:
+    """The exact chance that the next seat can win at once after our ``action`` on the
+    board ``now`` (-1 where our action wins); ``unseen`` are the cards our seat has
+    not seen."""
+    board, me = now.copy(), view["you"]["seat"]
     teams, seats = view["options"]["teams"], len(view["players"])
     needed = view["options"]["sequences_to_win"]
     if action["type"] == "play":
@@ -74,8 +75,6 @@ def threat(view: View, action: Action) -> float:
     cells = winning_cells(board, nxt % teams, needed)
     if not cells:
         return 0.0
-    seen = Counter([*view["you"]["hand"], *(c for pile in view["discards"] for c in pile)])
-    unseen = Counter(DECK) - seen
     wanted = {LAYOUT[c] for c in cells} | set(TWO_EYED_JACKS)
     k, total = sum(unseen[c] for c in wanted), sum(unseen.values())
     h = view["players"][nxt]["hand_size"]
@@ -90,8 +89,10 @@ def looked(view: View, rng: random.Random, fired: list[int]) -> Action:
     now = heuristic.Board.of_view(view)
     if not winning_cells(now, nxt % teams, view["options"]["sequences_to_win"]):
         return action  # no move of ours makes a threat: there is none to answer
+    seen = Counter([*view["you"]["hand"], *(c for pile in view["discards"] for c in pile)])
+    unseen = Counter(DECK) - seen
     legal = list({ismcts.action_key(a): a for a in view["you"]["legal_actions"]}.values())
-    chances = {ismcts.action_key(a): threat(view, a) for a in legal}
+    chances = {ismcts.action_key(a): threat(view, now, unseen, a) for a in legal}
     low = min(chances.values())
     if chances[ismcts.action_key(action)] <= low + 1e-9:
         return action
