@@ -145,9 +145,14 @@ class Listener:
 
     def __init__(self, client: redis.Redis, sharded: bool, node: str) -> None:
         self.node, self.dead = node, False
-        self._pubsub = pubsub = client.pubsub()  # type: ignore[no-untyped-call]
-        self._subscribe = pubsub.ssubscribe if sharded else pubsub.subscribe
-        self._unsubscribe = pubsub.sunsubscribe if sharded else pubsub.unsubscribe
+        self._pubsub = pubsub = client.pubsub()
+        # redis-py types subscribe but not its sharded twins: one signature for both.
+        self._subscribe: Callable[[str], object] = (
+            pubsub.ssubscribe if sharded else pubsub.subscribe
+        )
+        self._unsubscribe: Callable[[str], object] = (
+            pubsub.sunsubscribe if sharded else pubsub.unsubscribe
+        )
         self._lock = threading.Lock()
         self._channels: dict[str, set[Subscription]] = {}
         self._confirmed: dict[str, threading.Event] = {}
