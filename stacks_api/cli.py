@@ -5,15 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
-import subprocess
 import sys
-import time
-from dataclasses import dataclass
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from .supervisor import METRICS_DIR_VARIABLE, Child, prepare_metrics_directory, supervise
 
 
 def openapi_yaml() -> str:
@@ -43,79 +42,7 @@ def gunicorn_argv(args: argparse.Namespace, workers: int) -> list[str]:
         "--no-control-socket",
         "stacks_api.wsgi:app",
     ]  # fmt: skip
-    if args.access_log:
-        argv[-1:-1] = ["--access-logfile", "-"]
     return argv
-
-
-# Waits before restarting a child that died: the first for a death after a
-# healthy run (HEALTHY_AFTER_S or longer), then one further for each death in a
-# row soon after starting.
-RESTART_BACKOFF_S = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
-HEALTHY_AFTER_S = 30.0
-# On TERM or INT, children get this long to finish (gunicorn's graceful timeout is
-# 1 s; a worker hands back its game after the step under way), then are killed.
-STOP_GRACE_S = 1.5
-
-
-@dataclass
-class Child:
-    """One process ``serve`` keeps running."""
-
-    name: str
-    argv: list[str]
-    process: subprocess.Popen[bytes] | None = None
-    started: float = 0.0
-    deaths_in_a_row: int = 0  # deaths that each came soon after the start before
-    restart_at: float = 0.0
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(self.argv)
-        self.started = time.monotonic()
-
-    def reap(self, now: float) -> None:
-        """If the process died, log it and schedule its restart."""
-        if self.process is None or (code := self.process.poll()) is None:
-            return
-        ran = now - self.started
-        self.deaths_in_a_row = 1 if ran >= HEALTHY_AFTER_S else self.deaths_in_a_row + 1
-        delay = RESTART_BACKOFF_S[min(self.deaths_in_a_row, len(RESTART_BACKOFF_S)) - 1]
-        how = f"signal {-code}" if code < 0 else f"status {code}"
-        message = (f"stacks-api serve: {self.name} (pid {self.process.pid}) exited with "
-                   f"{how} after {ran:.1f} s; restarting it in {delay:g} s")  # fmt: skip
-        print(message, file=sys.stderr, flush=True)
-        self.process, self.restart_at = None, now + delay
-
-
-def supervise(children: list[Child]) -> int:
-    """Start every child and restart any that dies (with a back-off), until TERM or
-    INT; then stop them all within ``STOP_GRACE_S`` (killing what is left)."""
-    # A plain flag: a signal handler that took a lock could deadlock with the main
-    # thread holding it (a threading.Event did, once in a while).
-    stopping: list[int] = []
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda number, _: stopping.append(number))
-    for child in children:
-        child.start()
-    while not stopping:
-        now = time.monotonic()
-        for child in children:
-            child.reap(now)
-            if child.process is None and now >= child.restart_at and not stopping:
-                child.start()
-        time.sleep(0.1)
-    running = [c.process for c in children if c.process is not None]
-    for process in running:
-        if process.poll() is None:
-            process.terminate()
-    deadline = time.monotonic() + STOP_GRACE_S
-    for process in running:
-        try:
-            process.wait(timeout=max(0.05, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    return 0
 
 
 def serve(args: argparse.Namespace) -> None:
@@ -126,6 +53,11 @@ def serve(args: argparse.Namespace) -> None:
     database = (Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S)
     print(f"stacks-api: the archive is up to date: {migrate(*database)}", flush=True)
     os.environ["STACKS_DATABASE_MIGRATE"] = "off"  # done once, here, for every process
+    os.environ["STACKS_ACCESS_LOG"] = "on" if args.access_log else "off"
+    # Every process counts its figures in files here; /metrics adds them up.
+    where = os.environ.get(METRICS_DIR_VARIABLE) or tempfile.mkdtemp(prefix="stacks-metrics-")
+    prepare_metrics_directory(Path(where))
+    os.environ[METRICS_DIR_VARIABLE] = where
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"stacks-api: play at http://{shown}:{args.port}/play, the API explorer is at "
           f"http://{shown}:{args.port}/docs", flush=True)  # fmt: skip
@@ -143,12 +75,14 @@ def serve(args: argparse.Namespace) -> None:
 
 def work(args: argparse.Namespace) -> None:
     """Run one bot worker: bot moves and deadlines from the store's work queue."""
+    from . import logs
     from .app import build_service
     from .config import Config, settings
     from .workers.worker import run_worker
 
     if not Config.REDIS_URL:
         sys.exit("stacks-api worker needs REDIS_URL (without it the server runs its own bots)")
+    logs.configure()
     run_worker(build_service({**settings(Config), "JOBS": "workers"}))
 
 
@@ -262,7 +196,8 @@ def main(argv: list[str] | None = None) -> None:
         "--access-log",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="log each request to stdout; no bodies or tokens (default: on)",
+        help="log each request as a JSON line on stderr; never a body, query or header "
+        "(default: on)",
     )
     commands.add_parser(
         "worker", help="run a bot worker (needs REDIS_URL)",
@@ -343,6 +278,9 @@ def main(argv: list[str] | None = None) -> None:
     ).add_subparsers(dest="ratings_command", required=True, metavar="COMMAND").add_parser(
         "recompute", help="rebuild every rating from the archive, in the order games were rated"
     )  # fmt: skip
+    from .admin import add_commands
+
+    add_commands(commands)
     spec = commands.add_parser(
         "openapi",
         help="write the OpenAPI document",
@@ -380,6 +318,10 @@ def main(argv: list[str] | None = None) -> None:
         from .config import Config
 
         print(recompute(Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S))
+    elif args.command == "admin":
+        from .admin import run as administer
+
+        sys.exit(administer(args))
     elif args.command == "verify":
         from .verify import verify_source
 

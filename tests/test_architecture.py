@@ -7,7 +7,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "stacks_api"
 
 # Each part of the package, and the parts it may import. Anything not named here
-# (app.py, cli.py, testing.py, tournament.py) is a composition root and may import
+# (app.py, admin.py, cli.py, testing.py, tournament.py) is a composition root and may import
 # anything.
 SERVICE_NEEDS = {
     "rules",
@@ -29,6 +29,9 @@ MAY_IMPORT = {
     "ttl_cache": set(),
     "config": set(),
     "fairness": set(),
+    "metrics": set(),
+    "logs": set(),
+    "outbound": set(),
     "ratings": {"record"},
     "variants": {"rules", "record", "fairness"},
     "engine": {"rules", "variants"},
@@ -36,7 +39,7 @@ MAY_IMPORT = {
     "store": {"record"},
     # The archive implements the service's ports; its failures are the store's 503.
     "archive": {"record", "store", "problems", "tokens", "ratings"},
-    "service": SERVICE_NEEDS | {"offload"},
+    "service": SERVICE_NEEDS | {"offload", "metrics", "outbound"},
     "workers": {"service"},
     "api": {
         "offload",
@@ -50,6 +53,8 @@ MAY_IMPORT = {
         "config",
         "fairness",
         "headers",
+        "metrics",
+        "logs",
     },
     "headers": set(),
     "web": {"headers"},
@@ -112,7 +117,7 @@ def test_only_the_service_and_the_composition_roots_see_the_store():
         for _, name in imports(path):
             if part_of(name) == "store":
                 users.add(path.relative_to(PACKAGE).parts[0].removesuffix(".py"))
-    assert users <= {"store", "service", "app", "testing", "archive"}, users
+    assert users <= {"store", "service", "app", "admin", "testing", "archive"}, users
 
 
 def test_the_archive_takes_only_the_stores_unavailable_from_it():

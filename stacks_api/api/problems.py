@@ -12,6 +12,7 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
+from .. import metrics
 from ..problems import Refusal
 from ..service.ports import Degraded, Unavailable
 from . import codes
@@ -126,6 +127,7 @@ class ProblemApi(Api):  # type: ignore[misc]
     @staticmethod
     def _store_unavailable(error: Unavailable) -> Response:
         log.warning("store unavailable: %s", error)
+        metrics.STORE_ERRORS.labels(store=getattr(error, "store", "live")).inc()
         if isinstance(error, Degraded):
             detail = "the game store answers but refuses writes (out of memory or read-only)"
             return problem_response(Refusal("degraded", f"{detail}; retry soon"))

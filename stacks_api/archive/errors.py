@@ -15,6 +15,8 @@ from ..store import StoreUnavailable
 class ArchiveUnavailable(StoreUnavailable):
     """The archive's database cannot be used now."""
 
+    store = "archive"  # the metrics' label (the live store's failures say "live")
+
 
 @contextmanager
 def connected(engine: Engine, write: bool = False) -> Iterator[Connection]:

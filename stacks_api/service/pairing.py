@@ -23,6 +23,7 @@ import secrets
 from collections.abc import Iterator
 from dataclasses import replace
 
+from .. import metrics
 from ..engine import SetupError, create_game
 from ..problems import Refusal, validation_error
 from ..record import JSON, Seat
@@ -173,6 +174,9 @@ class Pairing:
             if self.board.pair([s["id"] for s in group], game_id, now):
                 self._open({**group[0], "game_id": game_id}, group)
                 made += 1
+                for seek in group:
+                    wait = max(0.0, now - float(seek["since"]))
+                    metrics.PAIRING_WAIT_SECONDS.labels(pool=pool).observe(wait)
         return made
 
     def _open(self, seek: JSON, group: list[JSON]) -> None:

@@ -8,6 +8,7 @@ import json
 import time
 from dataclasses import replace
 
+from .. import metrics
 from ..engine import IllegalAction
 from ..problems import Refusal
 from ..record import JSON, Event, GameRecord
@@ -118,6 +119,7 @@ class Play:
         if "problem" in outcome:  # remembered by an earlier release (kept for 24 h)
             raise Refusal.from_dict(outcome["problem"])
         response: JSON = outcome["response"]
+        metrics.ACTIONS.labels(variant=response["game"]["variant"], by="person").inc()
         if wait_s > 0:
             response = self._waited(game_id, response, wait_s)
         return response

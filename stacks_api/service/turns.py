@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .. import bots
+from .. import bots, metrics
 from ..engine import Game
 from ..offload import offload
 from ..record import JSON, STAND_IN, Event, GameRecord
@@ -71,9 +71,13 @@ class Turns:
         work, or too many lost races, the runner lets the game go: it is still
         due, so the most overdue game is taken next, whichever it is.
         """
-        started, conflicts = time.monotonic(), 0
+        started, conflicts, first = time.monotonic(), 0, True
         while time.monotonic() - started < self.bot_budget_s and conflicts < MAX_CONFLICTS:
             snapshot = self.table.store.load(game_id)
+            if first and snapshot is not None and snapshot.due_at is not None:
+                lag = max(0.0, self.table.clock() - snapshot.due_at)
+                metrics.WORK_LAG_SECONDS.observe(lag)  # how late a runner took it up
+            first = False
             if snapshot is not None and snapshot.status == "waiting":
                 try:
                     self.table.update(game_id, self._unheld, wake=False)
@@ -89,6 +93,8 @@ class Turns:
                 # This loop goes on with the game: its commits ring for nobody.
                 decide = functools.partial(self._commit, step=step)
                 self.table.update(game_id, decide, wake=False)
+                if step.seat is not None:
+                    metrics.ACTIONS.labels(variant=snapshot.variant, by="server").inc()
             except _Stale:
                 conflicts += 1
             if not renew():
@@ -108,7 +114,10 @@ class Turns:
             stored = snapshot.seats[seat]
             assert stored.player is not None, "the server moves for this seat"
             view = game.view(seat)
+            thinking = time.perf_counter()
             action = offload(bots.choose, stored.player, view, rng, dict(stored.options))
+            seconds = time.perf_counter() - thinking
+            metrics.BOT_DECISION_SECONDS.labels(level=stored.player).observe(seconds)
             return _Step(snapshot.version, seat, (action,))
         if snapshot.turn_deadline is not None and now >= snapshot.turn_deadline:
             seat = next(s for s in game.to_move if snapshot.seats[s].state == "human")

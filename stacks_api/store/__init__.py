@@ -253,6 +253,9 @@ class GameStore(Protocol):
         of the page before) starts the page there instead of at ``offset``: each
         index is read from that point, however deep."""
 
+    def count_live(self) -> dict[str, int]:
+        """How many games are being played, by variant (private tables included)."""
+
     def count_streams(self, process: str, open_here: int, now: float) -> int:
         """Record how many event streams ``process`` serves; the total over every
         process that reported within ``STREAM_REPORTS_FRESH_S``."""
@@ -279,6 +282,10 @@ class GameStore(Protocol):
     def requeue_archiving(self, game_id: str) -> bool:
         """Put an ended game back in the outbox (its entry went missing); False when
         the game is gone."""
+
+    def forget(self, game_id: str) -> bool:
+        """Drop an ended game the archive has (its reads come from the archive from
+        now on); False, dropping nothing, when it is live or still in the outbox."""
 
     def archiving_backlog(self) -> int:
         """How many games wait in the outbox."""

@@ -160,6 +160,15 @@ class MemoryStore:
                 page.append(record)
         return page, total
 
+    def count_live(self) -> dict[str, int]:
+        with self._slots_lock:
+            slots = list(self._slots.values())
+        now, live = self._clock(), dict[str, int]()
+        for slot in slots:
+            if slot.status == "active" and slot.state is not None and slot.expires > now:
+                live[slot.variant] = live.get(slot.variant, 0) + 1
+        return live
+
     def count_streams(self, process: str, open_here: int, now: float) -> int:
         return open_here  # one process serves everything
 
@@ -200,6 +209,21 @@ class MemoryStore:
             with self._outbox_lock:
                 self._outbox.setdefault(game_id, 0.0)
             slot.expires = float("inf")
+        return True
+
+    def forget(self, game_id: str) -> bool:
+        slot = self._slot(game_id)
+        if slot is None:
+            return True
+        with slot.lock:
+            with self._outbox_lock:
+                if game_id in self._outbox:
+                    return False
+            record = self._read(slot)
+            if record is not None and not record.ended:
+                return False
+            with self._slots_lock:
+                self._slots.pop(game_id, None)
         return True
 
     def archiving_backlog(self) -> int:

@@ -37,7 +37,7 @@ from .keys import Keys
 from .redis_connect import connect
 from .redis_errors import FAILURES, reachable
 from .redis_jobs import RedisJobs
-from .redis_outbox import ARCHIVED, CLAIM_ARCHIVING, REQUEUE, RedisOutbox
+from .redis_outbox import ARCHIVED, CLAIM_ARCHIVING, FORGET, REQUEUE, RedisOutbox
 from .redis_seeks import RedisSeeks
 from .redis_work import RedisWorkQueue
 
@@ -134,6 +134,7 @@ class RedisStore(RedisOutbox):
         self._claim_archiving = self.connection.script(CLAIM_ARCHIVING)
         self._archived = self.connection.script(ARCHIVED)
         self._requeue = self.connection.script(REQUEUE)
+        self._forget = self.connection.script(FORGET)
 
     def ping(self) -> None:
         with reachable():
@@ -238,6 +239,19 @@ class RedisStore(RedisOutbox):
                         pipe.zrem(self.keys.lobby(status, v, shard), game_id)
                 pipe.execute()
         return found, max(total - len(stale), len(found))
+
+    def count_live(self) -> dict[str, int]:
+        expired_before = time.time() - TTL_SECONDS["active"]
+        counted = [(v.removesuffix(UNLISTED), self.keys.lobby("active", v, shard))
+                   for v in self.indexes for shard in self.keys.all_shards()]  # fmt: skip
+        with reachable(), self.client.pipeline(transaction=False) as pipe:
+            for _, lobby in counted:
+                pipe.zcount(lobby, f"({expired_before}", "+inf")
+            answers: list[int] = pipe.execute()
+        live = dict.fromkeys(self.variants, 0)
+        for (variant, _), count in zip(counted, answers, strict=True):
+            live[variant] += count
+        return live
 
     def count_streams(self, process: str, open_here: int, now: float) -> int:
         key = self.keys.streams()

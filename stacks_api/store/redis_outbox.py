@@ -39,6 +39,18 @@ redis.call('PERSIST', KEYS[2])
 redis.call('PERSIST', KEYS[3])
 return 1
 """
+# FORGET: KEYS: the outbox, the game's state, its events. ARGV: the game id. An
+# ended game the archive has (out of the outbox) is dropped from the live store
+# at once: its reads come from the archive from then on.
+FORGET = """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+local raw = redis.call('GET', KEYS[2])
+if not raw then return 1 end
+local status = cjson.decode(raw)['status']
+if status ~= 'finished' and status ~= 'cancelled' then return 0 end
+redis.call('DEL', KEYS[2], KEYS[3])
+return 1
+"""
 
 
 class RedisOutbox:
@@ -50,6 +62,7 @@ class RedisOutbox:
     _claim_archiving: Any
     _archived: Any
     _requeue: Any
+    _forget: Any
 
     def index_player_game(self, player_id: str, game_id: str, at: float) -> None:
         key = self.keys.player_games(player_id)
@@ -88,6 +101,15 @@ class RedisOutbox:
         keys, shard = self.keys, self.keys.shard(game_id)
         with reachable():
             done = self._requeue(
+                keys=[keys.outbox(shard), keys.state(game_id), keys.events(game_id)],
+                args=[game_id],
+            )
+        return bool(done)
+
+    def forget(self, game_id: str) -> bool:
+        keys, shard = self.keys, self.keys.shard(game_id)
+        with reachable():
+            done = self._forget(
                 keys=[keys.outbox(shard), keys.state(game_id), keys.events(game_id)],
                 args=[game_id],
             )

@@ -1,0 +1,56 @@
+"""Every request's id, its access line and its figures.
+
+``X-Request-ID``: the client's own when it sends a sane one (1 to 128 of
+A-Z a-z 0-9 . _ : -), else a new one; answered on every response, problems
+included, and written on every log line of the request. The access line and
+the metrics name the route template (``/api/v1/games/<game_id>``), never the
+query string or a header.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+
+from flask import Flask, Response, current_app, g, request
+
+from .. import logs, metrics
+
+REQUEST_ID = re.compile(r"[A-Za-z0-9._:\-]{1,128}")
+HEADER = "X-Request-ID"
+
+
+def install(app: Flask) -> None:
+    app.before_request(_begin)
+    app.after_request(_end)
+    app.teardown_request(_forget)
+
+
+def _begin() -> None:
+    sent = request.headers.get(HEADER, "")
+    rid = sent if REQUEST_ID.fullmatch(sent) else uuid.uuid4().hex
+    g.request_id, g.started = rid, time.perf_counter()
+    g.request_id_token = logs.request_id.set(rid)
+
+
+def _end(response: Response) -> Response:
+    rid = g.get("request_id")
+    if rid is None:  # refused before the first hook ran (cannot happen today)
+        return response
+    response.headers[HEADER] = rid
+    route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+    status = response.status_code
+    if current_app.config["METRICS"]:
+        seconds = time.perf_counter() - g.started
+        metrics.REQUESTS.labels(route=route, method=request.method, status=str(status)).inc()
+        metrics.REQUEST_SECONDS.labels(route=route).observe(seconds)
+    if current_app.config["ACCESS_LOG"]:
+        logs.access(request.method, route, request.path, status, g.started)
+    return response
+
+
+def _forget(_: BaseException | None) -> None:
+    token = g.pop("request_id_token", None)
+    if token is not None:
+        logs.request_id.reset(token)
