@@ -19,17 +19,21 @@ from .api import (
     health,
     hints,
     limits,
+    metrics,
     openapi,
     pairing,
     players,
     ratings,
+    tracing,
 )
 from .api.problems import ProblemApi
 from .archive import open_archive
+from .outbound import Allowed
 from .service import GameService
+from .service.webhooks import Sending
 from .store import make_store
 from .ttl_cache import TtlCache
-from .workers.archiver import Archiver
+from .workers.archiver import chores
 from .workers.runner import RemoteWorkers, Runner
 
 
@@ -61,10 +65,12 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(pairing.blp)
     api.register_blueprint(hints.blp)
     api.register_blueprint(analysis.blp)
+    api.register_blueprint(metrics.blp)
     app.register_blueprint(docs.blp)
     app.register_blueprint(web.blp)
     app.extensions["stacks_api.api"] = api
     openapi.register(api.spec)
+    tracing.install(app)  # first: every other hook's refusal carries the request id
     guards.install(app)
     limits.install(app)
     cors.install(app)
@@ -87,15 +93,22 @@ def build_service(config: Mapping[str, Any]) -> GameService:
     )
     archive = open_archive(config["DATABASE_URL"], config["DATABASE_TIMEOUT_S"],
                            migrate=config["DATABASE_MIGRATE"])  # fmt: skip
-    budget, claim_s = config["BOT_BUDGET_S"], config["ARCHIVE_CLAIM_S"]
+    settings = {
+        "bot_budget_s": config["BOT_BUDGET_S"],
+        "archive": archive,
+        "archive_claim_s": config["ARCHIVE_CLAIM_S"],
+        "webhook_sending": Sending(
+            Allowed.parse(config["WEBHOOK_ALLOW"]),
+            config["WEBHOOK_FIRST_DELAY_S"],
+            config["WEBHOOK_LEASE_S"],
+        ),
+    }
     if config["JOBS"] != "local":
-        return GameService(store, RemoteWorkers(store.work), bot_budget_s=budget, archive=archive,
-                           archive_claim_s=claim_s)  # fmt: skip
+        return GameService(store, RemoteWorkers(store.work), **settings)
     runner = Runner(store.work, lambda game_id, renew: service.turns.advance(game_id, renew),
                     threads=config["LOCAL_BOT_THREADS"])  # fmt: skip
-    service = GameService(store, runner, bot_budget_s=budget, archive=archive,
-                          archive_claim_s=claim_s)  # fmt: skip
-    assert service.archiving is not None
-    runner.archiver = Archiver(service.archiving, service.pairing.run, service.hints.compute,
-                               service.analyses.compute)  # fmt: skip
+    service = GameService(store, runner, **settings)
+    runner.archiver = chores(service)
+    if archive.webhooks.active():  # they are followed from the start, not the first game
+        runner.start()
     return service

@@ -56,6 +56,21 @@ class Config:
     # (only then: a client could otherwise claim any address).
     TRUSTED_PROXIES = int(os.environ.get("STACKS_TRUSTED_PROXIES", "0"))
 
+    # Operations (docs/operations.md): the metrics are counted and served unless
+    # "off"; GET /metrics needs "Bearer <this>" when set; one JSON access line per
+    # request unless "off".
+    METRICS = os.environ.get("STACKS_METRICS", "on") != "off"
+    METRICS_TOKEN = os.environ.get("STACKS_METRICS_TOKEN") or None
+    ACCESS_LOG = os.environ.get("STACKS_ACCESS_LOG", "on") != "off"
+
+    # Webhooks (docs/api.md): hosts and networks a webhook may name although they
+    # are private or loopback ("127.0.0.1,10.0.0.0/8"), and the first retry's wait
+    # (each later one three times the last, up to 6 hours).
+    WEBHOOK_ALLOW = os.environ.get("STACKS_WEBHOOK_ALLOW", "")
+    WEBHOOK_FIRST_DELAY_S = float(os.environ.get("STACKS_WEBHOOK_FIRST_DELAY_S", "5"))
+    # A worker holds a delivery this long; one that dies lets it be sent again then.
+    WEBHOOK_LEASE_S = float(os.environ.get("STACKS_WEBHOOK_LEASE_S", "30"))
+
     # Origins whose pages may call the API ("*", or a list joined by ","). No
     # cookies are ever used: tokens travel in the Authorization header.
     CORS_ORIGINS = os.environ.get("STACKS_CORS_ORIGINS", "*")
@@ -112,3 +127,4 @@ class TestConfig(Config):
     RATE_LIMITS = False  # the abuse tests turn them on
     BOT_BUDGET_S = 1.0  # short jobs: a stopped app's workers end soon
     LOBBY_CACHE_S = 0.0  # tests list what they just created
+    ACCESS_LOG = False  # a test that reads the access lines turns it on

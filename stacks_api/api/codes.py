@@ -21,6 +21,11 @@ CODES: dict[str, tuple[int, str]] = {
     "game_started": (409, "Game started"),
     "already_seeking": (409, "Already seeking"),
     "hints_off": (403, "Hints off"),
+    "account_closed": (403, "Account closed"),
+    "games_live": (409, "Games live"),
+    "too_many_webhooks": (409, "Too many webhooks"),
+    "player_deleted": (410, "Player deleted"),
+    "url_refused": (422, "URL refused"),
     "stale_version": (412, "Stale version"),
     "payload_too_large": (413, "Content too large"),
     "uri_too_long": (414, "URI too long"),
@@ -43,6 +48,7 @@ BY_STATUS: dict[int, str] = {
     for code, (status, _) in CODES.items()
     if code not in ("not_your_turn", "illegal_action", "game_not_active", "seat_taken",
                     "game_full", "too_many_keys", "game_started", "already_seeking", "hints_off",
+                    "account_closed", "games_live", "too_many_webhooks", "url_refused",
                     "idempotency_key_reused",
                     "degraded")
 }  # fmt: skip

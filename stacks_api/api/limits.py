@@ -35,6 +35,9 @@ LIMITED = {
     ("players.Players", "POST"): "LIMIT_CREATE",  # accounts count as games do
     ("players.Keys", "POST"): "LIMIT_CREATE",
     ("players.History", "GET"): "LIMIT_LIST",
+    ("players.Export", "GET"): "LIMIT_LIST",
+    ("players.Reports", "POST"): "LIMIT_CREATE",
+    ("players.Webhooks", "POST"): "LIMIT_CREATE",
 }
 HEADERS = {
     HeaderNames.LIMIT: "RateLimit-Limit",

@@ -79,7 +79,9 @@ class AccountEvents(MethodView):
 
         One stream for all your games: `paired`, `seek_closed`,
         `game_started`, `your_turn` and `game_ended` (with your rating's
-        change in a rated game). Each message's `data` is the event's JSON and
+        change in a rated game); `webhook_disabled` when one of your webhooks
+        failed for a day, and `account_closed` (the stream ends) when the
+        account is closed or deleted. Each message's `data` is the event's JSON and
         its `id` the server's time of it in milliseconds: reconnect with it as
         `Last-Event-ID` and every game that ended meanwhile is told, then each
         live game's state again (an event may so be told twice).
@@ -93,7 +95,7 @@ class AccountEvents(MethodView):
             yield "retry: 2000\n\n"
             yield from map(_message, first)
             began = quiet = time.monotonic()
-            while time.monotonic() - began < STREAM_S:
+            while time.monotonic() - began < STREAM_S and not told.closed:
                 time.sleep(POLL_BUSY_S if time.monotonic() - quiet < BUSY_FOR_S else POLL_QUIET_S)
                 events = feed.poll(player, told)
                 yield from map(_message, events)

@@ -7,8 +7,9 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from ..variants.fields import FairnessSchema, whole
+from .names import shown_name
 from .rating_schemas import RATINGS
-from .schemas import KNOWN_VARIANT, shown_name
+from .schemas import KNOWN_VARIANT
 
 NAME = fields.String(
     required=True,
@@ -39,6 +40,10 @@ class PlayerSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     created_at = fields.Float(required=True)
+    closed = fields.Boolean(
+        dump_default=False,
+        metadata={"description": "Closed by the server's operators: its keys are refused."},
+    )
     ratings = RATINGS
 
 

@@ -26,6 +26,14 @@ from .player_schemas import (
     NewPlayerSchema,
     PlayerSchema,
 )
+from .public_schemas import (
+    CreatedWebhookSchema,
+    DeliveriesSchema,
+    NewReportSchema,
+    NewWebhookSchema,
+    ReportSchema,
+    WebhooksSchema,
+)
 
 blp = Blueprint(
     "players", __name__, url_prefix="/api/v1/players", description="Player accounts and histories"
@@ -65,11 +73,116 @@ class Players(MethodView):
 class Me(MethodView):
     @blp.response(200, PlayerSchema)
     @blp.doc(security=BEARER)
-    @problems(401, 503)
+    @problems(401, 403, 503)
     @blp.doc(operationId="getMe")
     def get(self) -> Any:
         """Your account (the one your key acts for)"""
         return service().players.profile(me()), 200, {"Cache-Control": "private, no-cache"}
+
+    @blp.response(204)
+    @blp.doc(security=BEARER)
+    @problems(401, 403, 409, 503)
+    @blp.doc(operationId="deleteMe")
+    def delete(self) -> Any:
+        """Delete your account
+
+        In one step: every key is revoked, your seek withdrawn, your webhooks
+        and the reports you filed removed, and you leave the leaderboards. Your
+        ended games stay for the other players, your seat shown as "deleted
+        player"; your profile answers 410 from then on. Refused (409
+        `games_live`) while a game you sat in is still being played.
+        Take your data out first with `GET /players/me/export`.
+        """
+        service().players.delete(me())
+        return "", 204, NEVER_STORE
+
+
+@blp.route("/me/export")
+class Export(MethodView):
+    @blp.response(200, description="NDJSON (`application/x-ndjson`): one object a line")
+    @blp.doc(security=BEARER)
+    @problems(401, 403, 503)
+    @blp.doc(operationId="exportMe")
+    def get(self) -> Any:
+        """Everything the server keeps about your account, one JSON object a line
+
+        Each line has a `type`: `profile` first, then each `key` (label and
+        times, never a secret), `rating` (per variant), `webhook` (never its
+        secret), `report` (those you filed), and a `game` per archived game
+        with its whole `record`, newest first.
+        """
+        lines = service().players.export_account(me())
+        return Response(stream_with_context(_lines(lines)), mimetype=NDJSON, headers=NEVER_STORE)
+
+
+@blp.route("/<player_id>/reports")
+class Reports(MethodView):
+    @blp.arguments(NewReportSchema(), example={"reason": "insults in the table chat"})
+    @blp.response(201, ReportSchema)
+    @blp.doc(security=BEARER)
+    @problems(401, 403, 404, 410, 413, 422, 429, 503)
+    @blp.doc(operationId="reportPlayer")
+    def post(self, body: dict[str, Any], player_id: str) -> Any:
+        """Report a player to the server's operators (at most 10 a day)"""
+        report = service().players.report(me(), player_id, body["reason"], body.get("game_id"))
+        return report, 201, NEVER_STORE
+
+
+@blp.route("/me/webhooks")
+class Webhooks(MethodView):
+    @blp.response(200, WebhooksSchema)
+    @blp.doc(security=BEARER)
+    @problems(401, 403, 503)
+    @blp.doc(operationId="listWebhooks")
+    def get(self) -> Any:
+        """Your webhooks (never their secrets)"""
+        return {"webhooks": service().webhooks.of(me())}, 200, NEVER_STORE
+
+    @blp.arguments(NewWebhookSchema(), example={"url": "https://bot.example.org/stacks",
+                                                "events": ["your_turn", "game_ended"]})  # fmt: skip
+    @blp.response(201, CreatedWebhookSchema)
+    @blp.doc(security=BEARER)
+    @problems(401, 403, 409, 413, 422, 429, 503)
+    @blp.doc(operationId="createWebhook")
+    def post(self, body: dict[str, Any]) -> Any:
+        """Have your account's events POSTed to a URL of yours (at most 5)
+
+        Each delivery is a POST of JSON `{"type", "timestamp", "data"}` signed
+        the Standard Webhooks way: `webhook-id` (the same on every retry:
+        dedupe by it), `webhook-timestamp` (epoch seconds) and
+        `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body"
+        keyed by the secret>`. Answer 2xx to accept it; anything else, or no
+        answer in 10 s, is retried with growing delays for a day. A webhook
+        whose every delivery failed for a day is disabled (your account
+        stream says `webhook_disabled`). Private, loopback and link-local
+        addresses are refused (422 `url_refused`) unless the server's
+        operator allows them; redirects are not followed.
+        """
+        hook, secret = service().webhooks.create(me(), body["url"], body["events"])
+        return {"webhook": hook, "secret": secret}, 201, NEVER_STORE
+
+
+@blp.route("/me/webhooks/<webhook_id>")
+class Webhook(MethodView):
+    @blp.response(204)
+    @blp.doc(security=BEARER)
+    @problems(401, 403, 404, 503)
+    @blp.doc(operationId="deleteWebhook")
+    def delete(self, webhook_id: str) -> Any:
+        """Remove a webhook and its pending deliveries"""
+        service().webhooks.remove(me(), webhook_id)
+        return "", 204, NEVER_STORE
+
+
+@blp.route("/me/webhooks/<webhook_id>/deliveries")
+class Deliveries(MethodView):
+    @blp.response(200, DeliveriesSchema)
+    @blp.doc(security=BEARER)
+    @problems(401, 403, 404, 503)
+    @blp.doc(operationId="listWebhookDeliveries")
+    def get(self, webhook_id: str) -> Any:
+        """A webhook's latest 50 deliveries, newest first, with every attempt"""
+        return {"deliveries": service().webhooks.deliveries(me(), webhook_id)}, 200, NEVER_STORE
 
 
 @blp.route("/me/keys")
@@ -108,10 +221,10 @@ class Key(MethodView):
 @blp.route("/<player_id>")
 class Profile(MethodView):
     @blp.response(200, PlayerSchema)
-    @problems(404, 503)
+    @problems(404, 410, 503)
     @blp.doc(operationId="getPlayer", security=[])
     def get(self, player_id: str) -> Any:
-        """A player's public profile"""
+        """A player's public profile (410 `player_deleted` once they deleted it)"""
         return service().players.profile(player_id), 200, NO_CACHE
 
 

@@ -8,7 +8,6 @@ over the registered variants (see ``openapi``).
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -35,31 +34,12 @@ from ..variants.fields import (
     ref,
     whole,
 )
+from .names import shown_name
 
 MAX_SEED = 2**63 - 1
 MAX_PAGE_SIZE = 50  # a lobby page's cost grows with it: each game on it is read whole
 # Pages counted from the top read every index from the top: deeper, the cursor.
 MAX_PAGE = 20
-
-
-# Characters that change how the text around a name is shown: bidirectional
-# embeddings, overrides and isolates (a name could reverse the words after it).
-BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-                          "\u2066\u2067\u2068\u2069")  # fmt: skip
-
-
-def shown_name(name: str) -> None:
-    """A player's name is shown to everyone: refuse control characters (NUL, ESC,
-    line breaks), bidirectional controls, unpaired surrogates and blank names."""
-    for char in name:
-        kind = unicodedata.category(char)
-        if kind in ("Cc", "Cs", "Zl", "Zp") or char in BIDI_CONTROLS:
-            raise ValidationError(
-                f"a name cannot hold the control character U+{ord(char):04X}; "
-                "use letters, digits, spaces and punctuation"
-            )
-    if not name.strip():
-        raise ValidationError("a name needs at least one visible character")
 
 
 @dataclass(frozen=True)

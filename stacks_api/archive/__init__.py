@@ -19,7 +19,9 @@ from .analyses import AnalysisArchive
 from .db import connect, database_url, is_current, upgrade
 from .errors import ArchiveUnavailable
 from .games import GameArchive
+from .moderation import Moderation
 from .ratings import RatingBook
+from .webhooks import WebhookBook
 
 
 class Archive:
@@ -31,6 +33,8 @@ class Archive:
         self.analyses = AnalysisArchive(engine, clock)
         self.games = GameArchive(engine, self.ratings)
         self.accounts = Accounts(engine, clock)
+        self.moderation = Moderation(engine, clock)
+        self.webhooks = WebhookBook(engine, clock)
 
     @property
     def kind(self) -> str:

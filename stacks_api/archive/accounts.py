@@ -45,27 +45,35 @@ class Accounts:
         return player, key
 
     def player(self, player_id: str) -> JSON | None:
+        """The account (``closed`` and ``deleted``: the times, or None)."""
         with connected(self.engine) as connection:
             found = connection.execute(
-                select(Player.id, Player.name, Player.created_at).where(Player.id == player_id)
-            ).first()
+                select(Player.id, Player.name, Player.created_at, Player.closed_at,
+                       Player.deleted_at).where(Player.id == player_id)
+            ).first()  # fmt: skip
         return None if found is None else _player_json(found)
 
     def player_of(self, key: str) -> str | None:
-        """The player a key acts for; None for a malformed, unknown or revoked key."""
+        """The player a key acts for; None for a malformed, unknown or revoked key.
+        A closed account's key is refused (403 ``account_closed``)."""
         _, _, rest = key.partition(KEY_PREFIX)
         key_id, _, secret = rest.partition("_")
         if not key_id or not secret or len(key) > 100:
             return None
         with connected(self.engine) as connection:
             row = connection.execute(
-                select(PlayerKey.player_id, PlayerKey.secret_hash, PlayerKey.revoked_at).where(
-                    PlayerKey.id == key_id
-                )
-            ).first()
+                select(PlayerKey.player_id, PlayerKey.secret_hash, PlayerKey.revoked_at,
+                       Player.closed_at)
+                .join(Player, Player.id == PlayerKey.player_id)
+                .where(PlayerKey.id == key_id)
+            ).first()  # fmt: skip
         if row is None or row.revoked_at is not None:
             return None
-        return row.player_id if hmac.compare_digest(_digest(secret), row.secret_hash) else None
+        if not hmac.compare_digest(_digest(secret), row.secret_hash):
+            return None
+        if row.closed_at is not None:
+            raise Refusal("account_closed", "this account was closed by the server's operators")
+        return str(row.player_id)
 
     def add_key(self, player_id: str, label: str) -> tuple[JSON, str]:
         """A new key for the player: its listing entry and the key itself."""
@@ -115,4 +123,10 @@ class Accounts:
 
 
 def _player_json(player: Any) -> JSON:
-    return {"id": player.id, "name": player.name, "created_at": player.created_at}
+    return {
+        "id": player.id,
+        "name": player.name,
+        "created_at": player.created_at,
+        "closed": player.closed_at is not None,
+        "deleted": player.deleted_at is not None,
+    }

@@ -9,8 +9,9 @@ from sqlalchemy import Engine, select
 
 from ..record import JSON
 from .errors import connected
-from .games import insert_ignoring, pack, unpack
+from .games import insert_ignoring
 from .models import GameAnalysis
+from .packing import pack, unpack
 
 
 class AnalysisArchive:

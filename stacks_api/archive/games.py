@@ -3,8 +3,6 @@ workers), read by id, and listed per player with keyset paging."""
 
 from __future__ import annotations
 
-import json
-import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any, cast
@@ -17,42 +15,11 @@ from ..ratings import standings
 from ..record import JSON, Archived, HistoryQuery
 from .errors import connected
 from .models import ArchivedGame, GameSeat
+from .names import settle_names
+from .packing import pack, unpack
 from .ratings import RatedGame, RatingBook
 
 RESULTS = {"won": 1.0, "lost": 0.0, "drawn": 0.5}
-
-
-# A preset dictionary: the text every record repeats (its keys, the event types),
-# so that even the start of a short record compresses. Never change it: stored
-# records need it to be read (a new one would take a new format byte).
-ZDICT = (
-    b'"seat":0},{"version":"type":"draw","seat":1},{"version":"type":"play","seat":0,'
-    b'"card":"cell":[,"pile":"chips":"blue":"red":"complete","steal","block","discard",'
-    b'"window_expired","response","pass","exchange","remove","sequence","team":'
-    b'"game_over","result":{"scores":[1.0,0.0],"detail":{"winner_team":"winner_seat":'
-    b'"draw":"server_seed":"entropy":[null,null],"started","to_move":[0]},"joined",'
-    b'"name":"created"},"format":{"name":"stacks-record","version":1},"engine":'
-    b'{"name":"stacks_api","version":"0.1.0"},"id":"variant":"sequence","stacks",'
-    b'"players":2,"options":{},"status":"finished","rated":false,"seats":[{"seat":0,'
-    b'"name":"player_id":null,"team":0,"bot":"easy","left":false},'
-    b'"fairness":{"scheme":"commit-reveal-v2","commitment":"dealer":null,"events":['
-    b'{"version":1,"type":"created"},{"version":2,"type":"started","to_move":[0]},'
-    b'"final_sha256":"created_at":"ended_at":"rematch_of":null}'
-)
-PACKED = b"\x01"  # the format of a packed document: zlib with ZDICT
-
-
-def pack(data: JSON) -> bytes:
-    compressor = zlib.compressobj(9, zdict=ZDICT)
-    raw = json.dumps(data, separators=(",", ":")).encode()
-    return PACKED + compressor.compress(raw) + compressor.flush()
-
-
-def unpack(blob: bytes) -> JSON:
-    if blob[:1] != PACKED:
-        raise ValueError(f"unknown packing {blob[:1]!r}")
-    data: JSON = json.loads(zlib.decompressobj(zdict=ZDICT).decompress(blob[1:]))
-    return data
 
 
 class GameArchive:
@@ -80,6 +47,10 @@ class GameArchive:
                 connection.execute(seats_insert.values(new_seats))
             elif new_seats:  # a batch: as many rows a statement as the driver takes
                 connection.execute(seats_insert, new_seats)
+            linked = {s["player_id"] for s in new_seats if s["player_id"] is not None}
+            if linked:
+                began = {g.id: g.created_at for g in games if g.id in fresh}
+                settle_names(connection, began, linked)
             rated = [RatedGame(g.id, g.variant, g.ended_at, standings(g.document))
                      for g in games if g.rated and g.id in fresh]  # fmt: skip
             if rated:

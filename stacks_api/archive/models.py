@@ -36,13 +36,23 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
-    """An account: a name and the keys that act for it (no password, no e-mail)."""
+    """An account: a name and the keys that act for it (no password, no e-mail).
+
+    A closed account (by an operator) or a deleted one (by its player) keeps its
+    row, so its games still name the seat: ``closed_at`` is set for both, and a
+    deleted one has ``deleted_at`` and its name replaced."""
 
     __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(String(24), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[float] = mapped_column(Double)
+    closed_at: Mapped[float | None] = mapped_column(Double, default=None)
+    closed_reason: Mapped[str | None] = mapped_column(String(200), default=None)
+    deleted_at: Mapped[float | None] = mapped_column(Double, default=None)
+    # When an operator last renamed it: games that began before take the new name
+    # when they are archived.
+    renamed_at: Mapped[float | None] = mapped_column(Double, default=None)
 
 
 class PlayerKey(Base):
@@ -153,3 +163,71 @@ class GameAnalysis(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     document: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[float] = mapped_column(Double)
+
+
+class Report(Base):
+    """A player's report of another (``game_id``: where it happened, if said), kept
+    for the operators (``stacks-api admin reports``) until resolved."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    reporter_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    game_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    reason: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[float] = mapped_column(Double)
+    resolved_at: Mapped[float | None] = mapped_column(Double, default=None)
+
+    __table_args__ = (Index("ix_reports_reporter_id_created_at", "reporter_id", "created_at"),)
+
+
+class Webhook(Base):
+    """Where a player's account events are POSTed. The secret signs each delivery,
+    so it is kept as it is (shown to the player once, at creation)."""
+
+    __tablename__ = "webhooks"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    url: Mapped[str] = mapped_column(String(2000))
+    events: Mapped[str] = mapped_column(String(400))  # comma-separated event types
+    secret: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[float] = mapped_column(Double)
+    # Since when every delivery failed (None: the last one succeeded); a day of it
+    # disables the webhook.
+    failing_since: Mapped[float | None] = mapped_column(Double, default=None)
+    disabled_at: Mapped[float | None] = mapped_column(Double, default=None)
+
+
+class WebhookDelivery(Base):
+    """One event for one webhook: its id is the ``webhook-id`` header (the same on
+    every attempt, so a receiver dedupes by it). A queue in the database: a worker
+    leases a due delivery until ``lease_until``; one that dies lets it fall due."""
+
+    __tablename__ = "webhook_deliveries"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    webhook_id: Mapped[str] = mapped_column(ForeignKey("webhooks.id"), index=True)
+    event: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[str] = mapped_column(String(8000))
+    created_at: Mapped[float] = mapped_column(Double)
+    state: Mapped[str] = mapped_column(String(10))  # pending, delivered, failed
+    next_at: Mapped[float] = mapped_column(Double)
+    lease_until: Mapped[float] = mapped_column(Double, default=0.0)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+
+    __table_args__ = (Index("ix_webhook_deliveries_state_next_at", "state", "next_at"),)
+
+
+class WebhookAttempt(Base):
+    """One try at a delivery: the receiver's status, or what went wrong."""
+
+    __tablename__ = "webhook_attempts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    delivery_id: Mapped[str] = mapped_column(ForeignKey("webhook_deliveries.id"), index=True)
+    at: Mapped[float] = mapped_column(Double)
+    status: Mapped[int | None] = mapped_column(SmallInteger, default=None)
+    error: Mapped[str | None] = mapped_column(String(200), default=None)
+    duration_ms: Mapped[float] = mapped_column(Double)

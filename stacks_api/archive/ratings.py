@@ -114,6 +114,7 @@ class RatingBook:
                     PlayerRating.variant == variant,
                     PlayerRating.sigma < PROVISIONAL_SIGMA,
                     PlayerRating.last_at >= since,
+                    Player.closed_at.is_(None),  # closed and deleted accounts rank no more
                 )
                 .order_by(PlayerRating.mu.desc(), Player.id)
                 .limit(limit)

@@ -11,6 +11,7 @@
   ``pairing``: quick pairing of players who ask for a game (``pairing.py``);
   ``hints``: asked by requests, computed by the workers (``hints.py``); ``analyses``
   of finished games, the same way and kept in the archive (``analysis_desk.py``);
+  ``webhooks``: account events found and sent by the workers (``webhooks.py``);
 - ``views.py`` renders what they show, ``changes.py`` makes each change of a record,
   ``table.py`` is the write path they share, ``ports.py`` the interface to the rest.
 
@@ -25,7 +26,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
+from .. import variants
 from ..problems import Refusal
 from ..record import JSON
 from ..store import GameStore
@@ -42,6 +45,7 @@ from .rating import RatingDesk
 from .rematch import Rematch
 from .table import Table
 from .turns import BOT_BUDGET_S, Turns
+from .webhooks import DEFAULT_SENDING, Sending, WebhookDesk
 
 
 class GameService:
@@ -55,6 +59,7 @@ class GameService:
         bot_budget_s: float = BOT_BUDGET_S,
         archive: Archive | None = None,
         archive_claim_s: float = CLAIM_S,
+        webhook_sending: Sending = DEFAULT_SENDING,
     ) -> None:
         self.store = store
         self.jobs = jobs
@@ -70,6 +75,8 @@ class GameService:
         self.hints = Hints(self.table)
         self.analyses = AnalysisDesk(self.table)
         self.account_feed = AccountFeed(self.table, self.ratings)
+        self.webhooks = WebhookDesk(self.table, AccountFeed(self.table, self.ratings),
+                                    webhook_sending)  # fmt: skip
         self.archiving = (
             None if archive is None else Archiving(store, archive.games, archive_claim_s)
         )
@@ -87,6 +94,13 @@ class GameService:
         """The archive's database, and how many ended games wait for it."""
         kind = "sqlite" if self.archive is None else self.archive.kind
         return {"database": kind, "backlog": self.store.archiving_backlog()}
+
+    def gauges(self) -> dict[str, Any]:
+        """The server-wide figures of the metrics page that the stores hold."""
+        live = {**dict.fromkeys(variants.names(), 0), **self.store.count_live()}
+        queued = 0 if self.archive is None else self.archive.webhooks.queued()
+        return {"games_live": live, "archive_backlog": self.store.archiving_backlog(),
+                "webhooks_queued": queued}  # fmt: skip
 
     def health(self) -> str:
         """The store's kind, once it has taken a write; a 503 problem otherwise."""

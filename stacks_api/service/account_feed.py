@@ -11,7 +11,9 @@ since, and then the state of each live game again.
 Events: ``paired`` (a seek found its game: join it with your key), ``seek_closed``
 (it expired or was withdrawn), ``game_started``, ``your_turn`` (once per version
 that waits for you), ``game_ended`` (with your result and, in a rated game, your
-rating's change once the archive has rated it).
+rating's change once the archive has rated it), ``webhook_disabled`` (a webhook
+failed every delivery for a day), ``account_closed`` (the last event: the
+account was closed or deleted).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from .lobby import held_for
 from .rating import RatingDesk
 from .table import Table
 
+ACCOUNT_CHECK_S = 5.0
 RATING_WAIT_S = 60.0  # an ended rated game is told without its rating after this
 HISTORY_LIMIT = 100  # ended games told on a reconnect, at most
 
@@ -35,6 +38,11 @@ class Told:
     turns: dict[str, int] = field(default_factory=dict)  # game -> version told
     ended: set[str] = field(default_factory=set)
     seek: tuple[str, str] | None = None  # (seek id, its status told)
+    # The account itself, looked at every ACCOUNT_CHECK_S: webhooks disabled after
+    # ``webhooks_since`` are told; a closed or deleted account ends the stream.
+    webhooks_since: float = 0.0
+    checked_at: float = 0.0
+    closed: bool = False
 
 
 class AccountFeed:
@@ -45,7 +53,7 @@ class AccountFeed:
     def first(self, player_id: str, since: float | None) -> tuple[Told, list[JSON]]:
         """A new stream's state and its first events: with ``since`` (a reconnect),
         every game of the player that ended after it; then the live games' state."""
-        told, events = Told(), []
+        told, events = Told(webhooks_since=since or self.table.clock()), []
         seek = self.table.store.seeks.latest(player_id)
         if seek is not None and not self._news(seek, player_id, since):
             told.seek = (seek["id"], seek["status"])
@@ -68,6 +76,9 @@ class AccountFeed:
         """What changed since the stream last told (``told`` is brought up to date)."""
         events = self._seek(player_id, told)
         now = self.table.clock()
+        if now - told.checked_at >= ACCOUNT_CHECK_S:
+            told.checked_at = now
+            events += self._account(player_id, told)
         for record in self._records(player_id):
             seat = next((i for i, s in enumerate(record.seats)
                          if s.player_id == player_id and s.state != "reserved"), None)  # fmt: skip
@@ -86,6 +97,22 @@ class AccountFeed:
                 if ended is not None:
                     told.ended.add(record.id)
                     events.append(ended)
+        return events
+
+    def _account(self, player_id: str, told: Told) -> list[JSON]:
+        """Webhooks disabled since last told, and the account's closing."""
+        archive = self.table.archive
+        if archive is None:
+            return []
+        player = archive.accounts.player(player_id)
+        if player is None or player["closed"]:
+            told.closed = True
+            return [{"type": "account_closed"}]
+        events = []
+        for hook in archive.webhooks.disabled_since(player_id, told.webhooks_since):
+            told.webhooks_since = max(told.webhooks_since, hook["disabled_at"])
+            events.append({"type": "webhook_disabled", "webhook": hook["id"], "url": hook["url"],
+                           "disabled_at": hook["disabled_at"]})  # fmt: skip
         return events
 
     def _news(self, seek: JSON, player_id: str, since: float | None) -> bool:

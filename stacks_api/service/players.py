@@ -40,7 +40,47 @@ class Players:
         found = self.archive.accounts.player(player_id)
         if found is None:
             raise Refusal("not_found", f"no player with id {player_id!r}")
+        if found["deleted"]:
+            raise Refusal("player_deleted", f"the player {player_id!r} deleted their account")
         return {**found, "ratings": self.archive.ratings.of(player_id)}
+
+    def delete(self, player_id: str) -> None:
+        """Delete the account (``archive.moderation``), once none of its games is live
+        or waits to be archived; its waiting seek is withdrawn and the live store's
+        copies of its ended games are dropped (read from the archive after)."""
+        store, ended = self.table.store, []
+        for game_id in store.player_games(player_id):
+            record = store.load(game_id)
+            if record is None:
+                continue
+            if not record.ended and any(s.player_id == player_id for s in record.seats):
+                # Its seat would keep the name until the game ends: wait for the end.
+                raise Refusal("games_live", f"game {game_id} you sat in is still being played: "
+                                            "delete your account once it ended")  # fmt: skip
+            if record.ended:
+                ended.append(game_id)
+        seek = store.seeks.latest(player_id)
+        if seek is not None and seek["status"] == "waiting":
+            store.seeks.close(seek["id"], "withdrawn", self.table.clock())
+        for game_id in ended:
+            if not store.forget(game_id):
+                raise Refusal("games_live", f"game {game_id} has just ended and is being "
+                                            "archived: try again in a few seconds")  # fmt: skip
+        self.archive.moderation.delete(player_id)
+
+    def export_account(self, player_id: str) -> Iterator[JSON]:
+        """Everything kept about the account, one object a line: its profile, keys,
+        ratings, webhooks and reports, then every archived game's record."""
+        return self.archive.moderation.export(player_id, self.archive.games.export)
+
+    def report(self, reporter_id: str, player_id: str, reason: str, game_id: str | None) -> JSON:
+        """A report for the operators (at most a few a day per reporter)."""
+        if reporter_id == player_id:
+            raise Refusal("validation_error", "you cannot report yourself",
+                          {"player_id": ["you cannot report yourself"]})  # fmt: skip
+        self.profile(player_id)
+        report = self.archive.moderation.report(reporter_id, player_id, reason, game_id)
+        return {k: report[k] for k in ("id", "player_id", "game_id", "reason", "created_at")}
 
     def add_key(self, player_id: str, label: str) -> tuple[JSON, str]:
         return self.archive.accounts.add_key(player_id, label)

@@ -9,8 +9,8 @@ The service never imports the archive: the live path runs without a database.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Protocol
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol
 
 from ..record import JSON, Archived, HistoryQuery
 from ..store import EventFeed, StoreDegraded, StoreUnavailable, WorkQueue
@@ -105,8 +105,62 @@ class Analyses(Protocol):
     def put(self, game_id: str, analysis: JSON) -> None: ...
 
 
+class Moderation(Protocol):
+    """Reports, closed, renamed and deleted accounts, and a player's export."""
+
+    def report(self, reporter_id: str, player_id: str, reason: str,
+               game_id: str | None) -> JSON: ...  # fmt: skip
+
+    def reports(self, include_resolved: bool = False) -> list[JSON]: ...
+
+    def resolve(self, report_id: str) -> bool: ...
+
+    def close(self, player_id: str, reason: str) -> bool: ...
+
+    def rename(self, player_id: str, name: str) -> int: ...
+
+    def delete(self, player_id: str) -> None: ...
+
+    def export(
+        self, player_id: str, games: Callable[[HistoryQuery], Iterator[JSON]]
+    ) -> Iterator[JSON]: ...
+
+
+class Webhooks(Protocol):
+    """Players' webhooks and the durable queue of their deliveries."""
+
+    def create(self, player_id: str, url: str, events: list[str]) -> tuple[JSON, str]: ...
+
+    def of(self, player_id: str) -> list[JSON]: ...
+
+    def remove(self, player_id: str, webhook_id: str) -> bool: ...
+
+    def deliveries(self, player_id: str, webhook_id: str) -> list[JSON] | None: ...
+
+    def disabled_since(self, player_id: str, since: float) -> list[JSON]: ...
+
+    def active(self) -> list[JSON]: ...
+
+    def enqueue(self, deliveries: Iterable[JSON]) -> int: ...
+
+    def queued(self) -> int: ...
+
+    def claim(self, lease_s: float, limit: int) -> list[Any]:
+        """Leased deliveries: each with ``id``, ``webhook_id``, ``url``, ``secret``,
+        ``event``, ``payload``, ``attempts`` and ``created_at``."""
+
+    def finish(self, due: Any, ok: bool, status: int | None, error: str | None,
+               duration_ms: float, first_delay_s: float) -> str: ...  # fmt: skip
+
+
 class Archive(Protocol):
     """The archive's parts."""
+
+    @property
+    def moderation(self) -> Moderation: ...
+
+    @property
+    def webhooks(self) -> Webhooks: ...
 
     @property
     def games(self) -> GameArchive: ...

@@ -7,7 +7,8 @@ whose outbox entry went missing. It also makes quick pairing's pass over every
 pool every ``PAIR_EVERY_S`` (``service.pairing``: seekers whose ranges widened
 while nobody new came are paired too), and computes the hints players asked for
 (``service.hints``). Analyses of finished games, which take tens of seconds, run
-in a thread of their own beside it. While the store or the database is down it
+in a thread of their own beside it, and so do webhooks (``service.webhooks``:
+finding account events and sending them). While the store or the database is down it
 logs once per failure, waits ``RETRY_S`` and tries again: games go on ending
 normally meanwhile and wait in the outbox.
 """
@@ -19,14 +20,17 @@ import threading
 import time
 from collections.abc import Callable
 
+from ..service import GameService
 from ..service.archiving import Archiving
 from ..service.ports import Unavailable
+from ..service.webhooks import WebhookDesk as Webhooks
 
 log = logging.getLogger(__name__)
 IDLE_S = 0.25  # an idle archiver looks at the outbox at least this often
 RETRY_S = 1.0  # after a failure of the store or the database
 SWEEP_EVERY_S = 60.0
 PAIR_EVERY_S = 1.0
+WEBHOOK_EVERY_S = 0.5
 BATCH = 100
 
 
@@ -38,8 +42,10 @@ class Archiver:
         hint: Callable[[], int] | None = None,
         analyse: Callable[[], int] | None = None,
         clock: Callable[[], float] = time.time,
+        webhooks: Webhooks | None = None,
     ) -> None:
         self.archiving = archiving
+        self.webhooks = webhooks
         self.pair = pair
         self.hint = hint
         self.analyse = analyse
@@ -58,6 +64,24 @@ class Archiver:
                 if self.analyse is not None:  # a long job: a thread of its own
                     threading.Thread(target=self._analyst, name="stacks-api-analyst",
                                      daemon=True).start()  # fmt: skip
+                if self.webhooks is not None:  # waits on receivers: a thread of its own
+                    threading.Thread(target=self._courier, name="stacks-api-webhooks",
+                                     daemon=True).start()  # fmt: skip
+
+    def _courier(self) -> None:
+        """Find new account events for the webhooks and send what is due, every
+        ``WEBHOOK_EVERY_S`` (at once again while deliveries keep coming)."""
+        assert self.webhooks is not None
+        while not self._stop.is_set():
+            try:
+                self.webhooks.dispatch()
+                if self.webhooks.deliver():
+                    continue
+            except Unavailable as err:
+                log.warning("webhooks: %s; trying again in %g s", err, RETRY_S)
+            except Exception:  # the thread must live on: deliveries wait in the queue
+                log.exception("webhooks: a pass failed")
+            self._stop.wait(WEBHOOK_EVERY_S)
 
     def _analyst(self) -> None:
         """Analyse asked-for games one at a time, looking for one every ``IDLE_S``."""
@@ -104,3 +128,11 @@ class Archiver:
                 continue
             self._nudge.wait(IDLE_S)
             self._nudge.clear()
+
+
+def chores(service: GameService) -> Archiver:
+    """The background work beside the runners of a service that has an archive:
+    archiving, pairing, hints, analyses and webhooks."""
+    assert service.archiving is not None
+    return Archiver(service.archiving, service.pairing.run, service.hints.compute,
+                    service.analyses.compute, webhooks=service.webhooks)  # fmt: skip

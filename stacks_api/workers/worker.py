@@ -12,7 +12,7 @@ import signal
 from types import FrameType
 
 from ..service import GameService
-from .archiver import Archiver
+from .archiver import chores
 from .runner import Runner, owner_name
 
 
@@ -20,10 +20,7 @@ def run_worker(service: GameService) -> None:
     """Advance due games in this process until TERM or INT, and archive ended ones
     (a thread beside the runner loop)."""
     runner = Runner(service.work, service.turns.advance, threads=0)
-    archiver = None
-    if service.archiving is not None:
-        chores = (service.pairing.run, service.hints.compute, service.analyses.compute)
-        archiver = Archiver(service.archiving, *chores)
+    archiver = None if service.archiving is None else chores(service)
     if archiver is not None:
         archiver.start()
     busy = [False]

@@ -1,0 +1,263 @@
+"""Webhooks and the durable queue of their deliveries, in the archive's database.
+
+A delivery's row is written once per (webhook, event) — its id is derived from
+both, so the processes that find the same event write it once — and stays
+``pending`` until a worker has it accepted (a 2xx), or it has been retried for
+``RETRY_FOR_S``. A worker takes due deliveries with a compare-and-set on
+``lease_until``: one that dies mid-delivery lets the lease run out, and the
+next worker sends it again (the receiver dedupes by the ``webhook-id``).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, delete, func, insert, select, update
+
+from ..problems import Refusal
+from ..record import JSON
+from .errors import connected
+from .games import insert_ignoring
+from .models import Webhook, WebhookAttempt, WebhookDelivery
+
+MAX_WEBHOOKS = 5  # per player
+RETRY_FOR_S = 25 * 3600  # a delivery is retried at least a day before it fails
+DISABLE_AFTER_S = 24 * 3600  # a webhook that failed every delivery this long is disabled
+MAX_DELAY_S = 6 * 3600  # the longest wait between two attempts
+SHOWN_DELIVERIES = 50
+
+
+@dataclass(frozen=True)
+class Due:
+    """A leased delivery, with what sending it needs."""
+
+    id: str
+    webhook_id: str
+    url: str
+    secret: str
+    event: str
+    payload: str
+    attempts: int
+    created_at: float
+    lease_until: float
+
+
+def retry_delay(attempts: int, first_s: float, rng: random.Random) -> float:
+    """The wait after the ``attempts``-th failed attempt: tripling from ``first_s``
+    up to ``MAX_DELAY_S``, with jitter (between half and all of it) so that a
+    receiver back from an outage is not hit by every retry at once."""
+    delay = min(MAX_DELAY_S, first_s * 3.0 ** max(0, attempts - 1))
+    return float(delay * (0.5 + rng.random() / 2))
+
+
+class WebhookBook:
+    def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
+        self.engine = engine
+        self.clock = clock
+        self.rng = random.Random()
+
+    # The player's webhooks
+
+    def create(self, player_id: str, url: str, events: list[str]) -> tuple[JSON, str]:
+        secret = "whsec_" + secrets.token_urlsafe(24)
+        row: JSON = {"id": secrets.token_hex(8), "player_id": player_id, "url": url,
+                     "events": ",".join(events), "secret": secret,
+                     "created_at": self.clock()}  # fmt: skip
+        with connected(self.engine, write=True) as connection:
+            count = connection.scalar(select(func.count()).where(Webhook.player_id == player_id))
+            if (count or 0) >= MAX_WEBHOOKS:
+                raise Refusal("too_many_webhooks", f"a player has at most {MAX_WEBHOOKS} "
+                                                   "webhooks: remove one first")  # fmt: skip
+            connection.execute(insert(Webhook).values(row))
+        return _shown(row), secret
+
+    def of(self, player_id: str) -> list[JSON]:
+        with connected(self.engine) as connection:
+            rows = connection.execute(
+                select(Webhook).where(Webhook.player_id == player_id)
+                .order_by(Webhook.created_at, Webhook.id)
+            ).all()  # fmt: skip
+        return [_shown(_columns(r)) for r in rows]
+
+    def remove(self, player_id: str, webhook_id: str) -> bool:
+        with connected(self.engine, write=True) as connection:
+            mine = select(Webhook.id).where(
+                Webhook.id == webhook_id, Webhook.player_id == player_id
+            )
+            if connection.scalar(mine) is None:
+                return False
+            deliveries = select(WebhookDelivery.id).where(WebhookDelivery.webhook_id == webhook_id)
+            connection.execute(
+                delete(WebhookAttempt).where(WebhookAttempt.delivery_id.in_(deliveries))
+            )
+            connection.execute(delete(WebhookDelivery).where(
+                WebhookDelivery.webhook_id == webhook_id))  # fmt: skip
+            connection.execute(delete(Webhook).where(Webhook.id == webhook_id))
+        return True
+
+    def deliveries(self, player_id: str, webhook_id: str) -> list[JSON] | None:
+        """The webhook's latest deliveries, newest first, each with its attempts;
+        None when the player has no such webhook."""
+        with connected(self.engine) as connection:
+            owner = connection.scalar(select(Webhook.player_id).where(Webhook.id == webhook_id))
+            if owner != player_id:
+                return None
+            rows = connection.execute(
+                select(WebhookDelivery).where(WebhookDelivery.webhook_id == webhook_id)
+                .order_by(WebhookDelivery.created_at.desc(), WebhookDelivery.id)
+                .limit(SHOWN_DELIVERIES)
+            ).all()  # fmt: skip
+            attempts = connection.execute(
+                select(WebhookAttempt)
+                .where(WebhookAttempt.delivery_id.in_([r.id for r in rows]))
+                .order_by(WebhookAttempt.id)
+            ).all()
+        tries: dict[str, list[JSON]] = {}
+        for a in attempts:
+            tries.setdefault(a.delivery_id, []).append(
+                {"at": a.at, "status": a.status, "error": a.error, "duration_ms": a.duration_ms}
+            )
+        return [
+            {"id": r.id, "event": r.event, "state": r.state, "created_at": r.created_at,
+             "next_at": r.next_at if r.state == "pending" else None,
+             "attempts": tries.get(r.id, [])}
+            for r in rows
+        ]  # fmt: skip
+
+    def disabled_since(self, player_id: str, since: float) -> list[JSON]:
+        """The player's webhooks disabled after ``since``."""
+        with connected(self.engine) as connection:
+            rows = connection.execute(
+                select(Webhook).where(Webhook.player_id == player_id,
+                                      Webhook.disabled_at > since)
+            ).all()  # fmt: skip
+        return [_shown(_columns(r)) for r in rows]
+
+    # The dispatcher's side
+
+    def active(self) -> list[JSON]:
+        """Every webhook that is not disabled (what the dispatcher looks after)."""
+        with connected(self.engine) as connection:
+            rows = connection.execute(
+                select(Webhook.id, Webhook.player_id, Webhook.events, Webhook.created_at)
+                .where(Webhook.disabled_at.is_(None))
+            ).all()  # fmt: skip
+        return [{"id": r.id, "player_id": r.player_id, "events": set(r.events.split(",")),
+                 "created_at": r.created_at} for r in rows]  # fmt: skip
+
+    def enqueue(self, deliveries: Iterable[JSON]) -> int:
+        """Queue deliveries (``id``, ``webhook_id``, ``event``, ``payload``); those
+        queued before are left as they are. How many were new."""
+        now = self.clock()
+        rows = [{**d, "created_at": now, "state": "pending", "next_at": now, "lease_until": 0.0,
+                 "attempts": 0} for d in deliveries]  # fmt: skip
+        if not rows:
+            return 0
+        with connected(self.engine, write=True) as connection:
+            statement = insert_ignoring(self.engine, WebhookDelivery).returning(WebhookDelivery.id)
+            return len(list(connection.scalars(statement, rows)))
+
+    def queued(self) -> int:
+        with connected(self.engine) as connection:
+            count = connection.scalar(
+                select(func.count()).where(WebhookDelivery.state == "pending")
+            )
+        return int(count or 0)
+
+    def claim(self, lease_s: float, limit: int) -> list[Due]:
+        """Lease up to ``limit`` due deliveries of enabled webhooks, oldest due first;
+        each taken by a compare-and-set, so no two workers send one at once."""
+        now = self.clock()
+        query = (
+            select(WebhookDelivery.id, WebhookDelivery.lease_until)
+            .join(Webhook, Webhook.id == WebhookDelivery.webhook_id)
+            .where(WebhookDelivery.state == "pending", WebhookDelivery.next_at <= now,
+                   WebhookDelivery.lease_until <= now, Webhook.disabled_at.is_(None))
+            .order_by(WebhookDelivery.next_at)
+            .limit(limit)
+        )  # fmt: skip
+        if self.engine.dialect.name == "postgresql":
+            query = query.with_for_update(skip_locked=True, of=WebhookDelivery)
+        until = now + lease_s
+        taken = []
+        with connected(self.engine, write=True) as connection:
+            for row in connection.execute(query).all():
+                done = connection.execute(
+                    update(WebhookDelivery)
+                    .where(WebhookDelivery.id == row.id,
+                           WebhookDelivery.lease_until == row.lease_until)
+                    .values(lease_until=until, attempts=WebhookDelivery.attempts + 1)
+                )  # fmt: skip
+                if done.rowcount:
+                    taken.append(row.id)
+            rows = connection.execute(
+                select(WebhookDelivery, Webhook.url, Webhook.secret)
+                .join(Webhook, Webhook.id == WebhookDelivery.webhook_id)
+                .where(WebhookDelivery.id.in_(taken))
+            ).all()
+        return [
+            Due(r.id, r.webhook_id, r.url, r.secret,
+                r.event, r.payload, r.attempts,
+                r.created_at, until)
+            for r in rows
+        ]  # fmt: skip
+
+    def finish(
+        self,
+        due: Due,
+        ok: bool,
+        status: int | None,
+        error: str | None,
+        duration_ms: float,
+        first_delay_s: float,
+    ) -> str:
+        """Record an attempt and what follows: ``delivered``, ``retry`` or ``failed``
+        (nothing changes when the lease was lost meanwhile: another worker has it)."""
+        now = self.clock()
+        outcome = "delivered" if ok else "retry"
+        if not ok and now - due.created_at >= RETRY_FOR_S:
+            outcome = "failed"
+        values: dict[str, Any] = {"lease_until": 0.0}
+        if outcome == "retry":
+            values["next_at"] = now + retry_delay(due.attempts, first_delay_s, self.rng)
+        else:
+            values["state"] = outcome
+        with connected(self.engine, write=True) as connection:
+            mine = connection.execute(
+                update(WebhookDelivery)
+                .where(WebhookDelivery.id == due.id, WebhookDelivery.lease_until == due.lease_until)
+                .values(**values)
+            )  # fmt: skip
+            if not mine.rowcount:
+                return "lost"
+            connection.execute(insert(WebhookAttempt).values(
+                delivery_id=due.id, at=now, status=status, error=error,
+                duration_ms=duration_ms))  # fmt: skip
+            hook = update(Webhook).where(Webhook.id == due.webhook_id)
+            if ok:
+                connection.execute(hook.values(failing_since=None))
+            else:
+                connection.execute(hook.where(Webhook.failing_since.is_(None))
+                                   .values(failing_since=now))  # fmt: skip
+                connection.execute(
+                    hook.where(Webhook.failing_since <= now - DISABLE_AFTER_S,
+                               Webhook.disabled_at.is_(None)).values(disabled_at=now)
+                )  # fmt: skip
+        return outcome
+
+
+def _columns(row: Any) -> JSON:
+    return {"id": row.id, "url": row.url, "events": row.events, "created_at": row.created_at,
+            "disabled_at": row.disabled_at}  # fmt: skip
+
+
+def _shown(row: JSON) -> JSON:
+    """A webhook as its owner sees it (never its secret)."""
+    events = row["events"].split(",") if isinstance(row["events"], str) else row["events"]
+    return {"id": row["id"], "url": row["url"], "events": events,
+            "created_at": row["created_at"], "disabled_at": row.get("disabled_at")}  # fmt: skip
