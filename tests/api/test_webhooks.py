@@ -1,0 +1,230 @@
+"""Webhooks over HTTP and from the workers: signed deliveries of an account's events,
+retried until accepted, never lost when a worker dies, never sent to a private
+address the operator did not allow."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+import signal
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from stacks_api.outbound import Allowed, Refused, check
+from stacks_api.testing import create_database, drop_database
+
+from .helpers import API, bearer, create, problem
+from .receiver import Receiver
+from .test_archive import new_player, play_out
+
+HOOKS = "/api/v1/players/me/webhooks"
+
+
+@pytest.fixture(params=["memory+sqlite", "redis+postgresql"])
+def app(request, make_app, prefix, tmp_path):  # type: ignore[no-untyped-def]
+    fast = {"WEBHOOK_ALLOW": "127.0.0.1", "WEBHOOK_FIRST_DELAY_S": 0.05}
+    if request.param == "memory+sqlite":
+        yield make_app(DATABASE_URL=f"sqlite:///{tmp_path}/archive.sqlite3", **fast)
+        return
+    url = create_database(request.getfixturevalue("postgres_url"))
+    made = make_app(REDIS_URL=request.getfixturevalue("redis_url"), STORE_PREFIX=prefix,
+                    DATABASE_URL=url, **fast)  # fmt: skip
+    yield made
+    made.extensions["stacks_api.games"].jobs.stop()
+    made.extensions["stacks_api.games"].archive.engine.dispose()
+    drop_database(url)
+
+
+@pytest.fixture
+def client(app):  # type: ignore[no-untyped-def]
+    return app.test_client()
+
+
+@pytest.fixture
+def receiver():  # type: ignore[no-untyped-def]
+    made = Receiver()
+    yield made
+    made.stop()
+
+
+def signature_checks(secret: str, headers: dict[str, str], body: bytes) -> bool:
+    """The Standard Webhooks check, as a receiver writes it."""
+    signed = f"{headers['webhook-id']}.{headers['webhook-timestamp']}.".encode() + body
+    expected = base64.b64encode(hmac.new(secret.encode(), signed, hashlib.sha256).digest())
+    sent = headers["webhook-signature"].split(",", 1)
+    return sent[0] == "v1" and hmac.compare_digest(sent[1].encode(), expected)
+
+
+def test_a_game_tells_its_webhook_each_event_once_signed_through_failures(client, receiver):
+    receiver.statuses = [500, 500, 500]  # the first three requests fail
+    url = receiver.start()
+    _, key = new_player(client)
+    made = client.post(HOOKS, json={"url": url, "events": ["your_turn", "game_ended"]},
+                       headers=bearer(key))  # fmt: skip
+    assert made.status_code == 201, made.json
+    secret, hook = made.json["secret"], made.json["webhook"]
+    assert hook["events"] == ["game_ended", "your_turn"] and secret not in str(hook)
+    listed = client.get(HOOKS, headers=bearer(key)).json["webhooks"]
+    assert listed == [hook] and secret not in str(listed)
+    game_id = create(client, variant="sequence", players=2,
+                     seats=[{}, {"bot": "random"}])["game"]["id"]  # fmt: skip
+    assert client.post(f"{API}/{game_id}/players", json={}, headers=bearer(key)).status_code == 201
+    # As an app's backend would: told it is our turn (through three failures), we play.
+    receiver.wait_for(lambda: any(r.event["type"] == "your_turn" for r in receiver.accepted()))
+    play_out(client, game_id, key)
+    receiver.wait_for(lambda: any(r.event["type"] == "game_ended" for r in receiver.accepted()))
+
+    for request in receiver.received:
+        assert signature_checks(secret, request.headers, request.body)
+        assert request.event["data"]["game_id"] == game_id
+    accepted = [r.headers["webhook-id"] for r in receiver.accepted()]
+    assert len(accepted) == len(set(accepted)), "each event accepted once"
+    failed = {r.headers["webhook-id"] for r in receiver.received if r.status == 500}
+    assert failed <= set(accepted), "every failed delivery was sent again and accepted"
+    kinds = [r.event["type"] for r in receiver.accepted()]
+    assert kinds.count("game_ended") == 1 and "your_turn" in kinds
+    turns = [r.event["data"]["version"] for r in receiver.accepted()
+             if r.event["type"] == "your_turn"]  # fmt: skip
+    assert len(turns) == len(set(turns))
+
+    deliveries = client.get(f"{HOOKS}/{hook['id']}/deliveries", headers=bearer(key)).json
+    retried = [d for d in deliveries["deliveries"] if len(d["attempts"]) > 1]
+    assert retried and all(d["state"] == "delivered" for d in retried)
+    assert [a["status"] for a in retried[-1]["attempts"]][-1] == 200
+    assert sum(a["status"] == 500 for d in deliveries["deliveries"] for a in d["attempts"]) == 3
+
+
+def test_webhook_requests_are_checked(client, app):
+    _, key = new_player(client)
+    mine = bearer(key)
+    problem(client.post(HOOKS, json={"url": "https://a.example/x", "events": ["your_turn"]}),
+            401, "unauthorized")  # fmt: skip
+    for body in ({}, {"url": "https://a.example/x"}, {"url": "ftp://a.example/x",
+                 "events": ["your_turn"]}, {"url": "https://a.example/x", "events": []},
+                 {"url": "https://a.example/x", "events": ["everything"]},
+                 {"url": "not a url", "events": ["your_turn"]}):  # fmt: skip
+        problem(client.post(HOOKS, json=body, headers=mine), 422, "validation_error")
+    app.extensions["stacks_api.games"].webhooks.allowed = Allowed()
+    for url in ("http://127.0.0.1:8000/x", "http://10.1.2.3/x", "http://169.254.169.254/latest",
+                "http://[::1]/x", "http://user:pw@example.org/x"):  # fmt: skip
+        refused = problem(client.post(HOOKS, json={"url": url, "events": ["your_turn"]},
+                                      headers=mine), 422, "url_refused")  # fmt: skip
+        assert refused["errors"]["url"]
+    problem(client.delete(f"{HOOKS}/nope", headers=mine), 404, "not_found")
+    problem(client.get(f"{HOOKS}/nope/deliveries", headers=mine), 404, "not_found")
+    app.extensions["stacks_api.games"].webhooks.allowed = Allowed.parse("127.0.0.1")
+    made = [client.post(HOOKS, json={"url": f"http://127.0.0.1:9/{n}", "events": ["paired"]},
+                        headers=mine) for n in range(6)]  # fmt: skip
+    assert [m.status_code for m in made] == [201] * 5 + [409]
+    assert made[-1].json["code"] == "too_many_webhooks"
+    assert (
+        client.delete(f"{HOOKS}/{made[0].json['webhook']['id']}", headers=mine).status_code == 204
+    )
+    _, other = new_player(client, "Bo")
+    problem(client.get(f"{HOOKS}/{made[1].json['webhook']['id']}/deliveries",
+                       headers=bearer(other)), 404, "not_found")  # fmt: skip
+
+
+def test_a_redirect_is_not_followed(client, receiver):
+    receiver.statuses = [302] * 100
+    url = receiver.start()
+    _, key = new_player(client)
+    hook = client.post(HOOKS, json={"url": url, "events": ["your_turn"]}, headers=bearer(key))
+    game_id = create(client, variant="sequence", players=2,
+                     seats=[{}, {"bot": "random"}])["game"]["id"]  # fmt: skip
+    client.post(f"{API}/{game_id}/players", json={}, headers=bearer(key))
+    receiver.wait_for(lambda: len(receiver.received) >= 3)
+    shown = client.get(f"{HOOKS}/{hook.json['webhook']['id']}/deliveries", headers=bearer(key))
+    delivery = shown.json["deliveries"][-1]
+    assert delivery["state"] == "pending" and {a["status"] for a in delivery["attempts"]} == {302}
+
+
+PRIVATE = [
+    "127.0.0.1",
+    "10.0.0.1",
+    "172.16.5.4",
+    "192.168.1.1",
+    "169.254.169.254",
+    "0.0.0.0",
+    "100.64.0.1",
+    "::1",
+    "fd00:ec2::254",
+    "fe80::1",
+    "::ffff:127.0.0.1",
+    "224.0.0.1",
+]
+
+
+@pytest.mark.parametrize("address", PRIVATE)
+def test_private_addresses_are_refused_however_they_are_named(address):
+    host = f"[{address}]" if ":" in address else address
+    with pytest.raises(Refused):
+        check(f"http://{host}/hook", Allowed())
+    with pytest.raises(Refused):  # a public-looking name that resolves there
+        check("https://hooks.example.org/x", Allowed(), lambda host, port: [address])
+    check("https://hooks.example.org/x", Allowed(), lambda host, port: ["93.184.215.14"])
+
+
+def test_the_operator_allows_hosts_and_networks():
+    allowed = Allowed.parse("127.0.0.1, 10.0.0.0/8 ,hooks.lan")
+    check("http://127.0.0.1:5000/x", allowed)
+    check("http://10.20.30.40/x", allowed)
+    check("http://hooks.lan/x", allowed, lambda host, port: ["192.168.0.9"])
+    with pytest.raises(Refused):
+        check("http://192.168.0.9/x", allowed)
+    with pytest.raises(Refused):
+        check("gopher://127.0.0.1/x", allowed)
+
+
+def test_a_worker_killed_mid_delivery_loses_nothing(redis_url, postgres_url, prefix, receiver):
+    """The first worker is SIGKILLed while the receiver holds its request; the next
+    worker sends the same delivery again once the lease ran out."""
+    from stacks_api.archive import open_archive
+    from stacks_api.service.webhooks import delivery_id
+
+    receiver.hang_s = 30.0  # longer than the test lets the first worker live
+    url = receiver.start()
+    database = create_database(postgres_url)
+    archive = open_archive(database)
+    try:
+        player, _ = archive.accounts.create("Ada", "laptop")
+        hook, secret = archive.webhooks.create(player["id"], url, ["game_ended"])
+        event = {"type": "game_ended", "game_id": "g1", "variant": "x", "seat": 0}
+        archive.webhooks.enqueue([{"id": delivery_id(hook["id"], event),
+                                   "webhook_id": hook["id"], "event": "game_ended",
+                                   "payload": '{"type":"game_ended"}'}])  # fmt: skip
+        env = {**os.environ, "REDIS_URL": redis_url, "STACKS_STORE_PREFIX": prefix,
+               "DATABASE_URL": database, "STACKS_WEBHOOK_ALLOW": "127.0.0.1",
+               "STACKS_WEBHOOK_LEASE_S": "2"}  # fmt: skip
+        command = [sys.executable, "-m", "stacks_api.cli", "worker"]
+        first = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)  # fmt: skip
+        receiver.wait_for(lambda: len(receiver.received) == 1)
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=10)
+        second = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)  # fmt: skip
+        try:
+            receiver.wait_for(lambda: len(receiver.accepted()) >= 2)
+        finally:
+            second.terminate()
+            second.wait(timeout=10)
+        ids = {r.headers["webhook-id"] for r in receiver.received}
+        assert ids == {delivery_id(hook["id"], event)}, "the same delivery, sent again"
+        assert all(signature_checks(secret, r.headers, r.body) for r in receiver.received)
+        shown = archive.webhooks.deliveries(player["id"], hook["id"])
+        assert shown is not None and shown[0]["state"] == "delivered"
+    finally:
+        archive.engine.dispose()
+        drop_database(database)
+
+
+def test_webhooks_are_documented_events_only(app: Any) -> None:
+    from stacks_api.service.webhooks import EVENTS
+
+    assert set(EVENTS) <= {"your_turn", "game_started", "game_ended", "paired", "seek_closed"}

@@ -1,0 +1,112 @@
+"""The webhook queue in the archive: leases no two workers share, retries that grow,
+a delivery that fails after a day, a webhook disabled after a day of failures."""
+
+from __future__ import annotations
+
+import random
+
+from stacks_api.archive import Archive, connect, upgrade
+from stacks_api.archive.webhooks import DISABLE_AFTER_S, MAX_DELAY_S, RETRY_FOR_S, retry_delay
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def archive_at(url: str, clock: Clock) -> Archive:
+    engine = connect(url)
+    upgrade(engine)
+    return Archive(engine, clock)
+
+
+def queue_one(archive: Archive, n: int = 0) -> tuple[str, str]:
+    player, _ = archive.accounts.create(f"P{n}", "k")
+    hook, _ = archive.webhooks.create(player["id"], "https://hooks.example.org/x", ["your_turn"])
+    archive.webhooks.enqueue([{"id": f"msg_{n}", "webhook_id": hook["id"],
+                               "event": "your_turn", "payload": "{}"}])  # fmt: skip
+    return player["id"], hook["id"]
+
+
+def test_a_lease_is_held_by_one_worker_and_falls_due_when_it_runs_out(database_url):
+    clock = Clock()
+    archive = archive_at(database_url, clock)
+    try:
+        queue_one(archive)
+        assert archive.webhooks.enqueue([{"id": "msg_0", "webhook_id": "x", "event": "e",
+                                          "payload": "{}"}]) == 0  # queued once  # fmt: skip
+        first = archive.webhooks.claim(30, 10)
+        assert [d.id for d in first] == ["msg_0"] and first[0].attempts == 1
+        assert archive.webhooks.claim(30, 10) == []  # held
+        clock.now += 31  # the worker died: the lease ran out
+        second = archive.webhooks.claim(30, 10)
+        assert [d.attempts for d in second] == [2]
+        assert archive.webhooks.finish(first[0], True, 200, None, 1.0, 5.0) == "lost"
+        assert archive.webhooks.finish(second[0], True, 200, None, 1.0, 5.0) == "delivered"
+        assert archive.webhooks.queued() == 0
+    finally:
+        archive.engine.dispose()
+
+
+def test_failures_retry_later_and_later_then_fail_and_disable_the_webhook(database_url):
+    clock = Clock()
+    archive = archive_at(database_url, clock)
+    try:
+        player, hook = queue_one(archive)
+        waits = []
+        while True:
+            due = archive.webhooks.claim(30, 10)
+            if not due:
+                break
+            outcome = archive.webhooks.finish(due[0], False, 500, None, 1.0, 5.0)
+            if outcome == "failed":
+                break
+            shown = archive.webhooks.deliveries(player, hook)
+            assert shown is not None
+            waits.append(shown[0]["next_at"] - clock.now)
+            clock.now = shown[0]["next_at"]
+        assert outcome == "failed" and clock.now - 1_800_000_000.0 >= RETRY_FOR_S
+        assert waits[1] > waits[0] and max(waits) <= MAX_DELAY_S
+        assert archive.webhooks.queued() == 0
+        disabled = archive.webhooks.disabled_since(player, 0)
+        assert [h["id"] for h in disabled] == [hook] and disabled[0]["disabled_at"]
+        assert archive.webhooks.active() == []
+        archive.webhooks.enqueue([{"id": "msg_late", "webhook_id": hook, "event": "your_turn",
+                                   "payload": "{}"}])  # fmt: skip
+        assert archive.webhooks.claim(30, 10) == []  # a disabled webhook sends nothing
+        attempts = archive.webhooks.deliveries(player, hook)
+        assert attempts is not None
+        assert {a["status"] for d in attempts for a in d["attempts"]} == {500}
+    finally:
+        archive.engine.dispose()
+
+
+def test_a_success_clears_the_failures_that_would_disable_a_webhook(database_url):
+    clock = Clock()
+    archive = archive_at(database_url, clock)
+    try:
+        player, hook = queue_one(archive)
+        due = archive.webhooks.claim(30, 10)[0]
+        archive.webhooks.finish(due, False, 503, None, 1.0, 5.0)
+        clock.now += DISABLE_AFTER_S - 60
+        due = archive.webhooks.claim(30, 10)[0]
+        archive.webhooks.finish(due, True, 204, None, 1.0, 5.0)
+        archive.webhooks.enqueue([{"id": "msg_next", "webhook_id": hook, "event": "your_turn",
+                                   "payload": "{}"}])  # fmt: skip
+        clock.now += 120
+        due = archive.webhooks.claim(30, 10)[0]
+        archive.webhooks.finish(due, False, 503, None, 1.0, 5.0)
+        assert archive.webhooks.disabled_since(player, 0) == []
+    finally:
+        archive.engine.dispose()
+
+
+def test_the_retry_delay_grows_threefold_with_jitter_up_to_a_bound():
+    rng = random.Random(1)
+    for attempts in range(1, 30):
+        delay = retry_delay(attempts, 5.0, rng)
+        full = min(MAX_DELAY_S, 5.0 * 3 ** (attempts - 1))
+        assert full / 2 <= delay <= full
