@@ -6,8 +6,9 @@ Starts one redis-server and two ``stacks-api serve`` beside it, the same code, o
 with ``STACKS_METRICS=on`` (the default) and one with ``off``, each with a
 two-human Sequence game to view. wrk then asks each server in turn for the
 seat's view, ``--rounds`` times (the turns interleave, so a slow spell of the
-machine hits both), and the script prints each round's rates and the median
-ratio on/off. Access logs are off in both (they are not the metrics' cost).
+machine hits both; which goes first alternates), and the script prints each
+round's rates and the median ratio on/off. Access logs are off in both (they
+are not the metrics' cost).
 """
 
 from __future__ import annotations
@@ -54,8 +55,10 @@ def main() -> None:
             servers[name] = ServerProcess(env, args.workers, bot_workers=0)
         views = {name: seat_view(server) for name, server in servers.items()}
         rates: dict[str, list[float]] = {"on": [], "off": []}
-        for _ in range(args.rounds):
-            for name, (url, headers) in views.items():
+        for n in range(args.rounds):
+            order = ("on", "off") if n % 2 == 0 else ("off", "on")  # neither always first
+            for name in order:
+                url, headers = views[name]
                 rate, refused = wrk(url, args.seconds, args.connections, headers=headers)
                 assert refused == 0, f"{refused} refused views"
                 rates[name].append(rate)

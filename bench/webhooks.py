@@ -91,11 +91,12 @@ def main() -> None:
         for body in bodies:
             session.post(url, data=body.encode(), timeout=10).close()
         plain = time.perf_counter() - started
+        assert sent == args.deliveries and archive.webhooks.queued() == 0
+        archive.engine.dispose()
     finally:
         receiver.shutdown()
         if postgres is not None:
             postgres.cleanup()
-    assert sent == args.deliveries and archive.webhooks.queued() == 0
     print(f"{args.deliveries} deliveries, archive on {args.database}, one worker thread")
     print(f"  webhook deliveries   {sent / queued:8.1f}/s")
     print(f"  plain POSTs          {args.deliveries / plain:8.1f}/s")

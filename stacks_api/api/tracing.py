@@ -9,9 +9,11 @@ query string or a header.
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 import uuid
+from typing import Any
 
 from flask import Flask, Response, current_app, g, request
 
@@ -42,12 +44,20 @@ def _end(response: Response) -> Response:
     route = request.url_rule.rule if request.url_rule is not None else "unmatched"
     status = response.status_code
     if current_app.config["METRICS"]:
-        seconds = time.perf_counter() - g.started
-        metrics.REQUESTS.labels(route=route, method=request.method, status=str(status)).inc()
-        metrics.REQUEST_SECONDS.labels(route=route).observe(seconds)
+        counted, timed = _series(route, request.method, status)
+        counted.inc()
+        timed.observe(time.perf_counter() - g.started)
     if current_app.config["ACCESS_LOG"]:
         logs.access(request.method, route, request.path, status, g.started)
     return response
+
+
+@functools.cache
+def _series(route: str, method: str, status: int) -> tuple[Any, Any]:
+    """The request's counter and histogram series, looked up once per label set
+    (a route template, a method, a status: a few hundred at most)."""
+    counted = metrics.REQUESTS.labels(route=route, method=method, status=str(status))
+    return counted, metrics.REQUEST_SECONDS.labels(route=route)
 
 
 def _forget(_: BaseException | None) -> None:

@@ -240,7 +240,8 @@ class WebhookBook:
                 duration_ms=duration_ms))  # fmt: skip
             hook = update(Webhook).where(Webhook.id == due.webhook_id)
             if ok:
-                connection.execute(hook.values(failing_since=None))
+                connection.execute(hook.where(Webhook.failing_since.is_not(None))
+                                   .values(failing_since=None))  # fmt: skip
             else:
                 connection.execute(hook.where(Webhook.failing_since.is_(None))
                                    .values(failing_since=now))  # fmt: skip
