@@ -27,7 +27,9 @@ from .models import Webhook, WebhookAttempt, WebhookDelivery
 
 MAX_WEBHOOKS = 5  # per player
 RETRY_FOR_S = 25 * 3600  # a delivery is retried at least a day before it fails
-DISABLE_AFTER_S = 24 * 3600  # a webhook that failed every delivery this long is disabled
+# A webhook that failed every delivery this long is disabled, and what waited for
+# it fails with it.
+DISABLE_AFTER_S = 24 * 3600
 MAX_DELAY_S = 6 * 3600  # the longest wait between two attempts
 SHOWN_DELIVERIES = 50
 
@@ -245,10 +247,17 @@ class WebhookBook:
             else:
                 connection.execute(hook.where(Webhook.failing_since.is_(None))
                                    .values(failing_since=now))  # fmt: skip
-                connection.execute(
+                disabled = connection.execute(
                     hook.where(Webhook.failing_since <= now - DISABLE_AFTER_S,
                                Webhook.disabled_at.is_(None)).values(disabled_at=now)
                 )  # fmt: skip
+                if disabled.rowcount:  # what waits for it will not be sent
+                    connection.execute(
+                        update(WebhookDelivery).where(WebhookDelivery.webhook_id == due.webhook_id,
+                                                      WebhookDelivery.state == "pending")
+                        .values(state="failed")
+                    )  # fmt: skip
+                    outcome = "failed"
         return outcome
 
 

@@ -68,7 +68,8 @@ def test_failures_retry_later_and_later_then_fail_and_disable_the_webhook(databa
             assert shown is not None
             waits.append(shown[0]["next_at"] - clock.now)
             clock.now = shown[0]["next_at"]
-        assert outcome == "failed" and clock.now - 1_800_000_000.0 >= RETRY_FOR_S
+        # A day of failures disabled the webhook, and its delivery failed with it.
+        assert outcome == "failed" and clock.now - 1_800_000_000.0 >= DISABLE_AFTER_S
         assert waits[1] > waits[0] and max(waits) <= MAX_DELAY_S
         assert archive.webhooks.queued() == 0
         disabled = archive.webhooks.disabled_since(player, 0)
@@ -80,6 +81,8 @@ def test_failures_retry_later_and_later_then_fail_and_disable_the_webhook(databa
         attempts = archive.webhooks.deliveries(player, hook)
         assert attempts is not None
         assert {a["status"] for d in attempts for a in d["attempts"]} == {500}
+        assert {d["state"] for d in attempts if d["id"] != "msg_late"} == {"failed"}
+        assert archive.webhooks.remove(player, hook)
     finally:
         archive.engine.dispose()
 
@@ -110,3 +113,29 @@ def test_the_retry_delay_grows_threefold_with_jitter_up_to_a_bound():
         delay = retry_delay(attempts, 5.0, rng)
         full = min(MAX_DELAY_S, 5.0 * 3 ** (attempts - 1))
         assert full / 2 <= delay <= full
+
+
+def test_a_delivery_fails_after_a_day_of_retries_while_its_webhook_works(database_url):
+    """One event the receiver always refuses, while it accepts the others."""
+    clock = Clock()
+    archive = archive_at(database_url, clock)
+    try:
+        player, hook = queue_one(archive)
+        outcomes: list[str] = []
+        while (due := archive.webhooks.claim(30, 10)) and len(outcomes) < 200:
+            for delivery in due:
+                ok = delivery.id != "msg_0"
+                outcomes.append(archive.webhooks.finish(delivery, ok, 200 if ok else 500, None,
+                                                        1.0, 5.0))  # fmt: skip
+            pending = archive.webhooks.deliveries(player, hook) or []
+            clock.now = min(d["next_at"] for d in pending if d["next_at"] is not None) \
+                if any(d["next_at"] for d in pending) else clock.now  # fmt: skip
+            archive.webhooks.enqueue([{"id": f"msg_ok_{len(outcomes)}", "webhook_id": hook,
+                                       "event": "your_turn", "payload": "{}"}])  # fmt: skip
+            if outcomes[-1] == "failed" or not any(d["next_at"] for d in pending):
+                break
+        assert "failed" in outcomes and "delivered" in outcomes
+        assert clock.now - 1_800_000_000.0 >= RETRY_FOR_S
+        assert archive.webhooks.disabled_since(player, 0) == []
+    finally:
+        archive.engine.dispose()
