@@ -21,6 +21,7 @@ from typing import Any
 from .engine import Game, SetupError, create_game
 from .engine.replay import digest, moves, public, replay
 from .fairness import CHOSEN, ENTROPY, SCHEMES, commitment, game_seed
+from .outcomes import with_leavers
 
 JSON = dict[str, Any]
 FORMAT = "stacks-record"
@@ -57,8 +58,8 @@ def verify_record(record: Any, seen_commitment: str | None = None,
     if not isinstance(record, dict) or not isinstance(record.get("format"), dict):
         return Verdict(COULD_NOT_CHECK, "this is not a game record (no 'format')")
     shape = record["format"]
-    if shape.get("name") != FORMAT or shape.get("version") != 1:
-        return Verdict(COULD_NOT_CHECK, f"not a {FORMAT} record of version 1: {shape!r}")
+    if shape.get("name") != FORMAT or shape.get("version") not in (1, 2):
+        return Verdict(COULD_NOT_CHECK, f"not a {FORMAT} record of version 1 or 2: {shape!r}")
     try:
         return _verify(record, seen_commitment, sent_entropy)
     except Failed as failure:
@@ -122,11 +123,27 @@ def _same_ending(record: JSON, game: Game) -> None:
     if record["status"] == "cancelled" and finished:
         raise Failed("the replay ends with the game over, but the record says it was cancelled")
     result = record["result"]
-    if finished and (result is None or list(result["scores"]) != game.outcome()):
-        raise Failed(f"the replay's result {game.outcome()} is not the record's "
+    if finished and (result is None or list(result["scores"]) != _scores(record, game)):
+        raise Failed(f"the replay's result {_scores(record, game)} is not the record's "
                      f"{None if result is None else result['scores']}")  # fmt: skip
     if digest(_plain(game.view(None))) != record["final_sha256"]:
         raise Failed("the replay's final position is not the record's (final_sha256)")
+
+
+def _scores(record: JSON, game: Game) -> list[float]:
+    """Each seat's score as the record's version counts it: the board's (version 1),
+    or with every person who left scored as a loser (version 2)."""
+    board = game.outcome() or []
+    if record["format"]["version"] == 1:
+        return board
+    left = {s["seat"] for s in record["seats"] if s.get("left")}
+    teams = {s["seat"]: s.get("team") for s in record["seats"]}
+
+    def side(seat: int) -> int:
+        team = teams.get(seat)
+        return seat if team is None else int(team)
+
+    return list(with_leavers(board, left, side))
 
 
 def _hex(value: Any, what: str) -> str:

@@ -32,6 +32,7 @@ MAY_IMPORT = {
     "metrics": set(),
     "logs": set(),
     "outbound": set(),
+    "outcomes": set(),
     "ratings": {"record"},
     "variants": {"rules", "record", "fairness"},
     "engine": {"rules", "variants"},
@@ -39,7 +40,7 @@ MAY_IMPORT = {
     "store": {"record"},
     # The archive implements the service's ports; its failures are the store's 503.
     "archive": {"record", "store", "problems", "tokens", "ratings"},
-    "service": SERVICE_NEEDS | {"offload", "metrics", "outbound"},
+    "service": SERVICE_NEEDS | {"offload", "metrics", "outbound", "outcomes"},
     "workers": {"service"},
     "api": {
         "offload",

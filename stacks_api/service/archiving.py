@@ -21,7 +21,8 @@ from ..store import TTL_SECONDS, GameStore
 from .ports import GameArchive
 
 log = logging.getLogger(__name__)
-FORMAT = {"name": "stacks-record", "version": 1}
+# Version 2: a person who left scores as a loser (``stacks_api.outcomes``).
+FORMAT = {"name": "stacks-record", "version": 2}
 CLAIM_S = 30.0  # by default a claimed batch is the worker's for this long
 SWEEP_BATCH = 2000  # ended games a sweep looks at, per index
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from ..engine import Game, create_game
 from ..fairness import game_seed
+from ..outcomes import with_leavers
 from ..record import JSON, Event, GameRecord, Result
 
 
@@ -56,7 +57,9 @@ def settled(record: GameRecord, game: Game, now: float, events: list[Event]) -> 
     outcome = game.outcome()
     result = record.result
     if outcome is not None and status == "active":
-        status, result = "finished", Result(tuple(outcome), dict(game.result or {}))
+        left = {i for i, seat in enumerate(record.seats) if seat.state == "left"}
+        scores = with_leavers(outcome, left, lambda s: _side(game, s))
+        status, result = "finished", Result(scores, dict(game.result or {}))
         revealed(record, events)
     if status != "active":  # a waiting table keeps when its held seats run out
         due = record.due_at if status == "waiting" else None
@@ -69,6 +72,12 @@ def settled(record: GameRecord, game: Game, now: float, events: list[Event]) -> 
     due = now if server_moves else min(deadlines, default=None)
     return replace(record, game=game.to_dict(), to_move=to_move, deadline=game.deadline,
                    turn_deadline=turn_deadline, due_at=due)  # fmt: skip
+
+
+def _side(game: Game, seat: int) -> int:
+    """A seat's side: its team, or (a game without teams) the seat alone."""
+    team = game.team_of(seat)
+    return seat if team is None else team
 
 
 def _turn_clock(

@@ -15,10 +15,12 @@ def render(record: GameRecord, game: Game, seat: int | None) -> JSON:
                 practice=record.practice, deadline=record.clock, rematch=record.rematch,
                 fairness=fair, cancel_agreed=list(record.cancel_agreed),
                 unlisted=record.unlisted, rated=record.rated)  # fmt: skip
+    scores = record.result.scores if record.result is not None else None
     for player in view["players"]:
         stored = record.seats[player["seat"]]
         player.update(name=stored.name, bot=stored.bot, player_id=stored.player_id,
-                      away=stored.state == "away", left=stored.state == "left")  # fmt: skip
+                      away=stored.state == "away", left=stored.state == "left",
+                      score=None if scores is None else scores[player["seat"]])  # fmt: skip
     if record.status != "active":
         view["to_move"] = []
         if "you" in view:

@@ -102,6 +102,14 @@ def player_fields(**own: fields.Field[Any]) -> dict[str, fields.Field[Any]]:
         "left": fields.Boolean(
             required=True, metadata={"description": "Left the game: the greedy bot plays on"}
         ),
+        "score": fields.Float(
+            required=True,
+            allow_none=True,
+            metadata={
+                "description": "Once the game is over: 1 won, 0 lost, 0.5 a draw. A person "
+                "who left has lost, whatever the stand-in did on the board."
+            },
+        ),
         **own,
         "hand_size": whole(required=True),
         "discard_top": fields.String(required=True, allow_none=True),

@@ -300,7 +300,7 @@ function gameOver(view, ui) {
   const told = outcome(view, ui.log);
   const next = view.rematch
     ? h("a", { href: `#game=${view.rematch}`, "data-next-game": "", class: "button" }, t("next_game"))
-    : view.you && view.status === "finished"
+    : view.you && view.status === "finished" && !view.players[view.you.seat].left
       ? h("button", { type: "button", class: "primary", "data-rematch": "", onclick: () => ui.rematch() }, t("rematch"))
       : null;
   const finished = view.status === "finished";

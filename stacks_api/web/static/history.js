@@ -85,22 +85,40 @@ function played(event, view, name, card) {
 }
 
 // How the game ended, for the banner and the game-over panel: a headline, and why.
+// The seats' scores are the server's result: a person who left has lost, even when
+// the stand-in won the board for them (then the win went to those still playing).
 export function outcome(view, events) {
   const result = view.result;
   if (!result) return { headline: t("cancelled"), why: "" };
-  if (result.draw) {
-    return { headline: t("draw"), why: t(view.variant === "stacks" ? "why_draw_stacks" : "why_draw_sequence") };
+  const me = view.you ? view.players[view.you.seat] : null;
+  if (me && me.left) return { headline: t("you_left_lost"), why: "" };
+  const leavers = view.players.filter((p) => p.left).map((p) => seatName(view, p.seat));
+  const boardWinnerLeft = view.players.some((p) => p.left && boardWon(result, p));
+  const why = boardWinnerLeft ? t("why_left", { names: leavers.join(", ") }) : null;
+  const winners = view.players.filter((p) => p.score === 1);
+  if (!winners.length) {
+    return { headline: t("draw"), why: why || t(view.variant === "stacks" ? "why_draw_stacks" : "why_draw_sequence") };
   }
+  const teamOfMany = (team) => view.players.filter((p) => p.team === team).length > 1;
   if ("winner_team" in result) {
-    const color = teamColor(view, result.winner_team);
-    const mine = view.you && view.players[view.you.seat].team === result.winner_team;
-    const made = events.filter((e) => e.type === "sequence" && e.team === result.winner_team).length;
-    const why = made > 1 ? t("why_sequence", { color, n: made }) : t("why_sequence_one", { color });
-    return { headline: mine ? t("won_your_team") : t("won_team", { color }), why };
+    const team = winners[0].team;
+    const color = teamColor(view, team);
+    const made = events.filter((e) => e.type === "sequence" && e.team === team).length;
+    const sequences = made > 1 ? t("why_sequence", { color, n: made }) : t("why_sequence_one", { color });
+    let headline = t("won_team", { color });
+    if (me) {
+      const many = teamOfMany(me.team);
+      headline = me.score === 1 ? t(many ? "won_your_team" : "won_you") : t(many ? "lost_your_team" : "lost_you", { color });
+    }
+    return { headline, why: why || sequences };
   }
-  const seat = result.winner_seat;
-  const chips = view.players[seat].chips;
-  const name = seatName(view, seat);
-  const headline = view.you && view.you.seat === seat ? t("won_you") : t("won_seat", { name });
-  return { headline, why: t("why_stacks", { name, blue: chips.blue, red: chips.red }) };
+  const winner = winners[0];
+  const name = seatName(view, winner.seat);
+  const headline = me ? (me.score === 1 ? t("won_you") : t("lost_seat", { name })) : t("won_seat", { name });
+  const chips = winner.chips;
+  return { headline, why: why || t("why_stacks", { name, blue: chips.blue, red: chips.red }) };
+}
+
+function boardWon(result, player) {
+  return "winner_team" in result ? player.team === result.winner_team : player.seat === result.winner_seat;
 }

@@ -31,6 +31,7 @@ export function showPlayer(main, say, playerId) {
   let cursor = null;
   let first = true;
   const load = async () => {
+    if (!first && !cursor) return; // every page is shown already
     try {
       const query = cursor ? `?limit=20&cursor=${encodeURIComponent(cursor)}` : "?limit=20";
       const page = await call("GET", `/players/${playerId}/games${query}`);

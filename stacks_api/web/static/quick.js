@@ -57,6 +57,7 @@ export function quickPlay(say, takeSeat) {
   };
   cancel.addEventListener("click", async () => {
     const withdrawing = seek;
+    if (!withdrawing) return; // nothing waits (the button is hidden then)
     stop(t("seek_cancelled"));
     try {
       await call("DELETE", `/seeks/${withdrawing.id}`, { token: me.key });

@@ -1,0 +1,30 @@
+"""Who won, once people left: a person who left a game has lost it.
+
+The engine scores the board (1 a win, 0 a loss, 0.5 a draw), and a seat whose
+person left is played on by the stand-in bot, so the board can name a leaver
+the winner. The server's result says otherwise: every seat whose person left
+scores 0, and when no seat still at the table won the board (a leaver's
+stand-in won, or it was a draw), the sides still there take the result between
+them: the one side left wins, several share a draw. Ratings rank the same way (``stacks_api.ratings``), so the result, the
+record and the rating tell one story.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+
+
+def with_leavers(
+    scores: Sequence[float], left: Collection[int], side_of: Callable[[int], int]
+) -> tuple[float, ...]:
+    """The board's ``scores`` with the seats in ``left`` scored as losers; ``side_of``
+    names each seat's side (its team, or the seat itself)."""
+    if not left:
+        return tuple(scores)
+    seats = range(len(scores))
+    adjusted = [0.0 if seat in left else float(scores[seat]) for seat in seats]
+    if not any(scores[s] == 1.0 for s in seats if s not in left):  # no winner stayed
+        sides = {side_of(s) for s in seats if s not in left}
+        share = 1.0 if len(sides) == 1 else 0.5
+        adjusted = [0.0 if s in left else share for s in seats]
+    return tuple(adjusted)

@@ -1,0 +1,109 @@
+"""The table tells the truth: a player who left has lost (the panel, the record and the
+rating agree), a one-to-one game speaks of "you", and what is hidden stays hidden."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from .conftest import PHONE, shoot
+from .test_ratings import account, play_out_by_keys
+
+API = "/api/v1"
+ENTROPY = "5eed" * 4
+LAPTOPS = [{"width": 1280, "height": 800}, {"width": 1366, "height": 768},
+           {"width": 1440, "height": 900}, PHONE]  # fmt: skip
+
+
+def rated_game(url: str, keys: list[str]) -> str:
+    game = requests.post(f"{url}{API}/games", json={"variant": "sequence", "players": 2,
+                                                   "rated": True}, timeout=10).json()  # fmt: skip
+    for key in keys:
+        joined = requests.post(f"{url}{API}/games/{game['game']['id']}/players",
+                               json={"entropy": ENTROPY}, timeout=10,
+                               headers={"Authorization": f"Bearer {key}"})  # fmt: skip
+        assert joined.status_code == 201, joined.text
+    return str(game["game"]["id"])
+
+
+def play_moves(url: str, game_id: str, keys: list[str], count: int) -> None:
+    """The keys' seats play their first legal action, ``count`` actions in all."""
+    played = 0
+    while played < count:
+        for key in keys:
+            auth = {"Authorization": f"Bearer {key}"}
+            view = requests.get(f"{url}{API}/games/{game_id}", timeout=10,
+                                headers={**auth, "Prefer": "wait=5"}).json()  # fmt: skip
+            if view["you"]["legal_actions"] and played < count:
+                action = view["you"]["legal_actions"][0]
+                answer = requests.post(f"{url}{API}/games/{game_id}/actions", json=action,
+                                       headers=auth, timeout=10)  # fmt: skip
+                played += answer.status_code == 200
+
+
+def test_a_player_who_leaves_a_rated_game_is_told_they_lost(server, open_page):
+    pages = [open_page(f"{server.url}/play"), open_page(f"{server.url}/play")]
+    ada, bo = (account(page, name) for page, name in zip(pages, ("Ada", "Bo"), strict=True))
+    game_id = rated_game(server.url, [ada, bo])
+    play_moves(server.url, game_id, [ada, bo], 6)  # each side moved twice: the game counts
+    left = requests.post(f"{server.url}{API}/games/{game_id}/leave", timeout=10,
+                         headers={"Authorization": f"Bearer {bo}"})  # fmt: skip
+    assert left.status_code == 200, left.text
+    play_out_by_keys(server.url, game_id, [ada])  # the stand-in plays Bo's seat
+    view = requests.get(f"{server.url}{API}/games/{game_id}", timeout=10).json()
+    scores = {p["name"]: p["score"] for p in view["players"]}
+    assert scores == {"Ada": 1.0, "Bo": 0.0}, "a person who left has lost, whatever the board"
+    record = requests.get(f"{server.url}{API}/games/{game_id}/record", timeout=10).json()
+    assert record["result"]["scores"] == [scores[s["name"]] for s in record["seats"]]
+    for page in pages:
+        page.goto(f"{server.url}/play#game={game_id}")
+        page.wait_for_selector(".gameover")
+    assert pages[1].text_content(".gameover h2") == "You left the game, so you lost it."
+    assert pages[1].query_selector("[data-rematch]") is None
+    assert pages[0].text_content(".gameover h2") == "You won!"
+    for page, mine in zip(pages, ("Ada", "Bo"), strict=True):
+        page.wait_for_selector("[data-rating-change]", timeout=60_000)
+        shoot(page, f"left-rated-game-over-{mine.lower()}")
+    changes = requests.get(f"{server.url}{API}/games/{game_id}/ratings", timeout=10).json()
+    moved = {c["name"]: c["change"] for c in changes["changes"]}
+    assert moved["Bo"] < 0 < moved["Ada"]
+    # The leaver's player page shows the game lost, beside the rating's fall.
+    bo_id = pages[1].evaluate("JSON.parse(localStorage.getItem('stacks:player')).id")
+    history = requests.get(f"{server.url}{API}/players/{bo_id}/games", timeout=10).json()
+    assert [s["score"] for g in history["games"] if g["id"] == game_id
+            for s in g["seats"] if s["player_id"] == bo_id] == [0.0]  # fmt: skip
+
+
+def test_a_one_to_one_game_over_speaks_of_you_not_of_teams(server, open_page):
+    page = open_page(f"{server.url}/play")
+    key = account(page, "Cy")
+    game = requests.post(f"{server.url}{API}/games", json={"variant": "sequence", "players": 2,
+                         "seats": [{}, {"bot": "random"}]}, timeout=10).json()  # fmt: skip
+    game_id = game["game"]["id"]
+    requests.post(f"{server.url}{API}/games/{game_id}/players", json={}, timeout=10,
+                  headers={"Authorization": f"Bearer {key}"})  # fmt: skip
+    play_out_by_keys(server.url, game_id, [key])
+    page.goto(f"{server.url}/play#game={game_id}")
+    headline = page.wait_for_selector(".gameover h2").text_content()
+    view = requests.get(f"{server.url}{API}/games/{game_id}", timeout=10).json()
+    mine = next(p for p in view["players"] if p["name"] == "Cy")["score"]
+    expected = {1.0: "You won!", 0.0: "You lost.", 0.5: "A draw."}[mine]
+    assert headline == expected and "team" not in headline.lower()
+    shoot(page, "one-to-one-game-over")
+
+
+@pytest.mark.parametrize("size", LAPTOPS, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_hidden_things_stay_hidden(server, open_page, size):
+    page = open_page(f"{server.url}/play", viewport=size)
+    account(page, "Di")
+    page.wait_for_selector("[data-play-now]")
+    assert not page.is_visible("[data-cancel-seek]"), "'Stop looking' with nothing to stop"
+    page.select_option("#variant", "sequence")
+    stacks_only = ["label:has(#block-window)", "label:has(#timeout)"]
+    assert page.is_visible("label:has(#teams)")
+    assert not any(page.is_visible(option) for option in stacks_only)
+    page.select_option("#variant", "stacks")
+    assert all(page.is_visible(option) for option in stacks_only)
+    assert not page.is_visible("label:has(#teams)")
+    shoot(page, f"lobby-{size['width']}x{size['height']}")
+    assert not open_page.problems
