@@ -15,10 +15,11 @@ from .spec_check import RecordingProxy, bodies, off_spec
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def played_through_a_proxy(command, **run):
-    """Run ``command`` (given the server's URL) against a fresh server, through a
-    recording proxy: what it printed, and every exchange recorded."""
-    server = ServerProcess({"REDIS_URL": ""})
+def played_through_a_proxy(command, limits=None, **run):
+    """Run ``command`` (given the server's URL) against a fresh server (rate limits
+    off, unless ``limits`` gives settings), through a recording proxy: what it
+    printed, and every exchange recorded."""
+    server = ServerProcess({"REDIS_URL": "", **(limits or {})})
     proxy = RecordingProxy(server.url)
     try:
         played = subprocess.run([*command, proxy.url], capture_output=True, text=True,
@@ -45,19 +46,43 @@ def games_as_documented(lines, exchanges):
     assert not wrong, wrong[:10]
 
 
-def test_a_generated_python_client_plays_both_games(tmp_path):
+def generated_python_client(where: Path) -> None:
     # The generator installed beside this Python (a virtual environment that is not
     # activated has it there, not on PATH).
     beside = Path(sys.executable).parent / "openapi-python-client"
     generator = str(beside) if beside.exists() else "openapi-python-client"
     generated = subprocess.run(
         [generator, "generate", "--path", str(ROOT / "openapi.yaml"),
-         "--meta", "none", "--output-path", str(tmp_path / "stacks_client")],
+         "--meta", "none", "--output-path", str(where / "stacks_client")],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     said = generated.stdout + generated.stderr
     assert generated.returncode == 0, said
     assert "WARNING" not in said and "will not be generated" not in said, said
+
+
+def test_the_generated_python_example_waits_out_rate_limits(tmp_path):
+    """On a server whose action limit is tight, the example waits each refusal's
+    Retry-After instead of hammering: a few refusals, and both games end."""
+    generated_python_client(tmp_path)
+    tight = {"STACKS_RATE_LIMITS": "on", "STACKS_LIMIT_ACT": "4/second",
+             "STACKS_LIMIT_CREATE": "2/second", "STACKS_LIMIT_JOIN": "2/second"}  # fmt: skip
+    lines, exchanges = played_through_a_proxy(
+        [sys.executable, str(ROOT / "examples" / "python_generated" / "play.py")],
+        limits=tight, env={"PYTHONPATH": str(tmp_path), "PATH": ""},
+    )  # fmt: skip
+    assert all("finished" in line for line in lines), lines
+    refused = [e for e in exchanges if e.status == 429]
+    played = [e for e in exchanges if e.method == "POST" and e.path.endswith("/actions")
+              and e.status == 200]  # fmt: skip
+    assert refused, "the limit was met (else this checks nothing)"
+    # Waiting out each refusal, at most one refusal per accepted action; a client
+    # that sends again at once is refused many times for each.
+    assert len(refused) <= len(played), (len(refused), len(played))
+
+
+def test_a_generated_python_client_plays_both_games(tmp_path):
+    generated_python_client(tmp_path)
     lines, exchanges = played_through_a_proxy(
         [sys.executable, str(ROOT / "examples" / "python_generated" / "play.py")],
         env={"PYTHONPATH": str(tmp_path), "PATH": ""},
