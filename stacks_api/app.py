@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import variants, web
+from . import bot_ratings, variants, web
 from .api import (
     analysis,
     cors,
@@ -91,8 +91,10 @@ def build_service(config: Mapping[str, Any]) -> GameService:
         config["STORE_SHARDS"],
         config["STORE_REPLICA_ACKS"],
     )
-    archive = open_archive(config["DATABASE_URL"], config["DATABASE_TIMEOUT_S"],
-                           migrate=config["DATABASE_MIGRATE"])  # fmt: skip
+    archive = open_archive(
+        config["DATABASE_URL"], config["DATABASE_TIMEOUT_S"],
+        migrate=config["DATABASE_MIGRATE"], starts=bot_ratings.start,
+    )  # fmt: skip
     settings = {
         "bot_budget_s": config["BOT_BUDGET_S"],
         "archive": archive,

@@ -315,9 +315,10 @@ def main(argv: list[str] | None = None) -> None:
         )
     elif args.command == "ratings":
         from .archive.commands import recompute
+        from .bot_ratings import start
         from .config import Config
 
-        print(recompute(Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S))
+        print(recompute(Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S, start))
     elif args.command == "admin":
         from .admin import run as administer
 

@@ -5,17 +5,18 @@ person left is played on by the stand-in bot, so the board can name a leaver
 the winner. The server's result says otherwise: every seat whose person left
 scores 0, and when no seat still at the table won the board (a leaver's
 stand-in won, or it was a draw), the sides still there take the result between
-them: the one side left wins, several share a draw. Ratings rank the same way (``stacks_api.ratings``), so the result, the
-record and the rating tell one story.
+them: the one side left wins, several share a draw. Ratings rank the same way
+(``stacks_api.ratings``), so the result, the record and the rating tell one
+story.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 
 
 def with_leavers(
-    scores: Sequence[float], left: Collection[int], side_of: Callable[[int], int]
+    scores: list[float] | tuple[float, ...], left: Collection[int], side_of: Callable[[int], int]
 ) -> tuple[float, ...]:
     """The board's ``scores`` with the seats in ``left`` scored as losers; ``side_of``
     names each seat's side (its team, or the seat itself)."""

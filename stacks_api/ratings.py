@@ -13,7 +13,7 @@ rebuilds the same numbers from the kept games.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +42,16 @@ class Rating:
     @property
     def provisional(self) -> bool:
         return self.sigma >= PROVISIONAL_SIGMA
+
+
+# Where a subject's rating starts in a variant (``bot_ratings.start`` seats the bot
+# levels where the measured ladder puts them; everyone else starts at 1500).
+Starts = Callable[[str, str], Rating]
+
+
+def fresh(subject: str, variant: str) -> Rating:
+    """A new player's rating."""
+    return Rating()
 
 
 @dataclass(frozen=True, slots=True)

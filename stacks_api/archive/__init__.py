@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from sqlalchemy import Engine
 
+from ..ratings import Starts, fresh
 from .accounts import Accounts
 from .analyses import AnalysisArchive
 from .db import connect, database_url, is_current, upgrade
@@ -27,9 +28,11 @@ from .webhooks import WebhookBook
 class Archive:
     """The archive's parts over one engine: games, accounts, ratings and analyses."""
 
-    def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, engine: Engine, clock: Callable[[], float] = time.time, starts: Starts = fresh
+    ) -> None:
         self.engine = engine
-        self.ratings = RatingBook(engine, clock)
+        self.ratings = RatingBook(engine, clock, starts)
         self.analyses = AnalysisArchive(engine, clock)
         self.games = GameArchive(engine, self.ratings)
         self.accounts = Accounts(engine, clock)
@@ -42,13 +45,16 @@ class Archive:
         return self.engine.dialect.name
 
 
-def open_archive(url: str | None, timeout_s: float = 5.0, migrate: bool = True) -> Archive:
+def open_archive(
+    url: str | None, timeout_s: float = 5.0, migrate: bool = True, starts: Starts = fresh
+) -> Archive:
     """The archive at ``url`` (None: the SQLite file in the data directory), brought
-    up to date first unless ``migrate`` is False."""
+    up to date first unless ``migrate`` is False; ``starts`` says where a rating
+    begins."""
     engine = connect(url, timeout_s)
     if migrate:
         upgrade(engine)
-    return Archive(engine)
+    return Archive(engine, starts=starts)
 
 
 __all__ = [

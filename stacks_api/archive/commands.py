@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from ..ratings import Starts, fresh
 from .db import connect, upgrade
 from .ratings import RatingBook
 
@@ -16,11 +17,11 @@ def migrate(url: str | None, timeout_s: float) -> str:
     return engine.url.render_as_string(hide_password=True)
 
 
-def recompute(url: str | None, timeout_s: float) -> str:
+def recompute(url: str | None, timeout_s: float, starts: Starts = fresh) -> str:
     """Rebuild every rating from the archive's rated games; what was done."""
     engine = connect(url, timeout_s)
     upgrade(engine)
     started = time.perf_counter()
-    games = RatingBook(engine).recompute()
+    games = RatingBook(engine, starts=starts).recompute()
     engine.dispose()
     return f"rebuilt the ratings of {games} rated games in {time.perf_counter() - started:.1f} s"

@@ -19,7 +19,16 @@ from typing import Any
 from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ..ratings import PROVISIONAL_SIGMA, Rating, Standing, bot_subject, rate, shown
+from ..ratings import (
+    PROVISIONAL_SIGMA,
+    Rating,
+    Standing,
+    Starts,
+    bot_subject,
+    fresh,
+    rate,
+    shown,
+)
 from ..record import JSON
 from .errors import connected
 from .models import Player, PlayerRating, RatingChange
@@ -40,9 +49,12 @@ class RatedGame:
 
 
 class RatingBook:
-    def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, engine: Engine, clock: Callable[[], float] = time.time, starts: Starts = fresh
+    ) -> None:
         self.engine = engine
         self.clock = clock
+        self.starts = starts
 
     def apply(self, connection: Connection, games: Iterable[RatedGame]) -> None:
         """Rate ``games`` (new to the archive, in this transaction), oldest first."""
@@ -54,8 +66,7 @@ class RatingBook:
         counts: dict[Key, tuple[int, float]] = {}
         changes = []
         for game in games:
-            before = {s.subject: current.get((s.subject, game.variant), Rating())
-                      for s in game.standings}  # fmt: skip
+            before = {s.subject: current[(s.subject, game.variant)] for s in game.standings}
             after = rate(before, game.standings)
             for s in sorted(game.standings, key=lambda s: s.seat):
                 old, new = before[s.subject], after[s.subject]
@@ -80,9 +91,10 @@ class RatingBook:
     def _locked(self, connection: Connection, keys: list[Key]) -> dict[Key, Rating]:
         """The subjects' ratings, each row made if missing and locked till commit."""
         dialect: Any = postgresql if self.engine.dialect.name == "postgresql" else sqlite
-        fresh = [{"subject": s, "variant": v, "mu": Rating().mu, "sigma": Rating().sigma,
-                  "games": 0, "last_at": 0.0} for s, v in keys]  # fmt: skip
-        connection.execute(dialect.insert(PlayerRating).on_conflict_do_nothing(), fresh)
+        made = [{"subject": s, "variant": v, "mu": self.starts(s, v).mu,
+                 "sigma": self.starts(s, v).sigma, "games": 0, "last_at": 0.0}
+                for s, v in keys]  # fmt: skip
+        connection.execute(dialect.insert(PlayerRating).on_conflict_do_nothing(), made)
         query = (
             select(PlayerRating.subject, PlayerRating.variant, PlayerRating.mu, PlayerRating.sigma)
             .where(tuple_(PlayerRating.subject, PlayerRating.variant).in_(keys))
@@ -175,7 +187,8 @@ class RatingBook:
                 variant = changes[0].variant
                 standings = [Standing(c.seat, c.subject, c.side, c.rank)
                              for c in sorted(changes, key=lambda c: c.seat)]  # fmt: skip
-                before = {s.subject: current.get((s.subject, variant), Rating()) for s in standings}
+                before = {s.subject: current.get((s.subject, variant))
+                          or self.starts(s.subject, variant) for s in standings}  # fmt: skip
                 after = rate(before, standings)
                 for c in changes:
                     old, new = before[c.subject], after[c.subject]

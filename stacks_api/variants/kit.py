@@ -149,6 +149,9 @@ class Variant:
     examples: Examples
     events: Mapping[str, str] = field(default_factory=dict)
     """What each event and log entry type (``schemas.events``, ``schemas.log``) means."""
+    level_ratings: Mapping[str, float] = field(default_factory=dict)
+    """Where each bot level's rating starts on a new server (``bot_ratings``): the
+    ladder as measured, each gap the one its head-to-head win rate implies."""
 
     @property
     def name(self) -> str:

@@ -82,3 +82,25 @@ def test_ratings_of_casual_games_and_unknown_things(client):
     problem(client.get("/api/v1/players/nobody/ratings/sequence"), 404, "not_found")
     player, _ = new_player(client)
     problem(client.get(f"/api/v1/players/{player}/ratings/chess"), 404, "not_found")
+
+
+def test_a_bot_level_starts_where_the_ladder_puts_it(app, client):
+    from stacks_api import variants
+    from stacks_api.bot_ratings import LEVEL_SIGMA, start
+
+    table = variants.get("sequence").level_ratings
+    assert table["beginner"] < table["easy"] < table["medium"] < table["strong"]
+    assert start("bot:greedy", "sequence").mu == table["medium"]  # an earlier name
+    assert start("bot:beginner", "sequence").sigma == LEVEL_SIGMA
+    assert start("someone", "sequence").mu == start("bot:random", "sequence").mu == 1500
+    _, key = new_player(client, "Ed")
+    game_id = create(client, variant="sequence", players=2, rated=True,
+                     seats=[{}, {"bot": "beginner"}])["game"]["id"]  # fmt: skip
+    token = seat_with_key(client, game_id, key)["token"]
+    play_out(client, game_id, token)
+    archived(app, game_id)
+    changes = {
+        c["bot"] or "person": c for c in client.get(f"{API}/{game_id}/ratings").json["changes"]
+    }
+    assert changes["beginner"]["before"] == round(table["beginner"])
+    assert changes["person"]["before"] == 1500

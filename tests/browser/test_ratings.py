@@ -66,6 +66,11 @@ def test_two_browsers_play_a_rated_game_found_by_play_now(server, open_page):
     pages[0].click("[data-my-page]")
     pages[0].wait_for_selector("[data-rating='sequence'] svg.rating-chart circle")
     assert "?" in pages[0].text_content("[data-rating='sequence'] .rating")  # provisional
+    labels = "items => items.map(i => [i.dataset.axis, i.textContent])"
+    axes = pages[0].eval_on_selector_all("[data-rating='sequence'] [data-axis]", labels)
+    mine = next(c for c in changes if c["name"] == "Ada")["after"]
+    assert dict(axes) == {"high": str(mine), "first": "1", "games": "rated games",
+                          "rating": "rating"}  # fmt: skip
     shoot(pages[0], "player-ratings")
     pages[1].goto(f"{server.url}/play#leaderboard=sequence")
     pages[1].wait_for_selector("[data-leaderboard='sequence'] tbody tr")

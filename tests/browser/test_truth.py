@@ -106,4 +106,7 @@ def test_hidden_things_stay_hidden(server, open_page, size):
     assert all(page.is_visible(option) for option in stacks_only)
     assert not page.is_visible("label:has(#teams)")
     shoot(page, f"lobby-{size['width']}x{size['height']}")
+    counted = page.evaluate("import('/play/i18n.js').then(m => [m.t('cards_n', {n: 1}), "
+                            "m.t('cards_n', {n: 2}), m.t('rating_games', {n: 1})])")  # fmt: skip
+    assert counted == ["1 card", "2 cards", "1 rated game"]
     assert not open_page.problems

@@ -36,8 +36,11 @@ export async function chooseLanguage(code) {
   document.documentElement.lang = code;
 }
 
+// A count {n} picks the key's plural form where the table has one ("cards_n_one":
+// "1 card"), by the language's own plural rules.
 export function t(key, values = {}) {
-  const text = strings[key] ?? en[key] ?? key;
+  const form = typeof values.n === "number" ? `${key}_${new Intl.PluralRules(lang).select(values.n)}` : null;
+  const text = (form && strings[form]) ?? strings[key] ?? en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : `{${name}}`));
 }
 

@@ -29,19 +29,41 @@ export function ratingChanges(gameId) {
   return box;
 }
 
-// A player's rating after each rated game, as a line: oldest on the left.
+// A player's rating after each rated game, as a line: oldest on the left. The axes
+// say what they count: the rating (its lowest and highest) and the games, 1 to n.
 function chart(points) {
-  const width = 320, height = 90, pad = 6;
+  const width = 340, height = 120, left = 42, right = 8, top = 8, bottom = 26;
   const values = points.map((p) => p.rating);
-  const low = Math.min(...values) - 10, high = Math.max(...values) + 10;
-  const x = (i) => (points.length === 1 ? width / 2 : pad + (i * (width - 2 * pad)) / (points.length - 1));
-  const y = (v) => height - pad - ((v - low) * (height - 2 * pad)) / (high - low);
+  const lowest = Math.min(...values), highest = Math.max(...values);
+  const low = lowest - 10, high = highest + 10;
+  const x = (i) => (points.length === 1 ? (left + width - right) / 2 : left + (i * (width - left - right)) / (points.length - 1));
+  const y = (v) => height - bottom - ((v - low) * (height - top - bottom)) / (high - low);
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("class", "rating-chart");
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", t("rating_chart", { low: Math.min(...values), high: Math.max(...values) }));
+  svg.setAttribute("aria-label", t("rating_chart", { low: lowest, high: highest }));
+  const axes = document.createElementNS(SVG, "polyline");
+  axes.setAttribute("class", "axis-line");
+  axes.setAttribute("points", `${left},${top} ${left},${height - bottom} ${width - right},${height - bottom}`);
+  svg.append(axes);
+  const label = (text, at, where, anchor, name) => {
+    const node = document.createElementNS(SVG, "text");
+    node.setAttribute("x", at);
+    node.setAttribute("y", where);
+    node.setAttribute("text-anchor", anchor);
+    node.setAttribute("data-axis", name);
+    node.textContent = text;
+    svg.append(node);
+  };
+  label(String(highest), left - 4, y(highest) + 4, "end", "high");
+  if (lowest !== highest) label(String(lowest), left - 4, y(lowest) + 4, "end", "low");
+  label("1", x(0), height - bottom + 13, "middle", "first");
+  if (points.length > 1) label(String(points.length), x(points.length - 1), height - bottom + 13, "middle", "last");
+  label(t("chart_games"), (left + width) / 2, height - 2, "middle", "games");
+  label(t("chart_rating"), 2, top + 8, "start", "rating");
   const line = document.createElementNS(SVG, "polyline");
+  line.setAttribute("class", "rating-line");
   line.setAttribute("points", values.map((v, i) => `${x(i)},${y(v)}`).join(" "));
   svg.append(line);
   values.forEach((v, i) => { // a dot for each game: one game is a line of one point
