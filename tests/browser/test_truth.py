@@ -110,3 +110,19 @@ def test_hidden_things_stay_hidden(server, open_page, size):
                             "m.t('cards_n', {n: 2}), m.t('rating_games', {n: 1})])")  # fmt: skip
     assert counted == ["1 card", "2 cards", "1 rated game"]
     assert not open_page.problems
+
+
+@pytest.mark.parametrize("size", LAPTOPS[:3], ids=lambda s: f"{s['width']}x{s['height']}")
+def test_a_sequence_turn_fits_one_laptop_screen(server, open_page, size):
+    game = requests.post(f"{server.url}{API}/games", json={"variant": "sequence", "players": 2,
+                         "seats": [{}, {"bot": "random"}]}, timeout=10).json()  # fmt: skip
+    game_id = game["game"]["id"]
+    token = requests.post(f"{server.url}{API}/games/{game_id}/players", json={"name": "Fay"},
+                          timeout=10).json()["token"]  # fmt: skip
+    page = open_page(f"{server.url}/play#game={game_id}&token={token}", viewport=size)
+    page.wait_for_selector(".hand [data-card]")
+    box = "e => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; }"
+    for part in (".turnline", ".board", ".hand"):
+        top, bottom = page.eval_on_selector(part, box)
+        assert top >= 0 and bottom <= size["height"], (part, top, bottom)
+    shoot(page, f"sequence-turn-{size['width']}x{size['height']}")
