@@ -17,7 +17,10 @@ class NewSeekSchema(Schema):
     turn_seconds = whole(
         load_default=0,
         validate=validate.OneOf(TURN_CLOCKS),
-        metadata={"description": "Each person's time for a turn; 0: no clock"},
+        metadata={
+            "description": "Each person's time for a turn; 0: no clock. A rated seek "
+            "is always clocked: without a clock it gets 60 s a turn."
+        },
     )
     wait_s = fields.Float(
         load_default=120.0,

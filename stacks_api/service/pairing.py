@@ -33,6 +33,7 @@ from .lobby import Lobby, committed
 from .rematch import RESERVED_S
 from .table import Table
 
+RATED_CLOCK_S = 60  # a rated seek's turn clock when it names none
 WIDTH = 100.0  # rating points either side a new seek accepts
 WIDEN_PER_S = 10.0  # and how fast that widens while it waits
 RECOVER_AFTER_S = 10.0
@@ -109,7 +110,11 @@ class Pairing:
         return self.table.store.seeks
 
     def seek(self, player_id: str, body: JSON) -> JSON:
-        """Add the player's seek (one at a time) and try to pair it at once."""
+        """Add the player's seek (one at a time) and try to pair it at once. A rated
+        seek is always clocked (``RATED_CLOCK_S`` unless it names a clock), so a
+        game a stranger abandons ends by itself."""
+        if body.get("rated") and not body.get("turn_seconds"):
+            body = {**body, "turn_seconds": RATED_CLOCK_S}
         archive = self.table.archive
         assert archive is not None  # the caller's key was found in it
         try:  # the variant checks the player count

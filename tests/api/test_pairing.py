@@ -13,7 +13,7 @@ from sqlalchemy import insert
 from stacks_api.archive import open_archive
 from stacks_api.archive.models import PlayerRating
 from stacks_api.service import GameService
-from stacks_api.service.pairing import RECOVER_AFTER_S, groups
+from stacks_api.service.pairing import RATED_CLOCK_S, RECOVER_AFTER_S, groups
 from stacks_api.store import make_store
 
 from . import test_archive
@@ -77,6 +77,7 @@ def test_two_seekers_are_paired_join_with_their_keys_and_the_table_is_dealt(clie
     bo, bo_key = new_player(client, "Bo")
     first = seek(client, ada_key, rated=True)
     assert first["status"] == "waiting" and first["rating"] == 1500
+    assert first["turn_seconds"] == RATED_CLOCK_S, "a rated seek is always clocked"
     problem(client.post(SEEKS, json={"variant": "sequence", "players": 2},
                         headers=bearer(ada_key)), 409, "already_seeking")  # fmt: skip
     second = seek(client, bo_key, rated=True)
@@ -93,7 +94,8 @@ def test_two_seekers_are_paired_join_with_their_keys_and_the_table_is_dealt(clie
                         headers=bearer(cy_key)), 409, "game_full")  # fmt: skip
     seats = [seat_with_key(client, game_id, key)["seat"] for key in (ada_key, bo_key)]
     assert sorted(seats) == [0, 1] and seats[0] == found[0]["seat"]
-    assert client.get(f"{API}/{game_id}").json["status"] == "active"
+    dealt = client.get(f"{API}/{game_id}").json
+    assert dealt["status"] == "active" and dealt["options"]["turn_seconds"] == RATED_CLOCK_S
 
 
 def test_a_withdrawn_or_expired_seek_seats_nobody(client):

@@ -98,6 +98,11 @@ def test_hidden_things_stay_hidden(server, open_page, size):
     account(page, "Di")
     page.wait_for_selector("[data-play-now]")
     assert not page.is_visible("[data-cancel-seek]"), "'Stop looking' with nothing to stop"
+    # Play now offers clocks; a rated game always has one.
+    assert page.is_checked("#quick-rated") and page.input_value("#quick-clock") == "60"
+    assert page.is_disabled("#quick-clock option[value='0']")
+    page.uncheck("#quick-rated")
+    assert not page.is_disabled("#quick-clock option[value='0']")
     page.select_option("#variant", "sequence")
     stacks_only = ["label:has(#block-window)", "label:has(#timeout)"]
     assert page.is_visible("label:has(#teams)")

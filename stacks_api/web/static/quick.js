@@ -7,12 +7,25 @@ import { t } from "./i18n.js";
 
 const POLL_MS = 1000;
 
+// The turn clocks a seek may ask for (the server's TURN_CLOCKS), in seconds.
+const CLOCKS = [15, 30, 60, 120, 300, 0];
+
 export function quickPlay(say, takeSeat) {
   const me = account();
   if (!me) return h("section", { class: "quick" }, h("h2", {}, t("play_now")), h("p", { class: "hint" }, t("play_now_needs_account")));
   const variant = h("select", { id: "quick-variant" },
     h("option", { value: "sequence" }, t("sequence")), h("option", { value: "stacks" }, t("stacks")));
   const rated = h("input", { id: "quick-rated", type: "checkbox", checked: true });
+  // Time a turn; a rated game always has one (the "no clock" choice is casual only).
+  const clock = h("select", { id: "quick-clock" },
+    ...CLOCKS.map((s) => h("option", { value: s, selected: s === 60 }, s ? t("clock_s", { n: s }) : t("no_clock"))));
+  const noClock = clock.querySelector("option[value='0']");
+  const rules = () => {
+    noClock.disabled = rated.checked;
+    if (rated.checked && clock.value === "0") clock.value = "60";
+  };
+  rated.addEventListener("change", rules);
+  rules();
   const state = h("p", { class: "hint", role: "status", "data-seek-state": "" });
   const go = h("button", { type: "submit", class: "primary", "data-play-now": "" }, t("play_now"));
   const cancel = h("button", { type: "button", hidden: true, "data-cancel-seek": "" }, t("cancel_seek"));
@@ -46,7 +59,7 @@ export function quickPlay(say, takeSeat) {
     event.preventDefault();
     try {
       seek = await call("POST", "/seeks", { token: me.key,
-        body: { variant: variant.value, players: 2, rated: rated.checked } });
+        body: { variant: variant.value, players: 2, rated: rated.checked, turn_seconds: Number(clock.value) } });
       go.disabled = true;
       cancel.hidden = false;
       state.textContent = t("seeking", { rating: seek.rating });
@@ -69,5 +82,6 @@ export function quickPlay(say, takeSeat) {
     h("h2", {}, t("play_now")),
     h("label", { for: "quick-variant" }, `${t("game")} `, variant),
     h("label", { for: "quick-rated", class: "option" }, rated, ` ${t("rated")}`),
+    h("label", { for: "quick-clock" }, `${t("quick_clock")} `, clock),
     h("p", {}, go, " ", cancel), state);
 }
