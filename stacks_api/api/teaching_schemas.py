@@ -42,6 +42,13 @@ class AnalysedMoveSchema(Schema):
         required=True, metadata={"description": "Its chance after the move it played"}
     )
     best = fields.Dict(required=True, metadata={"description": "The strong bot's move there"})
+    best_why = fields.String(
+        metadata={"description": "Why that move, in a few English words (as a hint says it)"}
+    )
+    best_reason = fields.Dict(
+        metadata={"description": "The same as a `code` and its parameters (analyses made "
+                  "before this field have neither)"},
+    )  # fmt: skip
     mistake = fields.Boolean(
         required=True, metadata={"description": "The move lost 10 points of the chance or more"}
     )

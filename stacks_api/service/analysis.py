@@ -104,10 +104,13 @@ def _score(game: Game, seat: int, event: JSON, rng: random.Random) -> JSON | Non
     means = {key: node.total / node.visits for key, node in root.children.items()}
     before = means.get(action_key(best), max(means.values()))
     after = means[action_key(played)]
+    reason = kit.bots.explain(view, best)  # the better move's why, as a hint words it
     return {
         "action": played,
         "win_before": round(before, 3),
         "win_after": round(after, 3),
         "best": best,
+        "best_why": reason.pop("text"),
+        "best_reason": reason,
         "mistake": before - after >= MISTAKE,
     }

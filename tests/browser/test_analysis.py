@@ -10,7 +10,7 @@ import requests
 from stacks_api.client import Client
 
 from ..api.test_analysis import BLUNDER
-from .conftest import shoot
+from .conftest import PHONE, shoot
 
 API = "/api/v1/games"
 
@@ -40,8 +40,30 @@ def test_a_sequence_blunder_is_marked_and_its_better_move_lit(server, open_page)
     page.click("[data-mistake]")
     page.wait_for_selector("[data-cell='1,5'][data-better]")
     assert "F2" in page.text_content("p[data-better]")
+    assert page.text_content("[data-better-why]").strip(" ()"), "the better move says why"
+    axes = dict(
+        page.eval_on_selector_all(
+            ".analysis-chart [data-axis]",
+            "items => items.map(i => [i.dataset.axis, i.textContent])",
+        )
+    )
+    assert axes["high"] == "100%" and axes["low"] == "0%" and axes["moves"] == "moves"
+    assert "Ada" in page.text_content("[data-legend]")
     shoot(page, "analysis-sequence")
     assert not open_page.problems, open_page.problems
+
+
+def test_the_analysis_marks_are_big_enough_to_tap_on_a_phone(server, open_page):
+    api = Client(server.url)
+    game = api.create("sequence", 2, seats=[{}, {"bot": "medium"}], position=BLUNDER,
+                      options={"sequences_to_win": 1})  # fmt: skip
+    me = api.join(game["id"], "Ada")
+    api.act(game["id"], me.token, {"type": "play", "card": "2D", "cell": [2, 2]}, wait=10)
+    page = open_page(f"{server.url}/play#replay={game['id']}", viewport=PHONE)
+    dot = page.wait_for_selector("[data-analysis='shown'] svg .mistake", timeout=60_000)
+    size = dot.bounding_box()
+    assert size is not None and size["width"] >= 12, size
+    shoot(page, "analysis-sequence-phone")
 
 
 def test_a_stacks_game_is_charted_beside_its_replay(server, open_page):

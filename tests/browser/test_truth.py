@@ -131,3 +131,65 @@ def test_a_sequence_turn_fits_one_laptop_screen(server, open_page, size):
         top, bottom = page.eval_on_selector(part, box)
         assert top >= 0 and bottom <= size["height"], (part, top, bottom)
     shoot(page, f"sequence-turn-{size['width']}x{size['height']}")
+
+
+RACE = {  # seat 0 completes pile 0 with B5; seats 1 and 2 both hold a Block
+    "piles": [["B1", "B2", "B3", "B4"], [], [], []],
+    "hands": [["B5", "R1"], ["BLOCK", "R2"], ["BLOCK", "R3"]],
+    "turn": 0,
+}
+
+
+def test_a_block_that_lost_the_race_is_told(server, open_page):
+    game = requests.post(f"{server.url}{API}/games", json={"variant": "stacks", "players": 3,
+                         "position": RACE}, timeout=10).json()  # fmt: skip
+    game_id = game["game"]["id"]
+    tokens = [requests.post(f"{server.url}{API}/games/{game_id}/players", json={"name": n},
+                            timeout=10).json()["token"] for n in ("Gil", "Hal", "Ivy")]  # fmt: skip
+    page = open_page(f"{server.url}/play#game={game_id}&token={tokens[2]}")
+    page.wait_for_selector("[data-status]", state="attached")
+
+    def post(seat: int, action: dict[str, object]) -> None:
+        mine = {"Authorization": f"Bearer {tokens[seat]}"}
+        answer = requests.post(f"{server.url}{API}/games/{game_id}/actions", json=action,
+                               headers=mine, timeout=10)  # fmt: skip
+        assert answer.status_code == 200, answer.text
+
+    post(0, {"type": "play", "card": "B5", "pile": 0})
+    page.wait_for_selector("[data-action=block]", timeout=20_000).click()
+    page.wait_for_function("!document.querySelector('[data-action=block]')")
+    post(1, {"type": "play", "card": "BLOCK"})  # Hal sits first after Gil: his Block wins
+    page.wait_for_selector("#message:has-text('blocked first')", timeout=20_000)
+    assert "Hal" in page.text_content("#message")
+    page.wait_for_selector("[data-move]:has-text('blocked')")
+    shoot(page, "stacks-block-lost-race")
+    view = requests.get(f"{server.url}{API}/games/{game_id}", timeout=10,
+                        headers={"Authorization": f"Bearer {tokens[2]}"}).json()  # fmt: skip
+    assert "BLOCK" in view["you"]["hand"], "the losing Block stays in the hand"
+
+
+def test_a_phone_reads_the_board_the_rules_and_the_last_move(server, open_page):
+    game = requests.post(f"{server.url}{API}/games", json={"variant": "sequence", "players": 2,
+                         "seats": [{}, {"bot": "random"}]}, timeout=10).json()  # fmt: skip
+    game_id = game["game"]["id"]
+    token = requests.post(f"{server.url}{API}/games/{game_id}/players", json={"name": "Jo"},
+                          timeout=10).json()["token"]  # fmt: skip
+    mine = {"Authorization": f"Bearer {token}"}
+    for _ in range(12):  # enough moves that the history scrolls
+        view = requests.get(f"{server.url}{API}/games/{game_id}", timeout=10,
+                            headers={**mine, "Prefer": "wait=5"}).json()  # fmt: skip
+        requests.post(f"{server.url}{API}/games/{game_id}/actions", timeout=10,
+                      json=view["you"]["legal_actions"][0], headers=mine)  # fmt: skip
+    page = open_page(f"{server.url}/play#game={game_id}&token={token}", viewport=PHONE)
+    page.wait_for_selector("[data-move]")
+    size = page.eval_on_selector(".cell .printed", "e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size >= 10, f"board labels of {size} px"
+    page.click(".help summary")
+    rules = page.text_content(".help")
+    assert "J♦" in rules and "J♠" in rules, "which jacks are which"
+    last = page.evaluate("""() => { const list = document.querySelector('.log ol');
+        list.scrollTop = list.scrollHeight;
+        const item = list.lastElementChild.getBoundingClientRect();
+        return item.bottom <= list.getBoundingClientRect().bottom + 0.5; }""")
+    assert last, "the history's last line is cut"
+    shoot(page, "sequence-phone-rules")

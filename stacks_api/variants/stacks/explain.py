@@ -22,7 +22,7 @@ TEXT = {
     "skip": "makes the next player miss a turn",
     "reverse": "turns the order of play around",
     "builds_pile": "builds the {color} pile {pile}",
-    "discard": "ends the turn keeping your better cards",
+    "discard": "discard {card}: it ends the turn and keeps your better cards",
 }
 
 
@@ -35,6 +35,8 @@ def explain(view: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
         found["target"] = action["target"] + 1
     if "color" in action:
         found["color"] = action["color"]
+    if action["type"] == "discard":
+        found["card"] = action["card"]
     found["text"] = TEXT[found["code"]].format(**found)
     return found
 

@@ -4,6 +4,7 @@
 import { h, cardLabel, cellName } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./history.js";
+import { reasonText } from "./hint.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const SEAT_COLORS = ["#1f5fbf", "#1d8a4e", "#c0392b", "#8e44ad", "#d35400", "#16a085"];
@@ -35,19 +36,29 @@ function svg(tag, attrs) {
 }
 
 function chart(analysis, last, view, pick) {
-  const width = 560, height = 140, pad = 10;
-  const x = (version) => pad + ((version - 1) * (width - 2 * pad)) / Math.max(1, last - 1);
-  const y = (win) => height - pad - win * (height - 2 * pad);
+  const width = 560, height = 170, left = 40, right = 10, top = 10, bottom = 30;
+  const x = (version) => left + ((version - 1) * (width - left - right)) / Math.max(1, last - 1);
+  const y = (win) => height - bottom - win * (height - top - bottom);
   const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "analysis-chart", role: "img",
     "aria-label": t("analysis_chart") });
-  box.append(svg("line", { x1: pad, x2: width - pad, y1: y(0.5), y2: y(0.5), class: "even" }));
+  box.append(svg("polyline", { points: `${left},${top} ${left},${height - bottom} ${width - right},${height - bottom}`, class: "axis-line" }));
+  box.append(svg("line", { x1: left, x2: width - right, y1: y(0.5), y2: y(0.5), class: "even" }));
+  const label = (text, at, where, anchor, name) => {
+    const node = svg("text", { x: at, y: where, "text-anchor": anchor, "data-axis": name });
+    node.textContent = text;
+    box.append(node);
+  };
+  for (const [win, name] of [[1, "high"], [0.5, "even"], [0, "low"]]) label(`${win * 100}%`, left - 4, y(win) + 4, "end", name);
+  label("1", x(1), height - bottom + 14, "middle", "first");
+  label(String(last), x(last), height - bottom + 14, "middle", "last");
+  label(t("chart_moves"), (left + width) / 2, height - 3, "middle", "moves");
   const seats = [...new Set(analysis.moves.map((m) => m.seat))];
   for (const seat of seats) {
     const mine = analysis.moves.filter((m) => m.seat === seat);
     box.append(svg("polyline", { points: mine.map((m) => `${x(m.version)},${y(m.win_after)}`).join(" "),
       stroke: SEAT_COLORS[seat % SEAT_COLORS.length], class: "chance" }));
     for (const m of mine.filter((move) => move.mistake)) {
-      const dot = svg("circle", { cx: x(m.version), cy: y(m.win_after), r: 6, class: "mistake",
+      const dot = svg("circle", { cx: x(m.version), cy: y(m.win_after), r: 10, class: "mistake",
         "data-mistake": m.version, tabindex: 0, role: "button",
         "aria-label": t("mistake_at", { name: seatName(view, seat), n: m.version }) });
       dot.addEventListener("click", () => pick(m));
@@ -55,7 +66,10 @@ function chart(analysis, last, view, pick) {
       box.append(dot);
     }
   }
-  return box;
+  const legend = h("p", { class: "legend", "data-legend": "" }, `${t("chart_chance")}: `, ...seats.map((seat) =>
+    h("span", { class: "legend-seat" }, h("span", { class: "swatch", style: `background:${SEAT_COLORS[seat % SEAT_COLORS.length]}` }), ` ${seatName(view, seat)} `)),
+    h("span", { class: "legend-seat" }, h("span", { class: "swatch mistake-swatch" }), ` ${t("chart_mistake")}`));
+  return h("div", { class: "analysis-figure" }, box, legend);
 }
 
 export function analysisPanel(analysis, last, view, chosen, pick) {
@@ -69,7 +83,8 @@ export function analysisPanel(analysis, last, view, chosen, pick) {
     chart(analysis, last, view, pick),
     chosen ? h("p", { class: "better", "data-better": chosen.version }, t("better_move", {
       name: seatName(view, chosen.seat), played: moveText(chosen.action), best: moveText(chosen.best),
-      before: Math.round(chosen.win_before * 100), after: Math.round(chosen.win_after * 100) })) : null,
+      before: Math.round(chosen.win_before * 100), after: Math.round(chosen.win_after * 100) }),
+    chosen.best_reason ? h("span", { "data-better-why": "" }, ` (${reasonText({ reason: chosen.best_reason, why: chosen.best_why })})`) : null) : null,
     h("p", { class: "hint" }, mistakes.length ? t("mistakes_n", { n: mistakes.length }) : t("no_mistakes")),
     h("p", { class: "hint" }, `${t("luck", { cards: analysis.luck.cards.map(cardLabel).join(", ") })} ${lucky}`));
 }

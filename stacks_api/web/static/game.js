@@ -120,6 +120,12 @@ export class GameScreen {
       this.awaySeat = event.seat;
     }
     if (event.type === "play") chime("play");
+    if (event.type === "block" && this.blocked && event.pile === this.blocked.pile) {
+      if (event.seat !== this.blocked.seat) {
+        this.page.say(t("block_lost_race", { name: seatName(this.view, event.seat) }));
+      }
+      this.blocked = null;
+    }
     if (event.type === "game_over" || event.type === "cancelled") {
       this.source.close(); // the server ends the stream: nothing to reconnect to
       this.page.lost(false);
@@ -156,9 +162,12 @@ export class GameScreen {
     this.acting = true;
     this.selected = null;
     try {
+      const window = this.view.block_window;
       const done = await call("POST", `/games/${this.id}/actions`, {
         body: action, token: this.token, headers: { "If-Match": `"${this.view.version}"` },
       });
+      // Our Block in this window: if an earlier seat's Block wins the race, say so.
+      if (action.card === "BLOCK" && window) this.blocked = { pile: window.pile, seat: this.view.you.seat };
       this.page.say("");
       this.show(done.game);
     } catch (error) {

@@ -1,7 +1,7 @@
 // Hints: a button on your turn in a casual game. The server's workers compute the
 // hint (the request only asks, 202 until it is ready); the suggested card and its
 // space or pile are lit, with the reason in the player's language.
-import { h } from "./dom.js";
+import { cardLabel, h } from "./dom.js";
 import { t } from "./i18n.js";
 
 const RETRY_MS = 500;
@@ -18,10 +18,11 @@ async function fetchHint(ui, version) {
 }
 
 // The reason in words: the client's own language when it knows the reason's code.
-function reasonText(move) {
+export function reasonText(move) {
   const { code, ...words } = move.reason;
   if (words.team) words.team = t(words.team);
   if (words.color) words.color = t(words.color);
+  if (words.card) words.card = cardLabel(words.card);
   const key = `why_${code}`;
   const shown = t(key, words);
   return shown === key ? move.why : shown;

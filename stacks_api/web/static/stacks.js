@@ -72,6 +72,7 @@ export function renderStacks(view, ui) {
       h("span", { class: "chips" }, h("span", { class: "chip-blue-count" }, `● ${p.chips.blue}`), " ",
         h("span", { class: "chip-red-count" }, `■ ${p.chips.red}`)),
       h("small", {}, `${t("cards_n", { n: p.hand_size })}${p.skips ? ` · ${t("skips_n", { n: p.skips })}` : ""}`)),
+      h("span", { class: "discard-box" }, h("small", { class: "discard-caption", "aria-hidden": "true" }, t(isMe ? "your_discards" : "discards")),
       h("button", {
         class: ["discard", discardAction && "target", sel && sel.from === "discard" && isMe && "selected"].filter(Boolean).join(" "),
         "data-discard": p.seat,
@@ -80,7 +81,7 @@ export function renderStacks(view, ui) {
           if (discardAction) return ui.act(discardAction);
           if (ownTopPlayable) clickCard(top, "discard", 0);
         },
-      }, top ? cardLabel(top) : "—"));
+      }, top ? cardLabel(top) : "—")));
   });
 
   const hand = you && active ? you.hand.map((card, index) => {
