@@ -72,6 +72,11 @@ def test_a_player_who_leaves_a_rated_game_is_told_they_lost(server, open_page):
     history = requests.get(f"{server.url}{API}/players/{bo_id}/games", timeout=10).json()
     assert [s["score"] for g in history["games"] if g["id"] == game_id
             for s in g["seats"] if s["player_id"] == bo_id] == [0.0]  # fmt: skip
+    pages[1].goto(f"{server.url}/play#player={bo_id}")
+    pages[1].wait_for_selector("[data-player] li:has-text('lost')")
+    assert not pages[1].is_visible("[data-player] button:has-text('More')"), "one page only"
+    listed = pages[1].text_content("[data-player]")
+    assert listed.count("against Ada") == 1 and " won " not in listed
 
 
 def test_a_one_to_one_game_over_speaks_of_you_not_of_teams(server, open_page):
