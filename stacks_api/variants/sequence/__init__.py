@@ -25,7 +25,7 @@ VARIANT = Variant(
         sample_position=bot.sample_position,
         playout=bot.Playout,
         # Playouts of the opponent's greedy reply, then the fitted estimate of who wins;
-        # measured on seeds below 20,000 (docs/bots.md).
+        # measured on seeds below 20,000 (docs/research/bots.md).
         tuning=Tuning(iterations=1200, branching=6, playout_turns=1, exploration=0.1, seconds=1.5),
         explain=explain.explain,
         luck=lambda players: (JACKS, sum(card in JACKS for card in DECK) / len(DECK)),
