@@ -24,10 +24,9 @@ from .models import (
     PlayerRating,
     Report,
     Webhook,
-    WebhookAttempt,
-    WebhookDelivery,
 )
 from .names import DELETED_NAME, rename_seats
+from .webhooks import drop
 
 REPORTS_PER_DAY = 10  # a reporter files at most this many reports in 24 hours
 
@@ -128,12 +127,7 @@ class Moderation:
                 update(PlayerKey).where(PlayerKey.player_id == player_id,
                                         PlayerKey.revoked_at.is_(None)).values(revoked_at=now)
             )  # fmt: skip
-            hooks = select(Webhook.id).where(Webhook.player_id == player_id)
-            deliveries = select(WebhookDelivery.id).where(WebhookDelivery.webhook_id.in_(hooks))
-            connection.execute(delete(WebhookAttempt).where(
-                WebhookAttempt.delivery_id.in_(deliveries)))  # fmt: skip
-            connection.execute(delete(WebhookDelivery).where(WebhookDelivery.webhook_id.in_(hooks)))
-            connection.execute(delete(Webhook).where(Webhook.player_id == player_id))
+            drop(connection, select(Webhook.id).where(Webhook.player_id == player_id))
             connection.execute(delete(Report).where(Report.reporter_id == player_id))
             rename_seats(connection, player_id, DELETED_NAME)
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, insert, select, update
+from sqlalchemy import Connection, Engine, Select, delete, func, insert, select, update
 
 from ..problems import Refusal
 from ..record import JSON
@@ -93,13 +93,7 @@ class WebhookBook:
             )
             if connection.scalar(mine) is None:
                 return False
-            deliveries = select(WebhookDelivery.id).where(WebhookDelivery.webhook_id == webhook_id)
-            connection.execute(
-                delete(WebhookAttempt).where(WebhookAttempt.delivery_id.in_(deliveries))
-            )
-            connection.execute(delete(WebhookDelivery).where(
-                WebhookDelivery.webhook_id == webhook_id))  # fmt: skip
-            connection.execute(delete(Webhook).where(Webhook.id == webhook_id))
+            drop(connection, mine)
         return True
 
     def deliveries(self, player_id: str, webhook_id: str) -> list[JSON] | None:
@@ -259,6 +253,15 @@ class WebhookBook:
                     )  # fmt: skip
                     outcome = "failed"
         return outcome
+
+
+def drop(connection: Connection, hooks: Select[Any]) -> None:
+    """Delete the webhooks ``hooks`` selects (their ids), with their deliveries and
+    attempts, in the caller's transaction."""
+    deliveries = select(WebhookDelivery.id).where(WebhookDelivery.webhook_id.in_(hooks))
+    connection.execute(delete(WebhookAttempt).where(WebhookAttempt.delivery_id.in_(deliveries)))
+    connection.execute(delete(WebhookDelivery).where(WebhookDelivery.webhook_id.in_(hooks)))
+    connection.execute(delete(Webhook).where(Webhook.id.in_(hooks)))
 
 
 def _columns(row: Any) -> JSON:

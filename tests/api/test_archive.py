@@ -17,18 +17,24 @@ from .helpers import API, act, bearer, create, join, problem, view
 PLAYERS = "/api/v1/players"
 
 
-@pytest.fixture(params=["memory+sqlite", "redis+postgresql"])
-def app(request, make_app, prefix, tmp_path):  # type: ignore[no-untyped-def]
+def archive_apps(request, make_app, prefix, tmp_path, **settings):  # type: ignore[no-untyped-def]
+    """An app with an archive of its own: the embedded store with SQLite, or Redis
+    with PostgreSQL (``request.param``), with the test's ``settings``."""
     if request.param == "memory+sqlite":
-        yield make_app(DATABASE_URL=f"sqlite:///{tmp_path}/archive.sqlite3")
+        yield make_app(DATABASE_URL=f"sqlite:///{tmp_path}/archive.sqlite3", **settings)
         return
     url = create_database(request.getfixturevalue("postgres_url"))
     redis_url = request.getfixturevalue("redis_url")
-    made = make_app(REDIS_URL=redis_url, STORE_PREFIX=prefix, DATABASE_URL=url)
+    made = make_app(REDIS_URL=redis_url, STORE_PREFIX=prefix, DATABASE_URL=url, **settings)
     yield made
     made.extensions["stacks_api.games"].jobs.stop()
     made.extensions["stacks_api.games"].archive.engine.dispose()
     drop_database(url)
+
+
+@pytest.fixture(params=["memory+sqlite", "redis+postgresql"])
+def app(request, make_app, prefix, tmp_path):  # type: ignore[no-untyped-def]
+    yield from archive_apps(request, make_app, prefix, tmp_path)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from stacks_api.testing import create_database, drop_database
 
 from .helpers import API, bearer, create, problem
 from .receiver import Receiver
-from .test_archive import new_player, play_out
+from .test_archive import archive_apps, new_player, play_out
 
 HOOKS = "/api/v1/players/me/webhooks"
 
@@ -28,16 +28,7 @@ HOOKS = "/api/v1/players/me/webhooks"
 @pytest.fixture(params=["memory+sqlite", "redis+postgresql"])
 def app(request, make_app, prefix, tmp_path):  # type: ignore[no-untyped-def]
     fast = {"WEBHOOK_ALLOW": "127.0.0.1", "WEBHOOK_FIRST_DELAY_S": 0.05}
-    if request.param == "memory+sqlite":
-        yield make_app(DATABASE_URL=f"sqlite:///{tmp_path}/archive.sqlite3", **fast)
-        return
-    url = create_database(request.getfixturevalue("postgres_url"))
-    made = make_app(REDIS_URL=request.getfixturevalue("redis_url"), STORE_PREFIX=prefix,
-                    DATABASE_URL=url, **fast)  # fmt: skip
-    yield made
-    made.extensions["stacks_api.games"].jobs.stop()
-    made.extensions["stacks_api.games"].archive.engine.dispose()
-    drop_database(url)
+    yield from archive_apps(request, make_app, prefix, tmp_path, **fast)
 
 
 @pytest.fixture

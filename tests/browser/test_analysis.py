@@ -29,13 +29,18 @@ def finish(url: str, game_id: str, token: str) -> None:
     raise AssertionError("the game did not end")
 
 
-def test_a_sequence_blunder_is_marked_and_its_better_move_lit(server, open_page):
-    api = Client(server.url)
+def blundered(url: str) -> str:
+    """A finished Sequence game whose first move missed a completing one (F2)."""
+    api = Client(url)
     game = api.create("sequence", 2, seats=[{}, {"bot": "medium"}], position=BLUNDER,
                       options={"sequences_to_win": 1})  # fmt: skip
     me = api.join(game["id"], "Ada")
     api.act(game["id"], me.token, {"type": "play", "card": "2D", "cell": [2, 2]}, wait=10)
-    page = open_page(f"{server.url}/play#replay={game['id']}")
+    return str(game["id"])
+
+
+def test_a_sequence_blunder_is_marked_and_its_better_move_lit(server, open_page):
+    page = open_page(f"{server.url}/play#replay={blundered(server.url)}")
     page.wait_for_selector("[data-analysis='shown'] svg .mistake", timeout=60_000)
     page.click("[data-mistake]")
     page.wait_for_selector("[data-cell='1,5'][data-better]")
@@ -54,12 +59,7 @@ def test_a_sequence_blunder_is_marked_and_its_better_move_lit(server, open_page)
 
 
 def test_the_analysis_marks_are_big_enough_to_tap_on_a_phone(server, open_page):
-    api = Client(server.url)
-    game = api.create("sequence", 2, seats=[{}, {"bot": "medium"}], position=BLUNDER,
-                      options={"sequences_to_win": 1})  # fmt: skip
-    me = api.join(game["id"], "Ada")
-    api.act(game["id"], me.token, {"type": "play", "card": "2D", "cell": [2, 2]}, wait=10)
-    page = open_page(f"{server.url}/play#replay={game['id']}", viewport=PHONE)
+    page = open_page(f"{server.url}/play#replay={blundered(server.url)}", viewport=PHONE)
     dot = page.wait_for_selector("[data-analysis='shown'] svg .mistake", timeout=60_000)
     size = dot.bounding_box()
     assert size is not None and size["width"] >= 12, size
