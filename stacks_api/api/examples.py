@@ -38,7 +38,12 @@ def _dress(view: dict[str, Any], status: str, version: int, joined: bool = True)
         human = player["seat"] < 2
         name = (["Ada", "Grace"][player["seat"]] if joined else None) if human else "greedy bot"
         player.update(
-            name=name, bot=None if human else "greedy", player_id=None, away=False, left=False
+            name=name,
+            bot=None if human else "greedy",
+            player_id=None,
+            away=False,
+            left=False,
+            score=None,  # the examples are of games still being played
         )
     if status != "active":
         view["to_move"] = []

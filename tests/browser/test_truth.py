@@ -167,6 +167,10 @@ def test_a_block_that_lost_the_race_is_told(server, open_page):
     page.wait_for_selector("#message:has-text('blocked first')", timeout=20_000)
     assert "Hal" in page.text_content("#message")
     page.wait_for_selector("[data-move]:has-text('blocked')")
+    captions = page.eval_on_selector_all(
+        ".discard-caption", "items => items.map(i => i.textContent)"
+    )
+    assert captions == ["discards", "discards", "your discards"], "each discard pile says so"
     shoot(page, "stacks-block-lost-race")
     view = requests.get(f"{server.url}{API}/games/{game_id}", timeout=10,
                         headers={"Authorization": f"Bearer {tokens[2]}"}).json()  # fmt: skip
