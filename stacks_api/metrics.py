@@ -58,7 +58,7 @@ PAIRING_WAIT_SECONDS = Histogram(
 )
 WEBHOOK_DELIVERIES = Counter(
     "stacks_webhook_deliveries_total",
-    "Webhook delivery attempts, by outcome (delivered, retry, failed, refused)",
+    "Webhook delivery attempts, by outcome (delivered, retry, failed, lost to another worker)",
     ["outcome"],
 )
 STORE_ERRORS = Counter(
@@ -66,10 +66,6 @@ STORE_ERRORS = Counter(
     "Requests refused because a store failed (store: live or archive)",
     ["store"],
 )
-
-
-def observe(histogram: Histogram, seconds: float, **labels: str) -> None:
-    (histogram.labels(**labels) if labels else histogram).observe(seconds)
 
 
 class ServerGauges(Collector):
