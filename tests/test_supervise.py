@@ -7,14 +7,15 @@ from stacks_api.supervisor import HEALTHY_AFTER_S, RESTART_BACKOFF_S, Child
 
 def died(child: Child, ran: float) -> float:
     """Start the child (a process that exits at once), let it have run ``ran`` seconds,
-    and return the delay ``reap`` schedules before its restart."""
+    and return the delay ``reap`` schedules before its restart (rounded: the clock's
+    large values leave a float's last digits in ``restart_at - now``)."""
     child.start()
     assert child.process is not None
     child.process.wait()
     now = child.started + ran
     child.reap(now)
     assert child.process is None
-    return child.restart_at - now
+    return round(child.restart_at - now, 6)
 
 
 def test_the_back_off_grows_while_a_child_keeps_dying_and_starts_over_after_a_healthy_run():
