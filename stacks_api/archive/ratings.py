@@ -91,9 +91,9 @@ class RatingBook:
     def _locked(self, connection: Connection, keys: list[Key]) -> dict[Key, Rating]:
         """The subjects' ratings, each row made if missing and locked till commit."""
         dialect: Any = postgresql if self.engine.dialect.name == "postgresql" else sqlite
-        made = [{"subject": s, "variant": v, "mu": self.starts(s, v).mu,
-                 "sigma": self.starts(s, v).sigma, "games": 0, "last_at": 0.0}
-                for s, v in keys]  # fmt: skip
+        starts = {key: self.starts(*key) for key in keys}
+        made = [{"subject": s, "variant": v, "mu": starts[s, v].mu, "sigma": starts[s, v].sigma,
+                 "games": 0, "last_at": 0.0} for s, v in keys]  # fmt: skip
         connection.execute(dialect.insert(PlayerRating).on_conflict_do_nothing(), made)
         query = (
             select(PlayerRating.subject, PlayerRating.variant, PlayerRating.mu, PlayerRating.sigma)

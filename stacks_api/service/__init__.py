@@ -75,7 +75,7 @@ class GameService:
         self.hints = Hints(self.table)
         self.analyses = AnalysisDesk(self.table)
         self.account_feed = AccountFeed(self.table, self.ratings)
-        self.webhooks = WebhookDesk(self.table, AccountFeed(self.table, self.ratings),
+        self.webhooks = WebhookDesk(self.table, self.account_feed,
                                     webhook_sending)  # fmt: skip
         self.archiving = (
             None if archive is None else Archiving(store, archive.games, archive_claim_s)
