@@ -24,6 +24,7 @@ from .api import (
     pairing,
     players,
     ratings,
+    table,
     tracing,
 )
 from .api.problems import ProblemApi
@@ -60,6 +61,7 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": openapi.VariantsPlugin()})
     api.register_blueprint(health.blp)
     api.register_blueprint(games.blp)
+    api.register_blueprint(table.blp)
     api.register_blueprint(players.blp)
     api.register_blueprint(ratings.blp)
     api.register_blueprint(pairing.blp)

@@ -170,12 +170,12 @@ class Client:
                     if version is not None:
                         last = version
                     yield event
-                    if event["type"] in ("game_over", "cancelled"):
+                    if _ends(event):
                         return
             except RETRYABLE:
                 time.sleep(0.5)
                 continue
-            if self.view(game_id)["status"] in ("finished", "cancelled"):
+            if self.view(game_id)["status"] in ("finished", "cancelled", "aborted"):
                 return  # the stream ended with the game, and we have every event
 
     # -- plumbing ----------------------------------------------------------------
@@ -256,3 +256,11 @@ def _problem(response: requests.Response) -> JSON:
         return problem
     except ValueError:
         return {"status": response.status_code, "code": "unknown", "detail": response.text[:200]}
+
+
+def _ends(event: dict[str, Any]) -> bool:
+    """Whether an event ends its game (a resignation does once one side is left)."""
+    kind = event["type"]
+    return kind in ("game_over", "cancelled", "aborted") or (
+        kind == "resigned" and "result" in event
+    )

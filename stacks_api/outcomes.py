@@ -12,7 +12,8 @@ story.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import Any
 
 
 def with_leavers(
@@ -29,3 +30,27 @@ def with_leavers(
         share = 1.0 if len(sides) == 1 else 0.5
         adjusted = [0.0 if s in left else share for s in seats]
     return tuple(adjusted)
+
+
+# The actions that count as a side's moves (either game's), by their events' types.
+MOVES = frozenset({"play", "exchange", "pass", "discard", "answer"})
+# An opening is over once every side has made this many moves: before, a game can
+# be aborted (nobody's loss) and a leaver rates nothing.
+OPENING_MOVES = 2
+
+
+def opening_over(events: Iterable[Mapping[str, Any]], sides: Mapping[int, int]) -> bool:
+    """Whether every side has made ``OPENING_MOVES`` moves in ``events``; ``sides``
+    maps each seat to its side."""
+    moves = dict.fromkeys(sides.values(), 0)
+    for event in events:
+        if event["type"] in MOVES and "seat" in event:
+            moves[sides[event["seat"]]] += 1
+    return min(moves.values()) >= OPENING_MOVES
+
+
+def last_side(sides: Collection[int], resigned: Collection[int]) -> int | None:
+    """The one side of ``sides`` still playing once the ``resigned`` ones gave the game
+    up (None: more than one is)."""
+    still = {side for side in sides if side not in resigned}
+    return next(iter(still)) if len(still) == 1 else None

@@ -10,13 +10,21 @@ from typing import Any
 
 
 class Refusal(Exception):
-    """A refusal with a stable ``code``, a ``detail`` for people, and per-field ``errors``."""
+    """A refusal with a stable ``code``, a ``detail`` for people, per-field ``errors``,
+    and for a limit, the seconds to wait (``retry_after``)."""
 
-    def __init__(self, code: str, detail: str, errors: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        detail: str,
+        errors: dict[str, Any] | None = None,
+        retry_after: int | None = None,
+    ) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
         self.errors = errors
+        self.retry_after = retry_after
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON, to remember the refusal under an Idempotency-Key."""

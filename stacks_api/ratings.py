@@ -19,19 +19,13 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from .outcomes import opening_over
 from .record import JSON
 
 START_MU = 1500.0
 START_SIGMA = 500.0
 PROVISIONAL_SIGMA = 300.0
-# A game is rated only if, before anyone left, every side had made this many moves
-# (an opening abandoned is nobody's loss).
-MIN_MOVES = 2
 MODEL = PlackettLuce(mu=START_MU, sigma=START_SIGMA, beta=START_SIGMA / 2, tau=START_MU / 300)
-
-# The actions that count as a side's moves (either game's), from the events a
-# record keeps.
-MOVES = frozenset({"play", "exchange", "pass", "discard", "answer"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,14 +101,12 @@ def standings(document: Mapping[str, Any]) -> list[Standing]:
 
 
 def _abandoned(events: list[JSON], seats: list[JSON]) -> bool:
-    """Whether someone left before every side had made ``MIN_MOVES`` moves."""
-    moves = {_side(seat): 0 for seat in seats}
-    for event in events:
-        if event["type"] == "left":
-            return min(moves.values()) < MIN_MOVES
-        if event["type"] in MOVES and "seat" in event:
-            moves[_side(seats[event["seat"]])] += 1
-    return False
+    """Whether someone left before the opening was over (every side's first moves)."""
+    first_leave = next((n for n, e in enumerate(events) if e["type"] == "left"), None)
+    if first_leave is None:
+        return False
+    sides = {seat["seat"]: _side(seat) for seat in seats}
+    return not opening_over(events[:first_leave], sides)
 
 
 def _side(seat: JSON) -> int:

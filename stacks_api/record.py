@@ -17,19 +17,33 @@ from typing import Any, Literal, cast
 JSON = dict[str, Any]
 Event = dict[str, Any]
 
-Status = Literal["waiting", "active", "finished", "cancelled"]
-STATUSES: tuple[Status, ...] = ("waiting", "active", "finished", "cancelled")
-ENDED: frozenset[str] = frozenset({"finished", "cancelled"})
+# aborted: ended by a person at the table before every side had made two moves.
+Status = Literal["waiting", "active", "finished", "cancelled", "aborted"]
+STATUSES: tuple[Status, ...] = ("waiting", "active", "finished", "cancelled", "aborted")
+ENDED: frozenset[str] = frozenset({"finished", "cancelled", "aborted"})
 
 # free: anyone may join; reserved: held for the player of the game before (a rematch);
 # human: a person's; away: a person's whose clock ran out 3 times in a row, played by
-# the server until the token acts again; left: the person left, a bot plays on.
+# the server until the token acts again; left: the person left, a bot plays on;
+# resigned: the person's side gave the game up, a bot plays on (scored as lost).
 # The event types the server itself writes around each variant's own (and every
 # variant's game_over).
 SERVER_EVENTS = ("created", "joined", "started", "cancel_agreed", "cancelled", "timeout", "away",
-                 "back", "left", "game_over")  # fmt: skip
+                 "back", "left", "resigned", "aborted", "chat", "game_over")  # fmt: skip
 
-SeatState = Literal["free", "reserved", "human", "bot", "away", "left"]
+
+def ends_game(event: Event) -> bool:
+    """Whether an event is the one that ends a game (a resignation that leaves more
+    than one side playing does not)."""
+    kind = event["type"]
+    return kind in ("game_over", "cancelled", "aborted") or (
+        kind == "resigned" and "result" in event
+    )
+
+
+SeatState = Literal["free", "reserved", "human", "bot", "away", "left", "resigned"]
+# The states of a seat whose person has given it up: the stand-in plays it, scored as lost.
+GONE: frozenset[str] = frozenset({"left", "resigned"})
 # The bot that plays a seat whose person is away or has left.
 STAND_IN = "greedy"
 
@@ -54,7 +68,7 @@ class Seat:
     @property
     def played_by_server(self) -> bool:
         """Whether the server moves for this seat (a bot, or a stand-in for a person)."""
-        return self.state in ("bot", "away", "left")
+        return self.state in ("bot", "away", "left", "resigned")
 
     @property
     def player(self) -> str | None:

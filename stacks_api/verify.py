@@ -21,7 +21,7 @@ from typing import Any
 from .engine import Game, SetupError, create_game
 from .engine.replay import digest, moves, public, replay
 from .fairness import CHOSEN, ENTROPY, SCHEMES, commitment, game_seed
-from .outcomes import with_leavers
+from .outcomes import last_side, opening_over, with_leavers
 
 JSON = dict[str, Any]
 FORMAT = "stacks-record"
@@ -58,8 +58,8 @@ def verify_record(record: Any, seen_commitment: str | None = None,
     if not isinstance(record, dict) or not isinstance(record.get("format"), dict):
         return Verdict(COULD_NOT_CHECK, "this is not a game record (no 'format')")
     shape = record["format"]
-    if shape.get("name") != FORMAT or shape.get("version") not in (1, 2):
-        return Verdict(COULD_NOT_CHECK, f"not a {FORMAT} record of version 1 or 2: {shape!r}")
+    if shape.get("name") != FORMAT or shape.get("version") not in (1, 2, 3):
+        return Verdict(COULD_NOT_CHECK, f"not a {FORMAT} record of version 1 to 3: {shape!r}")
     try:
         return _verify(record, seen_commitment, sent_entropy)
     except Failed as failure:
@@ -80,7 +80,7 @@ def _verify(record: JSON, seen: str | None, sent: str | None) -> Verdict:
     entropy = _entropy(fair.get("entropy"), players)
     if sent is not None and sent.lower() not in entropy:
         raise Failed(f"the entropy you sent, {sent}, is in no seat of the record")
-    if record["status"] not in ("finished", "cancelled"):
+    if record["status"] not in ("finished", "cancelled", "aborted"):
         raise Failed(f"the game is {record['status']!r}, not over")
     seed = _hex(fair.get("server_seed"), "the revealed server seed")
     dealer = fair.get("dealer")
@@ -118,12 +118,17 @@ def _verify(record: JSON, seen: str | None, sent: str | None) -> Verdict:
 def _same_ending(record: JSON, game: Game) -> None:
     """The replay ends where the record says the game ended."""
     finished = game.result is not None
-    if record["status"] == "finished" and not finished:
+    status, result = record["status"], record["result"]
+    conceded = status == "finished" and not finished and _resigned_to_one(record)
+    if status == "finished" and not finished and not conceded:
         raise Failed("the replay ends with the game still on, but the record says it finished")
-    if record["status"] == "cancelled" and finished:
-        raise Failed("the replay ends with the game over, but the record says it was cancelled")
-    result = record["result"]
-    if finished and (result is None or list(result["scores"]) != _scores(record, game)):
+    if status in ("cancelled", "aborted") and finished:
+        raise Failed(f"the replay ends with the game over, but the record says it was {status}")
+    if status == "aborted":
+        _aborted_in_opening(record)
+    if (finished or conceded) and (
+        result is None or list(result["scores"]) != _scores(record, game)
+    ):
         raise Failed(f"the replay's result {_scores(record, game)} is not the record's "
                      f"{None if result is None else result['scores']}")  # fmt: skip
     if digest(_plain(game.view(None))) != record["final_sha256"]:
@@ -132,18 +137,60 @@ def _same_ending(record: JSON, game: Game) -> None:
 
 def _scores(record: JSON, game: Game) -> list[float]:
     """Each seat's score as the record's version counts it: the board's (version 1),
-    or with every person who left scored as a loser (version 2)."""
-    board = game.outcome() or []
+    or with every person who left or resigned scored as a loser (version 2 on). A
+    game ended by resignations is won on the board by the one side left."""
+    board = game.outcome()
+    if board is None:
+        winner = _last_side(record)
+        board = [1.0 if _side(record, s) == winner else 0.0 for s in range(len(record["seats"]))]
     if record["format"]["version"] == 1:
-        return board
+        return list(board)
+    gone = {s["seat"] for s in record["seats"] if s.get("left") or s.get("resigned")}
+    return list(with_leavers(board, gone, lambda seat: _side(record, seat)))
+
+
+def _side(record: JSON, seat: int) -> int:
+    team = record["seats"][seat].get("team")
+    return seat if team is None else int(team)
+
+
+def _last_side(record: JSON) -> int | None:
+    """The one side that had not resigned when the last resignation came, if one."""
+    resigned = {_side(record, s) for e in record["events"] if e["type"] == "resigned"
+                for s in e["seats"]}  # fmt: skip
+    return last_side({_side(record, s) for s in range(len(record["seats"]))}, resigned)
+
+
+def _resigned_to_one(record: JSON) -> bool:
+    """Whether the record's last event is a resignation that left one side, and the
+    seats it names resigned."""
+    last = _last_event(record)
+    if last["type"] != "resigned" or "result" not in last or _last_side(record) is None:
+        return False
+    named = {s for e in record["events"] if e["type"] == "resigned" for s in e["seats"]}
+    said = {s["seat"] for s in record["seats"] if s.get("resigned")}
     left = {s["seat"] for s in record["seats"] if s.get("left")}
-    teams = {s["seat"]: s.get("team") for s in record["seats"]}
+    if named - left != said:
+        raise Failed(f"the seats that resigned {sorted(named)} are not the record's {sorted(said)}")
+    return True
 
-    def side(seat: int) -> int:
-        team = teams.get(seat)
-        return seat if team is None else int(team)
 
-    return list(with_leavers(board, left, side))
+def _aborted_in_opening(record: JSON) -> None:
+    """An abort comes last, before every side had made its opening moves."""
+    events = record["events"]
+    if _last_event(record)["type"] != "aborted":
+        raise Failed("the record says the game was aborted, but its last event is no abort")
+    sides = {s: _side(record, s) for s in range(len(record["seats"]))}
+    if opening_over(events, sides):
+        raise Failed("the game was aborted after every side had made its opening moves")
+    if record["result"] is not None:
+        raise Failed("an aborted game has no result")
+
+
+def _last_event(record: JSON) -> JSON:
+    """The record's last event that is not table talk."""
+    last: JSON = next(e for e in reversed(record["events"]) if e["type"] != "chat")
+    return last
 
 
 def _hex(value: Any, what: str) -> str:

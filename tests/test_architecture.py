@@ -33,7 +33,7 @@ MAY_IMPORT = {
     "logs": set(),
     "outbound": set(),
     "outcomes": set(),
-    "ratings": {"record"},
+    "ratings": {"record", "outcomes"},
     "variants": {"rules", "record", "fairness"},
     "engine": {"rules", "variants"},
     "bots": {"rules", "variants", "engine"},

@@ -20,6 +20,7 @@ CODES: dict[str, tuple[int, str]] = {
     "too_many_keys": (409, "Too many keys"),
     "game_started": (409, "Game started"),
     "already_seeking": (409, "Already seeking"),
+    "opening_over": (409, "Opening over"),
     "hints_off": (403, "Hints off"),
     "account_closed": (403, "Account closed"),
     "games_live": (409, "Games live"),
@@ -49,7 +50,7 @@ BY_STATUS: dict[int, str] = {
     if code not in ("not_your_turn", "illegal_action", "game_not_active", "seat_taken",
                     "game_full", "too_many_keys", "game_started", "already_seeking", "hints_off",
                     "account_closed", "games_live", "too_many_webhooks", "url_refused",
-                    "idempotency_key_reused",
+                    "idempotency_key_reused", "opening_over",
                     "degraded")
 }  # fmt: skip
 

@@ -36,6 +36,27 @@ SERVER_EVENT_SCHEMAS: dict[str, type[Schema]] = {
     "started": event("started", to_move=fields.List(seat_field(), required=True)),
     "cancelled": event("cancelled", **_revealed()),
     **{kind: _seat_event(kind) for kind in ("cancel_agreed", "timeout", "away", "back", "left")},
+    "resigned": event(
+        "resigned",
+        seat=seat_field(required=True),
+        seats=fields.List(seat_field(), required=True),
+        result=fields.Dict(
+            metadata={
+                "description": "Only when the resignation ended the game: its result, "
+                "as the variant's `game_over` gives it, with the sides that resigned"
+            }
+        ),
+        **_revealed(),
+    ),
+    "aborted": event("aborted", seat=seat_field(required=True), **_revealed()),
+    "chat": event(
+        "chat",
+        text=fields.String(required=True, validate=validate.Length(1, 300)),
+        at=fields.Float(required=True, metadata={"description": "When it was said (epoch s)"}),
+        name=fields.String(allow_none=True, metadata={"description": "Who said it"}),
+        seat=seat_field(metadata={"description": "A player's line: their seat"}),
+        spectator=fields.String(metadata={"description": "A spectator's line: their id"}),
+    ),
 }
 SERVER_EVENT_MEANINGS = {
     "created": "The game was created.",
@@ -48,6 +69,12 @@ SERVER_EVENT_MEANINGS = {
     "away": "A third timeout in a row: the server plays the seat at once until it acts.",
     "back": "An away seat's token acted again.",
     "left": "The seat's person left (a bot plays on; before the start it is free again).",
+    "resigned": "The seat's person resigned for their side (`seats`, played on by the "
+    "greedy bot and scored as lost); with `result` when one side was left, which won.",
+    "aborted": "The seat's person aborted the game before every side had made two moves: "
+    "it ended unrated, nobody won.",
+    "chat": "A line of table chat: a player's (`seat`) or a spectator's (`spectator`, "
+    "sent to players only once the game has ended).",
     "game_over": "The game ended: `result` (a committed deal's secrets shown).",
 }
 assert set(SERVER_EVENT_SCHEMAS) | {"game_over"} == set(SERVER_EVENTS) == set(SERVER_EVENT_MEANINGS)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import http
 import re
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -368,15 +370,18 @@ class Events(MethodView):
         resume = version_header("Last-Event-ID")
         after = query["after"] if resume is None else resume
         games = service()
+        watch = query["watch"]
         if not wants_stream():
-            variant, events = games.play.events(game_id, after)
+            variant, events = games.play.events(game_id, after, watch)
             return {"variant": variant, "events": events}
         games.play.require(game_id)  # a 404 now, before the stream begins
         config = current_app.config
+        watcher = secrets.token_hex(8)
         stream = event_stream(
-            lambda: games.play.follow(game_id, after),
+            lambda: games.play.follow(game_id, after, watch),
             config["SSE_KEEPALIVE_S"], config["SSE_MAX_S"], games.open_streams,
             hangup=Hangup(request.environ),
+            watching=functools.partial(games.play.watching, game_id, watcher) if watch else None,
         )  # fmt: skip
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)

@@ -26,6 +26,13 @@ def shown_name(name: str) -> None:
     line breaks), invisible ones (zero-width spaces and joiners, bidirectional
     controls, private-use and unassigned code points), unpaired surrogates, and
     names with nothing visible."""
+    shown_text(name, "a name")
+    if name != name.strip():
+        raise ValidationError("a name cannot begin or end with a space")
+
+
+def shown_text(name: str, what: str = "a line of chat") -> None:
+    """Text shown to everyone (``what`` it is): visible characters only, as a name."""
     for at, char in enumerate(name):
         kind = unicodedata.category(char)
         if (
@@ -37,10 +44,8 @@ def shown_name(name: str) -> None:
             continue  # joins the characters around it (an emoji sequence, Persian script)
         if kind in HIDDEN_CATEGORIES:
             raise ValidationError(
-                f"a name cannot hold the invisible or control character U+{ord(char):04X}; "
+                f"{what} cannot hold the invisible or control character U+{ord(char):04X}; "
                 "use letters, digits, spaces and punctuation"
             )
     if not any(unicodedata.category(char)[0] in "LNPS" for char in name):
-        raise ValidationError("a name needs at least one visible character")
-    if name != name.strip():
-        raise ValidationError("a name cannot begin or end with a space")
+        raise ValidationError(f"{what} needs at least one visible character")

@@ -6,6 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from ..record import ENDED
 from ..variants.fields import FairnessSchema, whole
 from .names import shown_name
 from .rating_schemas import RATINGS
@@ -128,6 +129,7 @@ class RecordSeatSchema(Schema):
     team = whole(required=True, allow_none=True)
     bot = fields.String(required=True, allow_none=True)
     left = fields.Boolean(required=True)
+    resigned = fields.Boolean(metadata={"description": "Resigned (records of version 3 on)"})
 
 
 class RecordFormatSchema(Schema):
@@ -150,7 +152,7 @@ class RecordSchema(Schema):
     variant = fields.String(required=True)
     players = whole(required=True)
     options = fields.Dict(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["finished", "cancelled"]))
+    status = fields.String(required=True, validate=validate.OneOf(sorted(ENDED)))
     rated = fields.Boolean(required=True)
     seats = fields.List(fields.Nested(RecordSeatSchema), required=True)
     fairness = fields.Nested(FairnessSchema, required=True)

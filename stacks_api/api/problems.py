@@ -35,6 +35,8 @@ def problem_response(refusal: Refusal, headers: dict[str, str] | None = None) ->
     response.headers["Cache-Control"] = "no-store"
     if status == 503:
         response.headers["Retry-After"] = str(RETRY_AFTER_S)
+    if refusal.retry_after is not None:
+        response.headers["Retry-After"] = str(refusal.retry_after)
     response.headers.update(headers or {})
     return response
 

@@ -226,6 +226,12 @@ class EventsQuerySchema(Schema):
         validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "Only events after this version (default 0: all of them)."},
     )
+    watch = fields.Boolean(
+        load_default=False,
+        metadata={"description": "As a spectator: the spectators' chat too, and (a stream) "
+                  "counted among the game's spectators. Players leave it out: while the game "
+                  "is on, their events carry the table's chat only."},
+    )  # fmt: skip
 
 
 # -- responses --------------------------------------------------------------------

@@ -12,6 +12,7 @@ import contextlib
 import functools
 import json
 import logging
+import math
 import os
 import select
 import socket
@@ -23,12 +24,11 @@ from typing import Any
 from flask import request
 
 from ..offload import gevent_active
-from ..record import Event
+from ..record import Event, ends_game
 from ..service.ports import EventFeed, Unavailable
 
 log = logging.getLogger(__name__)
 
-ENDING_EVENTS = frozenset({"game_over", "cancelled"})
 REPORT_EVERY_S = 2.0  # how often a process tells the store its count of open streams
 PROCESS = f"{socket.gethostname()}:{os.getpid()}"
 _open = [0]  # streams open in this process
@@ -165,6 +165,7 @@ def event_stream(
     max_s: float,
     report: Callable[[str, int], int],
     hangup: Hangup | None = None,
+    watching: Callable[[float | None], None] | None = None,
 ) -> Iterator[str]:
     """The events of ``follow()``'s feed until the game ends, the client hangs up, or
     ``max_s`` passes.
@@ -172,7 +173,9 @@ def event_stream(
     A comment line every ``keepalive_s`` keeps proxies from closing an idle
     stream; ``max_s`` bounds how long one stream lives (the browser reconnects
     by itself, with Last-Event-ID). The store failing ends the stream cleanly:
-    the client reconnects and resumes.
+    the client reconnects and resumes. ``watching(until)``, if given, counts the
+    stream as a spectator's until then (refreshed each ``keepalive_s``; None at
+    the end).
     """
     try:
         feed, ended = follow()  # subscribes only once the response starts
@@ -181,10 +184,14 @@ def event_stream(
     _count(+1, report)
     if hangup is not None:
         hangup.on_readable(feed.interrupt)
+    watched = -math.inf
     try:
         yield "retry: 1000\n\n"
         start = last_sent = time.monotonic()
         while (now := time.monotonic()) - start < max_s:
+            if watching is not None and now - watched >= keepalive_s:
+                watched = now
+                _quietly(watching, time.time() + 3 * keepalive_s)
             # One wake-up per event, keep-alive or hang-up: no polling.
             wait = 0.0 if ended else min(keepalive_s - (now - last_sent), max_s - (now - start))
             try:
@@ -198,7 +205,7 @@ def event_stream(
             if batch:
                 yield format_events(batch)
                 last_sent = now
-                if any(e["type"] in ENDING_EVENTS for e in batch):
+                if any(ends_game(e) for e in batch):
                     return
             elif ended:
                 return  # nothing more will ever come
@@ -208,5 +215,13 @@ def event_stream(
     finally:
         if hangup is not None:
             hangup.stop()
+        if watching is not None:
+            _quietly(watching, None)
         _count(-1, report)
         feed.close()
+
+
+def _quietly(watching: Callable[[float | None], None], until: float | None) -> None:
+    """Count a spectator's stream (or stop): a store failure costs only the count."""
+    with contextlib.suppress(Unavailable):
+        watching(until)

@@ -1,7 +1,8 @@
 """The game server's domain, in parts with one job each; no HTTP in here.
 
 - ``lobby``: create a game, list games, take a seat, leave, cancel (``lobby.py``);
-- ``rematch``: the same table's next game (``rematch.py``);
+- ``rematch``: the same table's next game (``rematch.py``); ``concede``: resign and
+  abort (``concede.py``); ``chat``: table chat (``chat.py``);
 - ``play``: a seat's view, one action with its idempotency, the events (``play.py``);
 - ``turns``: the background's moves: bots, stand-ins, expired windows and turn clocks
   (``turns.py``);
@@ -35,6 +36,8 @@ from ..store import GameStore
 from .account_feed import AccountFeed
 from .analysis_desk import AnalysisDesk
 from .archiving import CLAIM_S, Archiving
+from .chat import Chat
+from .concede import Concede
 from .hints import Hints
 from .lobby import Lobby
 from .pairing import Pairing
@@ -69,6 +72,8 @@ class GameService:
         self.play = Play(self.table)
         self.turns = Turns(self.table, bot_budget_s)
         self.rematch = Rematch(self.table, self.lobby)
+        self.concede = Concede(self.table)
+        self.chat = Chat(self.table)
         self.players = Players(self.table)
         self.ratings = RatingDesk(self.table)
         self.pairing = Pairing(self.table, self.lobby)

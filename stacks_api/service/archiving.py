@@ -21,8 +21,9 @@ from ..store import TTL_SECONDS, GameStore
 from .ports import GameArchive
 
 log = logging.getLogger(__name__)
-# Version 2: a person who left scores as a loser (``stacks_api.outcomes``).
-FORMAT = {"name": "stacks-record", "version": 2}
+# Version 2: a person who left scores as a loser (``stacks_api.outcomes``); version 3:
+# seats may have resigned, games may end aborted, and table chat is among the events.
+FORMAT = {"name": "stacks-record", "version": 3}
 CLAIM_S = 30.0  # by default a claimed batch is the worker's for this long
 SWEEP_BATCH = 2000  # ended games a sweep looks at, per index
 
@@ -50,6 +51,7 @@ def document(record: GameRecord, events: list[Event]) -> JSON:
             "team": game.team_of(i),
             "bot": seat.bot if seat.state == "bot" else None,
             "left": seat.state == "left",
+            "resigned": seat.state == "resigned",
         }
         for i, seat in enumerate(record.seats)
     ]

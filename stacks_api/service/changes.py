@@ -8,7 +8,7 @@ from dataclasses import replace
 from ..engine import Game, create_game
 from ..fairness import game_seed
 from ..outcomes import with_leavers
-from ..record import JSON, Event, GameRecord, Result
+from ..record import GONE, JSON, Event, GameRecord, Result, ends_game
 
 
 def stamped(record: GameRecord, new: list[JSON], events: list[Event]) -> GameRecord:
@@ -43,7 +43,7 @@ def revealed(record: GameRecord, events: list[Event]) -> None:
     """The game is over: the event that says so (``game_over`` or ``cancelled``) shows
     the secrets of a committed deal."""
     fair = record.fairness
-    ending = next((e for e in reversed(events) if e["type"] in ("game_over", "cancelled")), None)
+    ending = next((e for e in reversed(events) if ends_game(e)), None)
     if fair is not None and fair.server_seed is not None and ending is not None:
         ending.update(server_seed=fair.server_seed, entropy=list(fair.entropy))
 
@@ -57,8 +57,8 @@ def settled(record: GameRecord, game: Game, now: float, events: list[Event]) -> 
     outcome = game.outcome()
     result = record.result
     if outcome is not None and status == "active":
-        left = {i for i, seat in enumerate(record.seats) if seat.state == "left"}
-        scores = with_leavers(outcome, left, lambda s: _side(game, s))
+        gone = {i for i, seat in enumerate(record.seats) if seat.state in GONE}
+        scores = with_leavers(outcome, gone, lambda s: side_of(game, s))
         status, result = "finished", Result(scores, dict(game.result or {}))
         revealed(record, events)
     if status != "active":  # a waiting table keeps when its held seats run out
@@ -74,7 +74,7 @@ def settled(record: GameRecord, game: Game, now: float, events: list[Event]) -> 
                    turn_deadline=turn_deadline, due_at=due)  # fmt: skip
 
 
-def _side(game: Game, seat: int) -> int:
+def side_of(game: Game, seat: int) -> int:
     """A seat's side: its team, or (a game without teams) the seat alone."""
     team = game.team_of(seat)
     return seat if team is None else team

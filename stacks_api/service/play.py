@@ -11,11 +11,12 @@ from dataclasses import replace
 from .. import metrics
 from ..engine import IllegalAction
 from ..problems import Refusal
-from ..record import JSON, Event, GameRecord
+from ..record import GONE, JSON, Event, GameRecord
 from ..store import Change, EventFeed
 from . import replay
 from .archiving import document
 from .changes import settled, stamped
+from .chat import TableOnly, is_spectators
 from .table import Table, own_seat, seat_of
 from .views import render
 
@@ -129,7 +130,10 @@ class Play:
     ) -> tuple[Change, JSON]:
         if record.status != "active":
             raise Refusal("game_not_active", f"the game is {record.status}")
-        if expected_version is not None and expected_version != record.version:
+        if record.seats[seat].state in GONE:
+            raise Refusal("game_not_active", f"your seat has {record.seats[seat].state}: "
+                                             "the stand-in bot plays it")  # fmt: skip
+        if expected_version is not None and not self._current(record, expected_version):
             raise Refusal(
                 "stale_version", f"the game is at version {record.version}, not {expected_version}"
             )
@@ -147,6 +151,16 @@ class Play:
         record = settled(stamped(record, back + applied, events), game, now, events)
         response = {"game": render(record, game, seat), "events": events}
         return Change(record, events), {"response": response}
+
+    def _current(self, record: GameRecord, expected: int) -> bool:
+        """Whether the game is as the client expects: at that version, or later only by
+        chat (nothing a player acts on)."""
+        if expected == record.version:
+            return True
+        if expected > record.version:
+            return False
+        later = self.table.store.events_after(record.id, expected)
+        return bool(later) and all(e["type"] == "chat" for e in later)
 
     def back(self, game_id: str, seat: int) -> GameRecord:
         """The away seat's person is back: event ``back``, and its turns run on the
@@ -180,9 +194,13 @@ class Play:
         seat = acted["you"]["seat"]
         return {"game": render(record, self.table.game(record), seat), "events": events}
 
-    def events(self, game_id: str, after: int) -> tuple[str, list[Event]]:
-        """The game's variant, and its events after version ``after``."""
-        return self.table.events_after(game_id, after)
+    def events(self, game_id: str, after: int, watch: bool = False) -> tuple[str, list[Event]]:
+        """The game's variant, and its events after version ``after`` (while the game
+        is on, the spectators' chat only to a spectator who ``watch``-es)."""
+        variant, events = self.table.events_after(game_id, after)
+        if watch or self.table.load(game_id).ended:
+            return variant, events
+        return variant, [e for e in events if not is_spectators(e)]
 
     def record(self, game_id: str) -> JSON:
         """The record document of an ended game (docs/records.md)."""
@@ -202,14 +220,21 @@ class Play:
         """The game's record; refuse with not_found unless the game exists."""
         return self.table.load(game_id)
 
-    def follow(self, game_id: str, after: int) -> tuple[EventFeed, bool]:
+    def follow(self, game_id: str, after: int, watch: bool = False) -> tuple[EventFeed, bool]:
         """A feed of the game's events after version ``after`` as they are written, and
-        whether the game has already ended (then nothing more will come)."""
+        whether the game has already ended (then nothing more will come). Only a
+        spectator who ``watch``-es is sent the spectators' chat."""
         if self.table.store.load(game_id) is None:  # archived: its events are all there is
             return Replayed(self.table.events_after(game_id, after)[1]), True
-        feed = self.table.store.feed(game_id, after)  # subscribe before reading the state
+        feed: EventFeed = self.table.store.feed(game_id, after)  # subscribe, then read
         record = self.table.store.load(game_id)
-        return feed, record is None or record.ended
+        ended = record is None or record.ended
+        return (feed if watch or ended else TableOnly(feed)), ended
+
+    def watching(self, game_id: str, watcher: str, until: float | None) -> None:
+        """Count a spectator's stream among the game's spectators until ``until``
+        (None: it closed)."""
+        self.table.store.watch(game_id, watcher, until)
 
 
 class Replayed:

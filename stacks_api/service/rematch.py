@@ -33,7 +33,7 @@ def next_seats(record: GameRecord) -> tuple[Seat, ...]:
     bot, a person's seat is held for that person (their old token claims it)."""
     seats = []
     for seat in record.seats:
-        if seat.state in ("human", "away"):
+        if seat.state in ("human", "away", "resigned"):
             seats.append(Seat("reserved", name=seat.name, previous=seat.token,
                               player_id=seat.player_id))  # fmt: skip
         elif seat.state == "left":

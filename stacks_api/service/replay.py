@@ -101,6 +101,6 @@ def _fairness(shown: JSON) -> Fairness:
 def _seat(kept: JSON) -> Seat:
     if kept["bot"] is not None:
         return Seat("bot", name=kept["name"], bot=kept["bot"])
-    state: SeatState = "left" if kept["left"] else "human"
-    bot = STAND_IN if kept["left"] else None
+    state: SeatState = "left" if kept["left"] else "resigned" if kept.get("resigned") else "human"
+    bot = STAND_IN if state != "human" else None
     return Seat(state, name=kept["name"], bot=bot, player_id=kept["player_id"])

@@ -4,7 +4,7 @@ summary. Each is rendered once, as the JSON the API sends."""
 from __future__ import annotations
 
 from ..engine import Game
-from ..record import JSON, GameRecord
+from ..record import GONE, JSON, GameRecord
 
 
 def render(record: GameRecord, game: Game, seat: int | None) -> JSON:
@@ -20,9 +20,13 @@ def render(record: GameRecord, game: Game, seat: int | None) -> JSON:
         stored = record.seats[player["seat"]]
         player.update(name=stored.name, bot=stored.bot, player_id=stored.player_id,
                       away=stored.state == "away", left=stored.state == "left",
+                      resigned=stored.state == "resigned",
                       score=None if scores is None else scores[player["seat"]])  # fmt: skip
-    if record.status != "active":
-        view["to_move"] = []
+    if view["result"] is None and record.result is not None:  # ended by resignations
+        view["result"] = record.result.detail
+    if record.status != "active" or (seat is not None and record.seats[seat].state in GONE):
+        if record.status != "active":
+            view["to_move"] = []
         if "you" in view:
             view["you"]["legal_actions"] = []
     if record.status == "waiting" and not record.practice:

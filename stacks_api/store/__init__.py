@@ -28,6 +28,7 @@ TTL_SECONDS = {
     "active": 7 * 24 * 3600,
     "finished": 24 * 3600,
     "cancelled": 24 * 3600,
+    "aborted": 24 * 3600,
 }
 IDEMPOTENCY_TTL_S = 24 * 3600
 # How many of a player's newest games the live store remembers for the player's
@@ -259,6 +260,13 @@ class GameStore(Protocol):
     def count_streams(self, process: str, open_here: int, now: float) -> int:
         """Record how many event streams ``process`` serves; the total over every
         process that reported within ``STREAM_REPORTS_FRESH_S``."""
+
+    def watch(self, game_id: str, watcher: str, until: float | None) -> None:
+        """Count ``watcher`` (one spectator's open stream) among the game's spectators
+        until ``until``, when it is refreshed again (None: it has gone)."""
+
+    def spectators(self, game_ids: list[str]) -> dict[str, int]:
+        """How many spectators each game has now."""
 
     # Each player's games that may still be live (the archive has the ended ones).
 

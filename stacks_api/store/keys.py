@@ -142,6 +142,10 @@ class Keys:
     def repair_cursor(self) -> str:
         return f"{self.prefix}:repair:cursors"
 
+    def watchers(self, game_id: str) -> str:
+        """A sorted set of the game's spectators' streams, by when each runs out."""
+        return f"{self._game(game_id)}:watchers"
+
     def streams(self) -> str:
         """A hash of each web process's count of open event streams."""
         return f"{self.prefix}:streams"

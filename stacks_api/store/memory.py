@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from ..record import JSON, Event, GameRecord
+from ..record import ENDED, JSON, Event, GameRecord
 from . import IDEMPOTENCY_TTL_S, PLAYER_GAMES_KEPT, TTL_SECONDS, Change, queue_score
 from .memory_jobs import MemoryJobs
 from .memory_seeks import MemorySeeks
@@ -67,6 +67,7 @@ class MemoryStore:
         self._outbox: dict[str, float] = {}
         self._outbox_lock = threading.Lock()
         self._player_games: dict[str, dict[str, float]] = {}
+        self._watchers: dict[str, dict[str, float]] = {}  # game -> stream -> until
 
     def ping(self) -> None:
         return None
@@ -172,6 +173,20 @@ class MemoryStore:
     def count_streams(self, process: str, open_here: int, now: float) -> int:
         return open_here  # one process serves everything
 
+    def watch(self, game_id: str, watcher: str, until: float | None) -> None:
+        with self._outbox_lock:
+            watchers = self._watchers.setdefault(game_id, {})
+            if until is None:
+                watchers.pop(watcher, None)
+            else:
+                watchers[watcher] = until
+
+    def spectators(self, game_ids: list[str]) -> dict[str, int]:
+        now = self._clock()
+        with self._outbox_lock:
+            found = {g: self._watchers.get(g, {}) for g in game_ids}
+            return {g: sum(1 for until in w.values() if until > now) for g, w in found.items()}
+
     def index_player_game(self, player_id: str, game_id: str, at: float) -> None:
         with self._outbox_lock:
             games = self._player_games.setdefault(player_id, {})
@@ -234,9 +249,7 @@ class MemoryStore:
         with self._slots_lock:
             items = list(self._slots.items())
         return [
-            game_id
-            for game_id, slot in items
-            if slot.status in ("finished", "cancelled") and slot.last_change >= since
+            game_id for game_id, slot in items if slot.status in ENDED and slot.last_change >= since
         ][:limit]
 
     def sweep(self) -> None:
@@ -252,6 +265,8 @@ class MemoryStore:
                     self.work.set_due(game_id, None)
                     with self._slots_lock:
                         self._slots.pop(game_id, None)
+                    with self._outbox_lock:
+                        self._watchers.pop(game_id, None)
 
     def _sweep_if_due(self) -> None:
         if self._clock() >= self._next_sweep:

@@ -24,7 +24,6 @@ from redis.exceptions import NoScriptError
 from ..record import JSON, Event, GameRecord
 from . import (
     IDEMPOTENCY_TTL_S,
-    STREAM_REPORTS_FRESH_S,
     TTL_SECONDS,
     UNLISTED,
     Change,
@@ -39,6 +38,7 @@ from .redis_errors import FAILURES, reachable
 from .redis_jobs import RedisJobs
 from .redis_outbox import ARCHIVED, CLAIM_ARCHIVING, FORGET, REQUEUE, RedisOutbox
 from .redis_seeks import RedisSeeks
+from .redis_streams import RedisStreams
 from .redis_work import RedisWorkQueue
 
 T = TypeVar("T")
@@ -93,7 +93,7 @@ return 1
 """
 
 
-class RedisStore(RedisOutbox):
+class RedisStore(RedisOutbox, RedisStreams):
     """Games in Redis or a Redis Cluster under ``Keys(prefix)``; see
     ``stacks_api.store`` for the TTL policy and ``keys.py`` for the shards.
 
@@ -252,25 +252,6 @@ class RedisStore(RedisOutbox):
         for (variant, _), count in zip(counted, answers, strict=True):
             live[variant] += count
         return live
-
-    def count_streams(self, process: str, open_here: int, now: float) -> int:
-        key = self.keys.streams()
-        with reachable(), self.client.pipeline(transaction=False) as pipe:
-            pipe.hset(key, process, f"{open_here}|{now}")
-            pipe.hgetall(key)
-            pipe.expire(key, int(STREAM_REPORTS_FRESH_S * 6))
-            _, reports, _ = pipe.execute()
-        total, gone = 0, []
-        for name, report in reports.items():
-            count, _, at = report.decode().partition("|")
-            if float(at) >= now - STREAM_REPORTS_FRESH_S:
-                total += int(count)
-            else:
-                gone.append(name)
-        if gone:
-            with reachable():
-                self.client.hdel(key, *gone)
-        return total
 
     def _write(self, read: str | None, current: GameRecord, change: Change) -> bool:
         """Run ``WRITE_GAME`` for ``change``, decided on ``current``, the state whose SHA-1

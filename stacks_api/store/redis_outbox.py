@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..record import ENDED
 from . import PLAYER_GAMES_KEPT, TTL_SECONDS
 from .keys import Keys
 from .redis_errors import reachable
@@ -125,7 +126,7 @@ class RedisOutbox:
     def ended_games(self, since: float, limit: int) -> list[str]:
         found: list[str] = []
         with reachable(), self.client.pipeline(transaction=False) as pipe:
-            for status in ("finished", "cancelled"):
+            for status in sorted(ENDED):
                 for variant in self.indexes:
                     for shard in self.keys.all_shards():
                         lobby = self.keys.lobby(status, variant, shard)

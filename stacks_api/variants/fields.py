@@ -102,6 +102,13 @@ def player_fields(**own: fields.Field[Any]) -> dict[str, fields.Field[Any]]:
         "left": fields.Boolean(
             required=True, metadata={"description": "Left the game: the greedy bot plays on"}
         ),
+        "resigned": fields.Boolean(
+            required=True,
+            metadata={
+                "description": "Resigned (their side did): the greedy bot plays on, "
+                "the seat has lost"
+            },
+        ),
         "score": fields.Float(
             required=True,
             allow_none=True,

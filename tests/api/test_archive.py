@@ -138,7 +138,7 @@ def test_an_ended_game_is_archived_and_answers_after_the_live_store_let_it_go(ap
     archived(app, game_id)
     events = client.get(f"{API}/{game_id}/events").json
     record = client.get(f"{API}/{game_id}/record").json
-    assert record["format"] == {"name": "stacks-record", "version": 2}
+    assert record["format"] == {"name": "stacks-record", "version": 3}
     assert record["events"] == events["events"]
     assert record["seats"][0]["player_id"] == player_id
     forget_live_games(app)

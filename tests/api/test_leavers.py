@@ -56,7 +56,7 @@ def test_a_leaver_loses_in_the_result_and_the_record_still_verifies(client):
     assert [p["score"] for p in final["players"]] == [1.0, 0.0]
     assert [p["left"] for p in final["players"]] == [False, True]
     record = client.get(f"{API}/{game_id}/record").json
-    assert record["format"]["version"] == 2 and record["result"]["scores"] == [1.0, 0.0]
+    assert record["format"]["version"] == 3 and record["result"]["scores"] == [1.0, 0.0]
     assert verify_record(record).outcome == VERIFIED
     forged = {**record, "result": {**record["result"], "scores": [0.0, 1.0]}}
     assert verify_record(forged).outcome != VERIFIED

@@ -57,6 +57,10 @@ class SequenceResultSchema(Strict):
 
     winner_team = ranged(0, 2)
     draw = fields.Boolean(validate=validate.Equal(True))
+    resigned = fields.List(
+        ranged(0, 2),
+        metadata={"description": "The game ended by resignation: the sides that resigned"},
+    )
 
 
 EVENTS = {

@@ -95,6 +95,10 @@ class StacksResultSchema(Strict):
 
     winner_seat = ranged(0, MAX_SEAT)
     draw = fields.Boolean(validate=validate.Equal(True))
+    resigned = fields.List(
+        ranged(0, MAX_SEAT),
+        metadata={"description": "The game ended by resignation: the sides that resigned"},
+    )
 
 
 def _seat(**kwargs: Any) -> fields.Integer:

@@ -1,0 +1,104 @@
+"""Giving a game up: resigning (a loss) and aborting an opening (nobody's loss).
+
+A resignation is its side's: in a team game the team has resigned once one of
+its people does. Its seats are played on by the stand-in bot and scored as lost
+(``stacks_api.outcomes``); when only one side has not resigned, the game ends
+at once and that side wins. An abort ends a game whose opening is not over
+(some side has made fewer than two moves): status ``aborted``, unrated, no
+winner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..engine import Game
+from ..outcomes import last_side, opening_over, with_leavers
+from ..problems import Refusal
+from ..record import GONE, JSON, STAND_IN, Event, GameRecord, Result
+from ..store import Change
+from .changes import revealed, settled, side_of, stamped
+from .table import Table, own_seat
+from .views import render
+
+
+class Concede:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def resign(self, game_id: str, token: str | None) -> JSON:
+        """The caller's side gives the game up; the game as the caller sees it."""
+        caller = self.table.caller(token)
+
+        def decide(record: GameRecord) -> tuple[Change, JSON]:
+            seat = _person(record, own_seat(record, caller))
+            game = self.table.game(record)
+            side = side_of(game, seat)
+            seats = [s for s in range(record.players) if side_of(game, s) == side]
+            for s in seats:
+                if record.seats[s].state != "left":  # a leaver stays one
+                    resigned = replace(record.seats[s], state="resigned", bot=STAND_IN)
+                    record = record.with_seat(s, resigned)
+            out = {side_of(game, s) for s, held in enumerate(record.seats)
+                   if held.state == "resigned"}  # fmt: skip
+            winner = last_side({side_of(game, s) for s in range(record.players)}, out)
+            said: JSON = {"type": "resigned", "seat": seat, "seats": seats}
+            events: list[Event] = []
+            if winner is None:
+                record = settled(stamped(record, [said], events), game, self.table.clock(), events)
+                return Change(record, events), render(record, game, seat)
+            board = [1.0 if side_of(game, s) == winner else 0.0 for s in range(record.players)]
+            gone = {s for s, held in enumerate(record.seats) if held.state in GONE}
+            scores = with_leavers(board, gone, lambda s: side_of(game, s))
+            said["result"] = _detail(game, scores, out)
+            result = Result(scores, said["result"])
+            record = replace(stamped(record, [said], events), status="finished", result=result,
+                             to_move=(), deadline=None, due_at=None,
+                             turn_deadline=None)  # fmt: skip
+            revealed(record, events)
+            return Change(record, events), render(record, game, seat)
+
+        return self.table.update(game_id, decide)
+
+    def abort(self, game_id: str, token: str | None) -> JSON:
+        """End a game whose opening is not over: aborted, unrated, nobody wins."""
+        caller = self.table.caller(token)
+
+        def decide(record: GameRecord) -> tuple[Change, JSON]:
+            seat = _person(record, own_seat(record, caller))
+            game = self.table.game(record)
+            sides = {s: side_of(game, s) for s in range(record.players)}
+            if opening_over(self.table.store.events_after(record.id, 0), sides):
+                raise Refusal("opening_over", "every side has made two moves: the game can "
+                                              "no longer be aborted; resign instead")  # fmt: skip
+            events: list[Event] = []
+            record = stamped(record, [{"type": "aborted", "seat": seat}], events)
+            record = replace(record, status="aborted", to_move=(), deadline=None, due_at=None,
+                             turn_deadline=None)  # fmt: skip
+            revealed(record, events)
+            return Change(record, events), render(record, game, seat)
+
+        return self.table.update(game_id, decide)
+
+
+def _detail(game: Game, scores: tuple[float, ...], resigned: set[int]) -> JSON:
+    """A game ended by resignations, in the shape of the variant's own result: its
+    winner (a team, or a seat), or a draw (the side left had left it too), and the
+    sides that resigned."""
+    detail: JSON = {"resigned": sorted(resigned)}
+    winners = [s for s, score in enumerate(scores) if score == 1.0]
+    if winners:
+        team = game.team_of(winners[0])
+        detail.update({"winner_seat": winners[0]} if team is None else {"winner_team": team})
+    elif any(score == 0.5 for score in scores):
+        detail["draw"] = True
+    return detail
+
+
+def _person(record: GameRecord, seat: int) -> int:
+    """The seat, if a person still plays it in a game being played."""
+    if record.status != "active":
+        raise Refusal("game_not_active", f"the game is {record.status}")
+    if record.seats[seat].state in GONE:
+        raise Refusal("game_not_active", f"your seat has {record.seats[seat].state} the game")
+    return seat
