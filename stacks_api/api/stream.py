@@ -186,6 +186,9 @@ def event_stream(
         hangup.on_readable(feed.interrupt)
     watched = -math.inf
     try:
+        if watching is not None:  # counted from the stream's first line on
+            watched = time.monotonic()
+            _quietly(watching, time.time() + 3 * keepalive_s)
         yield "retry: 1000\n\n"
         start = last_sent = time.monotonic()
         while (now := time.monotonic()) - start < max_s:

@@ -17,7 +17,7 @@ from ..problems import Refusal, validation_error
 from ..record import GONE, JSON, Event, GameRecord
 from ..store import Change, EventFeed
 from .changes import stamped
-from .table import Table, seat_of
+from .table import Caller, Table, seat_of
 
 LONGEST = 300
 PER_WINDOW, WINDOW_S = 5, 10.0
@@ -51,7 +51,7 @@ class Chat:
         def decide(record: GameRecord) -> tuple[Change, JSON]:
             if record.ended:
                 raise Refusal("game_not_active", f"the game is {record.status}: its chat is over")
-            seat = seat_of(record, caller)
+            seat = _seat(record, caller)
             said: JSON = {"type": "chat", "text": line, "at": self.table.clock()}
             if seat is not None and record.seats[seat].state not in GONE | {"reserved"}:
                 said.update(seat=seat, name=record.seats[seat].name)
@@ -85,12 +85,22 @@ class Chat:
         reads the spectators' too. With the number of spectators watching."""
         caller = self.table.caller(token)
         record = self.table.load(game_id)
-        player = seat_of(record, caller) is not None
+        player = _seat(record, caller) is not None
         _, events = self.table.events_after(game_id, after)
         hide = player and not record.ended
         messages = [e for e in events if e["type"] == "chat" and not (hide and is_spectators(e))]
         watching = 0 if record.ended else self.table.store.spectators([game_id])[game_id]
         return {"messages": messages, "spectators": watching}
+
+
+def _seat(record: GameRecord, caller: Caller) -> int | None:
+    """The caller's seat; None for a spectator (a player key holding no seat here)."""
+    try:
+        return seat_of(record, caller)
+    except Refusal:
+        if caller.player_id is None:
+            raise
+        return None
 
 
 class TableOnly:

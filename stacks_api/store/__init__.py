@@ -263,7 +263,7 @@ class GameStore(Protocol):
 
     def watch(self, game_id: str, watcher: str, until: float | None) -> None:
         """Count ``watcher`` (one spectator's open stream) among the game's spectators
-        until ``until``, when it is refreshed again (None: it has gone)."""
+        until ``until`` (epoch seconds), when it is refreshed again (None: it has gone)."""
 
     def spectators(self, game_ids: list[str]) -> dict[str, int]:
         """How many spectators each game has now."""

@@ -182,7 +182,7 @@ class MemoryStore:
                 watchers[watcher] = until
 
     def spectators(self, game_ids: list[str]) -> dict[str, int]:
-        now = self._clock()
+        now = time.time()  # a watcher's ``until`` is epoch seconds
         with self._outbox_lock:
             found = {g: self._watchers.get(g, {}) for g in game_ids}
             return {g: sum(1 for until in w.values() if until > now) for g, w in found.items()}

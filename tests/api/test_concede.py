@@ -108,7 +108,7 @@ def test_an_abort_ends_the_opening_unrated_and_later_only_resigning_is_left(app,
     assert client.get(f"/api/v1/players/{bo}/games").json["games"][0]["status"] == "aborted"
 
     later, tokens = seated(client, "sequence", 2)
-    play_turns(client, later, tokens, 2)
+    play_turns(client, later, tokens, 3)  # whoever starts, both sides have moved twice
     problem(client.post(f"{API}/{later}/abort", headers=bearer(tokens[0])), 409, "opening_over")
     assert view(client, later)["status"] == "active"
 
