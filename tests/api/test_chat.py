@@ -21,7 +21,8 @@ def say(client: Any, game_id: str, token: str, text: str, status: int = 201) -> 
 
 def texts(client: Any, game_id: str, token: str | None = None) -> list[str]:
     headers = {} if token is None else bearer(token)
-    return [m["text"] for m in client.get(f"{API}/{game_id}/chat", headers=headers).json["messages"]]
+    answer = client.get(f"{API}/{game_id}/chat", headers=headers).json
+    return [m["text"] for m in answer["messages"]]
 
 
 def two_people(client: Any) -> tuple[str, list[str]]:
@@ -99,7 +100,7 @@ def test_spectators_are_counted_and_shown(app, client):
 
 
 def test_a_watching_stream_counts_while_it_is_open(app, client):
-    game_id, tokens = two_people(client)
+    game_id, _ = two_people(client)
     response = client.get(f"{API}/{game_id}/events?watch=true",
                           headers={"Accept": "text/event-stream"}, buffered=False)  # fmt: skip
     stream = iter(response.response)
