@@ -12,6 +12,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import bot_ratings, variants, web
 from .api import (
     analysis,
+    challenges,
     cors,
     docs,
     games,
@@ -65,6 +66,7 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(players.blp)
     api.register_blueprint(ratings.blp)
     api.register_blueprint(pairing.blp)
+    api.register_blueprint(challenges.blp)
     api.register_blueprint(hints.blp)
     api.register_blueprint(analysis.blp)
     api.register_blueprint(metrics.blp)

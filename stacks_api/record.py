@@ -54,7 +54,8 @@ class Seat:
     ``timeouts`` counts the person's turns in a row that the clock ran out on;
     ``previous`` is the hash of the token that held the seat in the game before (a
     rematch: that token claims the seat); ``player_id`` the account the seat is
-    linked to (joined with a player key), whose keys act for the seat too."""
+    linked to (joined with a player key), whose keys act for the seat too, and
+    ``rating`` that player's rating in the variant when they sat down."""
 
     state: SeatState
     name: str | None = None
@@ -64,6 +65,7 @@ class Seat:
     timeouts: int = 0
     previous: str | None = None
     player_id: str | None = None
+    rating: float | None = None
 
     @property
     def played_by_server(self) -> bool:
@@ -92,6 +94,7 @@ class Seat:
             "timeouts": self.timeouts,
             "previous": self.previous,
             "player_id": self.player_id,
+            **({} if self.rating is None else {"rating": self.rating}),
         }
 
     @classmethod
@@ -102,7 +105,7 @@ class Seat:
         )
         return cls(state, data["name"], data["bot"], data["options"], data["token"],
                    data.get("timeouts", 0), data.get("previous"),
-                   data.get("player_id"))  # fmt: skip
+                   data.get("player_id"), data.get("rating"))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +215,12 @@ class GameRecord:
     def full(self) -> bool:
         """Every seat has its player: none open, none held for someone (a rematch)."""
         return all(seat.state not in ("free", "reserved") for seat in self.seats)
+
+    @property
+    def strength(self) -> float | None:
+        """The mean rating of the people seated with their accounts (None: none)."""
+        ratings = [s.rating for s in self.seats if s.rating is not None]
+        return sum(ratings) / len(ratings) if ratings else None
 
     def with_seat(self, index: int, seat: Seat) -> GameRecord:
         """The record with seat ``index`` replaced."""

@@ -21,6 +21,9 @@ CODES: dict[str, tuple[int, str]] = {
     "game_started": (409, "Game started"),
     "already_seeking": (409, "Already seeking"),
     "opening_over": (409, "Opening over"),
+    "nothing_to_claim": (409, "Nothing to claim"),
+    "challenge_pending": (409, "Challenge pending"),
+    "challenge_closed": (409, "Challenge closed"),
     "hints_off": (403, "Hints off"),
     "account_closed": (403, "Account closed"),
     "games_live": (409, "Games live"),
@@ -50,7 +53,8 @@ BY_STATUS: dict[int, str] = {
     if code not in ("not_your_turn", "illegal_action", "game_not_active", "seat_taken",
                     "game_full", "too_many_keys", "game_started", "already_seeking", "hints_off",
                     "account_closed", "games_live", "too_many_webhooks", "url_refused",
-                    "idempotency_key_reused", "opening_over",
+                    "idempotency_key_reused", "opening_over", "nothing_to_claim",
+                    "challenge_pending", "challenge_closed",
                     "degraded")
 }  # fmt: skip
 

@@ -40,6 +40,9 @@ SERVER_EVENT_SCHEMAS: dict[str, type[Schema]] = {
         "resigned",
         seat=seat_field(required=True),
         seats=fields.List(seat_field(), required=True),
+        claimed_by=seat_field(
+            metadata={"description": "The side was away: this seat claimed it (resigned it)"}
+        ),
         result=fields.Dict(
             metadata={
                 "description": "Only when the resignation ended the game: its result, "

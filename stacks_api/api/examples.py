@@ -43,6 +43,7 @@ def _dress(view: dict[str, Any], status: str, version: int, joined: bool = True)
             player_id=None,
             away=False,
             left=False,
+            resigned=False,
             score=None,  # the examples are of games still being played
         )
     if status != "active":

@@ -137,7 +137,10 @@ class Games(MethodView):
 
         A page is the same for everyone: each server process answers it from
         its own copy for up to a second. Pages deeper than the 20th are read
-        with `cursor` (each answer's `next`).
+        with `cursor` (each answer's `next`). Games being played
+        (`status=active`) are the list to watch: of the 500 that moved last,
+        the best rated first (their seated accounts' mean `rating`), each with
+        its `spectators`; by page only.
         """
         status, variant, page, size = (query["status"], query.get("variant"),
                                        query["page"], query["page_size"])  # fmt: skip

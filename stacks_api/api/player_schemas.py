@@ -45,6 +45,9 @@ class PlayerSchema(Schema):
         dump_default=False,
         metadata={"description": "Closed by the server's operators: its keys are refused."},
     )
+    accepts_challenges = fields.Boolean(
+        dump_default=True, metadata={"description": "False: the player takes no challenges"}
+    )
     ratings = RATINGS
 
 

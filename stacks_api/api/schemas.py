@@ -316,6 +316,12 @@ class GameSummarySchema(Schema):
     rated = fields.Boolean(required=True)
     created_at = fields.Float(required=True)
     seats = fields.List(fields.Nested(SeatSummarySchema), required=True)
+    rating = fields.Float(
+        allow_none=True,
+        metadata={"description": "Games being played: the mean rating of the accounts "
+                  "seated (null: none)"},
+    )  # fmt: skip
+    spectators = whole(metadata={"description": "Games being played: who watches now"})
 
 
 class GameListSchema(Schema):

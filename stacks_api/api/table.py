@@ -51,6 +51,24 @@ class Abort(MethodView):
         return rendered(view, 200, view_headers(view))
 
 
+@blp.route("/<game_id>/claim")
+class Claim(MethodView):
+    @blp.response(200, GameViewSchema)
+    @blp.doc(security=BEARER)
+    @problems(401, 404, 409, 429, 503)
+    @blp.doc(operationId="claimGame")
+    def post(self, game_id: str) -> Any:
+        """Claim the sides whose people are all away: they resign
+
+        A seat is away once its turn clock ran out three turns in a row and
+        its person has not come back since (any request of theirs brings them
+        back), so a slow player is never claimed, and a game without a clock
+        never has anyone away. 409 `nothing_to_claim` otherwise.
+        """
+        view = service().concede.claim(game_id, bearer_token(required=True))
+        return rendered(view, 200, view_headers(view))
+
+
 @blp.route("/<game_id>/chat")
 class Chat(MethodView):
     @blp.arguments(ChatQuerySchema(), location="query")

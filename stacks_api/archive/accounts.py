@@ -49,9 +49,16 @@ class Accounts:
         with connected(self.engine) as connection:
             found = connection.execute(
                 select(Player.id, Player.name, Player.created_at, Player.closed_at,
-                       Player.deleted_at).where(Player.id == player_id)
+                       Player.deleted_at, Player.accepts_challenges).where(Player.id == player_id)
             ).first()  # fmt: skip
         return None if found is None else _player_json(found)
+
+    def set_challenges(self, player_id: str, accepts: bool) -> None:
+        """Whether the player takes challenges from anyone (True) or from nobody."""
+        with connected(self.engine, write=True) as connection:
+            connection.execute(
+                update(Player).where(Player.id == player_id).values(accepts_challenges=accepts)
+            )
 
     def player_of(self, key: str) -> str | None:
         """The player a key acts for; None for a malformed, unknown or revoked key.
@@ -129,4 +136,5 @@ def _player_json(player: Any) -> JSON:
         "created_at": player.created_at,
         "closed": player.closed_at is not None,
         "deleted": player.deleted_at is not None,
+        "accepts_challenges": player.accepts_challenges,
     }

@@ -17,6 +17,7 @@ from sqlalchemy import (
     MetaData,
     SmallInteger,
     String,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -53,6 +54,9 @@ class Player(Base):
     # When an operator last renamed it: games that began before take the new name
     # when they are archived.
     renamed_at: Mapped[float | None] = mapped_column(Double, default=None)
+    # False: the player takes challenges from nobody (a setting of their own).
+    accepts_challenges: Mapped[bool] = mapped_column(Boolean, default=True,
+                                                     server_default=true())  # fmt: skip
 
 
 class PlayerKey(Base):

@@ -10,6 +10,7 @@
   document (``archiving.py``); ``players``: accounts, keys, histories (``players.py``);
 - ``ratings``: profiles' ratings, the leaderboard, a game's rating changes (``rating.py``);
   ``pairing``: quick pairing of players who ask for a game (``pairing.py``);
+  ``challenges``: one player asking another for a game (``challenges.py``);
   ``hints``: asked by requests, computed by the workers (``hints.py``); ``analyses``
   of finished games, the same way and kept in the archive (``analysis_desk.py``);
   ``webhooks``: account events found and sent by the workers (``webhooks.py``);
@@ -36,6 +37,7 @@ from ..store import GameStore
 from .account_feed import AccountFeed
 from .analysis_desk import AnalysisDesk
 from .archiving import CLAIM_S, Archiving
+from .challenges import Challenges
 from .chat import Chat
 from .concede import Concede
 from .hints import Hints
@@ -77,6 +79,7 @@ class GameService:
         self.players = Players(self.table)
         self.ratings = RatingDesk(self.table)
         self.pairing = Pairing(self.table, self.lobby)
+        self.challenges = Challenges(self.table, self.lobby)
         self.hints = Hints(self.table)
         self.analyses = AnalysisDesk(self.table)
         self.account_feed = AccountFeed(self.table, self.ratings)

@@ -9,7 +9,9 @@ of the last event it saw (its Last-Event-ID) is told every game that ended
 since, and then the state of each live game again.
 
 Events: ``paired`` (a seek found its game: join it with your key), ``seek_closed``
-(it expired or was withdrawn), ``game_started``, ``your_turn`` (once per version
+(it expired or was withdrawn), ``challenge`` (another player challenges you),
+``challenge_answered`` (a challenge of yours was accepted, with its game, or
+declined, cancelled or expired), ``game_started``, ``your_turn`` (once per version
 that waits for you), ``game_ended`` (with your result and, in a rated game, your
 rating's change once the archive has rated it), ``webhook_disabled`` (a webhook
 failed every delivery for a day), ``account_closed`` (the last event: the
@@ -21,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..record import JSON, GameRecord, HistoryQuery
+from .challenges import shown
 from .lobby import held_for
 from .rating import RatingDesk
 from .table import Table
@@ -38,6 +41,7 @@ class Told:
     turns: dict[str, int] = field(default_factory=dict)  # game -> version told
     ended: set[str] = field(default_factory=set)
     seek: tuple[str, str] | None = None  # (seek id, its status told)
+    challenges: dict[str, str] = field(default_factory=dict)  # id -> its status told
     # The account itself, looked at every ACCOUNT_CHECK_S: webhooks disabled after
     # ``webhooks_since`` are told; a closed or deleted account ends the stream.
     webhooks_since: float = 0.0
@@ -57,6 +61,12 @@ class AccountFeed:
         seek = self.table.store.seeks.latest(player_id)
         if seek is not None and not self._news(seek, player_id, since):
             told.seek = (seek["id"], seek["status"])
+        for challenge in self.table.store.challenges.of(player_id):
+            status = _status(challenge, self.table.clock())
+            closed_at = challenge.get("answered_at") or challenge["expires_at"]
+            news = status == "pending" or (since is not None and closed_at > since)
+            if not news:
+                told.challenges[challenge["id"]] = status
         records = self._records(player_id)
         for record in records:
             if record.ended and (since is None or record.updated_at <= since):
@@ -74,7 +84,7 @@ class AccountFeed:
 
     def poll(self, player_id: str, told: Told) -> list[JSON]:
         """What changed since the stream last told (``told`` is brought up to date)."""
-        events = self._seek(player_id, told)
+        events = self._seek(player_id, told) + self._challenges(player_id, told)
         now = self.table.clock()
         if now - told.checked_at >= ACCOUNT_CHECK_S:
             told.checked_at = now
@@ -136,6 +146,22 @@ class AccountFeed:
             return [{"type": "paired", "seek": seek["id"], **shown}]
         return [{"type": "seek_closed", "seek": seek["id"], "status": seek["status"]}]
 
+    def _challenges(self, player_id: str, told: Told) -> list[JSON]:
+        """Challenges received, and answers to the player's own, not told yet."""
+        events = []
+        for challenge in self.table.store.challenges.of(player_id):
+            status = _status(challenge, self.table.clock())
+            before = told.challenges.get(challenge["id"])
+            if status == before:
+                continue
+            told.challenges[challenge["id"]] = status
+            current = {**shown(challenge), "status": status}
+            if status == "pending" and challenge["to"] == player_id:
+                events.append({"type": "challenge", "challenge": current})
+            elif status != "pending":
+                events.append({"type": "challenge_answered", "challenge": current})
+        return events
+
     def _records(self, player_id: str) -> list[GameRecord]:
         found = (self.table.store.load(g) for g in self.table.store.player_games(player_id))
         return [r for r in found if r is not None]
@@ -161,6 +187,13 @@ class AccountFeed:
         return {"type": "game_ended", "game_id": game["id"], "variant": game["variant"],
                 "seat": seat["seat"], "rated": game["rated"], "status": game["status"],
                 "score": seat["score"], "rating": rating}  # fmt: skip
+
+
+def _status(challenge: JSON, now: float) -> str:
+    """A challenge's status now (a pending one past its time has expired)."""
+    if challenge["status"] == "pending" and now >= challenge["expires_at"]:
+        return "expired"
+    return str(challenge["status"])
 
 
 def _dealt(record: GameRecord) -> bool:

@@ -6,6 +6,12 @@ its people does. Its seats are played on by the stand-in bot and scored as lost
 at once and that side wins. An abort ends a game whose opening is not over
 (some side has made fewer than two moves): status ``aborted``, unrated, no
 winner.
+
+A side whose every person is ``away`` (the turn clock ran out on three of
+their turns in a row, and they have not acted since) may be claimed by anyone
+still playing: it is resigned for them. A person who is merely slow is never
+away (any action of theirs, or a look at the game, resets it), and a game
+without a turn clock has nobody away, so nothing there can be claimed.
 """
 
 from __future__ import annotations
@@ -33,32 +39,59 @@ class Concede:
         def decide(record: GameRecord) -> tuple[Change, JSON]:
             seat = _person(record, own_seat(record, caller))
             game = self.table.game(record)
-            side = side_of(game, seat)
-            seats = [s for s in range(record.players) if side_of(game, s) == side]
-            for s in seats:
+            return self._resigned(record, game, seat, [{"type": "resigned", "seat": seat}])
+
+        return self.table.update(game_id, decide)
+
+    def claim(self, game_id: str, token: str | None) -> JSON:
+        """Resign every side whose people are all away, for them; the game as the
+        caller sees it."""
+        caller = self.table.caller(token)
+
+        def decide(record: GameRecord) -> tuple[Change, JSON]:
+            seat = _person(record, own_seat(record, caller))
+            game = self.table.game(record)
+            sides: dict[int, list[int]] = {}
+            for s in range(record.players):
+                sides.setdefault(side_of(game, s), []).append(s)
+            gone = [seats[0] for side, seats in sides.items() if side != side_of(game, seat)
+                    and all(record.seats[s].state == "away" for s in seats)]  # fmt: skip
+            if not gone:
+                raise Refusal("nothing_to_claim", "no other side is away: a side can be "
+                              "claimed once all its people are away")  # fmt: skip
+            said = [{"type": "resigned", "seat": s, "claimed_by": seat} for s in gone]
+            return self._resigned(record, game, seat, said)
+
+        return self.table.update(game_id, decide)
+
+    def _resigned(
+        self, record: GameRecord, game: Game, caller: int, said: list[JSON]
+    ) -> tuple[Change, JSON]:
+        """The ``resigned`` events ``said`` (each of one seat) for their whole sides,
+        and the end of the game if only one side is left."""
+        for event in said:
+            side = side_of(game, event["seat"])
+            event["seats"] = [s for s in range(record.players) if side_of(game, s) == side]
+            for s in event["seats"]:
                 if record.seats[s].state != "left":  # a leaver stays one
                     resigned = replace(record.seats[s], state="resigned", bot=STAND_IN)
                     record = record.with_seat(s, resigned)
-            out = {side_of(game, s) for s, held in enumerate(record.seats)
-                   if held.state == "resigned"}  # fmt: skip
-            winner = last_side({side_of(game, s) for s in range(record.players)}, out)
-            said: JSON = {"type": "resigned", "seat": seat, "seats": seats}
-            events: list[Event] = []
-            if winner is None:
-                record = settled(stamped(record, [said], events), game, self.table.clock(), events)
-                return Change(record, events), render(record, game, seat)
-            board = [1.0 if side_of(game, s) == winner else 0.0 for s in range(record.players)]
-            gone = {s for s, held in enumerate(record.seats) if held.state in GONE}
-            scores = with_leavers(board, gone, lambda s: side_of(game, s))
-            said["result"] = _detail(game, scores, out)
-            result = Result(scores, said["result"])
-            record = replace(stamped(record, [said], events), status="finished", result=result,
-                             to_move=(), deadline=None, due_at=None,
-                             turn_deadline=None)  # fmt: skip
-            revealed(record, events)
-            return Change(record, events), render(record, game, seat)
-
-        return self.table.update(game_id, decide)
+        out = {side_of(game, s) for s, held in enumerate(record.seats)
+               if held.state == "resigned"}  # fmt: skip
+        winner = last_side({side_of(game, s) for s in range(record.players)}, out)
+        events: list[Event] = []
+        if winner is None:
+            record = settled(stamped(record, said, events), game, self.table.clock(), events)
+            return Change(record, events), render(record, game, caller)
+        board = [1.0 if side_of(game, s) == winner else 0.0 for s in range(record.players)]
+        gone = {s for s, held in enumerate(record.seats) if held.state in GONE}
+        scores = with_leavers(board, gone, lambda s: side_of(game, s))
+        said[-1]["result"] = _detail(game, scores, out)
+        result = Result(scores, said[-1]["result"])
+        record = replace(stamped(record, said, events), status="finished", result=result,
+                         to_move=(), deadline=None, due_at=None, turn_deadline=None)  # fmt: skip
+        revealed(record, events)
+        return Change(record, events), render(record, game, caller)
 
     def abort(self, game_id: str, token: str | None) -> JSON:
         """End a game whose opening is not over: aborted, unrated, nobody wins."""

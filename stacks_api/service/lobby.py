@@ -20,6 +20,10 @@ from .cursors import read_cursor
 from .table import Caller, Table, own_seat, seat_of
 from .views import render, summary
 
+# The rating a player has in a variant they were never rated in.
+START_RATING = 1500.0
+WATCHED = 500  # the games being played that the watch list ranks
+
 
 def seats_of(requested: list[Mapping[str, Any]], players: int) -> tuple[Seat, ...]:
     """The seats a create request asks for (a bot's, or free for a person), checked."""
@@ -136,13 +140,29 @@ class Lobby:
     ) -> tuple[list[JSON], int, str | None]:
         """A lobby page: the games' summaries, how many games there are, and the
         cursor of the next page (None: the last). A cursor starts the page where
-        the one before ended, however deep; ``page`` counts from the top."""
+        the one before ended, however deep; ``page`` counts from the top. Games
+        being played are ranked instead (``watch_list``)."""
+        if status == "active":
+            return self.watch_list(variant, page, page_size)
         after = None if cursor is None else read_cursor(cursor)
         offset = 0 if after is not None else (page - 1) * page_size
         records, total = self.table.store.list_games(status, variant, offset, page_size, after)
         last = records[-1] if len(records) == page_size else None
         following = None if last is None else cursor_after(last.updated_at, last.id)
         return [summary(r) for r in records], total, following
+
+    def watch_list(
+        self, variant: str | None, page: int, page_size: int
+    ) -> tuple[list[JSON], int, None]:
+        """The public games being played, to watch: of the ``WATCHED`` most recently
+        moved, the best rated first (by the mean rating of their seated accounts;
+        games of nobody rated last), each with its spectators."""
+        records, total = self.table.store.list_games("active", variant, 0, WATCHED)
+        records.sort(key=lambda r: (r.strength is None, -(r.strength or 0), -r.updated_at))
+        shown = records[(page - 1) * page_size : page * page_size]
+        watching = self.table.store.spectators([r.id for r in shown]) if shown else {}
+        games = [{**summary(r), "rating": r.strength, "spectators": watching[r.id]} for r in shown]
+        return games, min(total, WATCHED), None
 
     def join(
         self,
@@ -164,6 +184,7 @@ class Lobby:
         if shown is None:
             raise validation_error("name", "give a name, or join with your player key")
         token = new_token()
+        ratings = self.table.ratings_of(caller.player_id)
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
             if record.ended:
@@ -182,8 +203,9 @@ class Lobby:
                       if s.player_id == caller.player_id and s.state != "reserved"]  # fmt: skip
             if caller.player_id is not None and linked:
                 raise Refusal("seat_taken", f"your account holds seat {linked[0]} of this game")
+            rating = None if player is None else ratings.get(record.variant, START_RATING)
             taken = replace(record.seats[chosen].taken_by(shown, token_hash(token)),
-                            player_id=caller.player_id)  # fmt: skip
+                            player_id=caller.player_id, rating=rating)  # fmt: skip
             record = replace(record.with_seat(chosen, taken),
                              fairness=with_entropy(record, chosen, entropy))  # fmt: skip
             events: list[Event] = []

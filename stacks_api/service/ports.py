@@ -74,6 +74,9 @@ class Accounts(Protocol):
     def player_of(self, key: str) -> str | None:
         """The player a key acts for; None for an unknown or revoked key."""
 
+    def set_challenges(self, player_id: str, accepts: bool) -> None:
+        """Whether the player takes challenges from anyone, or from nobody."""
+
     def add_key(self, player_id: str, label: str) -> tuple[JSON, str]: ...
 
     def keys(self, player_id: str) -> list[JSON]: ...

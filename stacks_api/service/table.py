@@ -67,6 +67,13 @@ class Table:
             raise Refusal("not_implemented", f"this server keeps no {what}")
         return self.archive
 
+    def ratings_of(self, player_id: str | None) -> dict[str, float]:
+        """A player's rating in each variant they were rated in (none: no account)."""
+        if player_id is None or self.archive is None:
+            return {}
+        rated = self.archive.ratings.of(player_id)
+        return {variant: float(r["rating"]) for variant, r in rated.items()}
+
     def kept(self, game_id: str) -> JSON:
         """The record document of a game the archive keeps."""
         found = None if self.archive is None else self.archive.games.document(game_id)

@@ -35,7 +35,8 @@ from .account_feed import AccountFeed, Told
 from .ports import Archive
 from .table import Table
 
-EVENTS = ("your_turn", "game_started", "game_ended", "paired", "seek_closed")
+EVENTS = ("your_turn", "game_started", "game_ended", "paired", "seek_closed", "challenge",
+          "challenge_answered")  # fmt: skip
 TIMEOUT_S = (3.0, 10.0)  # connect, read
 BATCH = 20
 
@@ -55,6 +56,8 @@ def event_key(event: JSON) -> str:
         return f"{kind}:{event['game_id']}:{event['version']}"
     if kind in ("paired", "seek_closed"):
         return f"{kind}:{event['seek']}:{event.get('status', '')}"
+    if kind in ("challenge", "challenge_answered"):
+        return f"{kind}:{event['challenge']['id']}:{event['challenge']['status']}"
     return f"{kind}:{event['game_id']}"
 
 

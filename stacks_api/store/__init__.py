@@ -176,6 +176,26 @@ class SeekBoard(Protocol):
         now (unchanged if it no longer waited), None if unknown."""
 
 
+class ChallengeBoard(Protocol):
+    """Challenges from one player to another, each a JSON object with at least ``id``,
+    ``from``, ``to``, ``status`` (pending, accepted, declined, cancelled, expired)
+    and ``expires_at``; remembered until ``KEEP_CLOSED_S`` after they expire."""
+
+    def add(self, challenge: JSON, most: int) -> str | None:
+        """Add a pending challenge; None, or (adding nothing) why not: ``pending``
+        (its challenger has one to the same player still pending) or ``limit``
+        (``most`` still pending)."""
+
+    def get(self, challenge_id: str) -> JSON | None: ...
+
+    def of(self, player_id: str) -> list[JSON]:
+        """The challenges the player sent or received, newest first."""
+
+    def settle(self, challenge_id: str, status: str, fields: JSON) -> JSON | None:
+        """A pending challenge becomes ``status``, with ``fields`` set; the challenge as
+        it is now (unchanged if it was no longer pending), None if unknown."""
+
+
 class JobBoard(Protocol):
     """Jobs asked of the workers (hints, analyses) and their results: ``key`` begins
     with the game's id."""
@@ -205,6 +225,10 @@ class GameStore(Protocol):
     @property
     def seeks(self) -> SeekBoard:
         """Quick pairing's requests."""
+
+    @property
+    def challenges(self) -> ChallengeBoard:
+        """Challenges between players."""
 
     @property
     def hints(self) -> JobBoard:

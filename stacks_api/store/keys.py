@@ -119,6 +119,11 @@ class Keys:
         ``pool:<pool>``): all in one slot, so each of its scripts is atomic."""
         return f"{self.prefix}:{{pairing}}:{part}"
 
+    def challenges(self, part: str) -> str:
+        """Challenges' keys (``all``, ``ends``, ``player:<id>``): one slot, so each
+        script is atomic."""
+        return f"{self.prefix}:{{challenges}}:{part}"
+
     def job(self, kind: str, key: str) -> str:
         """A worker's job of ``kind`` (hint, analysis), its result or its "asked" mark:
         ``key`` begins with the game's id (a hint's is ``<game>:<seat>:<version>``)."""

@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from ..record import ENDED, JSON, Event, GameRecord
 from . import IDEMPOTENCY_TTL_S, PLAYER_GAMES_KEPT, TTL_SECONDS, Change, queue_score
+from .memory_challenges import MemoryChallenges
 from .memory_jobs import MemoryJobs
 from .memory_seeks import MemorySeeks
 from .memory_work import MemoryWorkQueue
@@ -61,6 +62,7 @@ class MemoryStore:
         self._next_sweep = clock() + SWEEP_EVERY_S
         self.work = MemoryWorkQueue(self)
         self.seeks = MemorySeeks()
+        self.challenges = MemoryChallenges()
         self.hints = MemoryJobs(clock)
         self.analyses = MemoryJobs(clock)
         # Ended games waiting to be archived: id -> when it may next be claimed.

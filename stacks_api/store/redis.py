@@ -33,6 +33,7 @@ from . import (
 )
 from .broadcast import Broadcaster, Subscription, Wake
 from .keys import Keys
+from .redis_challenges import RedisChallenges
 from .redis_connect import connect
 from .redis_errors import FAILURES, reachable
 from .redis_jobs import RedisJobs
@@ -128,6 +129,7 @@ class RedisStore(RedisOutbox, RedisStreams):
         self.indexes = (*variants, *(f"{v}{UNLISTED}" for v in variants))
         self.work = RedisWorkQueue(self.connection, self.keys, self.indexes)
         self.seeks = RedisSeeks(self.connection, self.keys)
+        self.challenges = RedisChallenges(self.connection, self.keys)
         self.hints = RedisJobs(self.connection, self.keys, "hint")
         self.analyses = RedisJobs(self.connection, self.keys, "analysis")
         self._write_game = self.connection.script(WRITE_GAME)

@@ -3,8 +3,10 @@ PostgreSQL: who wins, what the record says (it still verifies), what ratings do.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from stacks_api.store import Change
 from stacks_api.verify import VERIFIED, verify_record
 
 from . import test_archive
@@ -132,3 +134,29 @@ def test_resign_and_abort_refuse_strangers_and_unknown_games(client):
     token = join(client, waiting, "Ada")["token"]
     problem(client.post(f"{API}/{waiting}/abort", headers=bearer(token)), 409, "game_not_active")
     assert view(client, game_id)["status"] == "active"
+
+
+def test_a_side_all_away_can_be_claimed_and_one_merely_slow_cannot(app, client):
+    game_id, tokens = seated(client, "sequence", 4)
+    problem(client.post(f"{API}/{game_id}/claim", headers=bearer(tokens[0])), 409,
+            "nothing_to_claim")  # fmt: skip
+    games = app.extensions["stacks_api.games"]
+
+    def away(*seats: int) -> None:  # as after three timeouts in a row each
+        def decide(record):  # type: ignore[no-untyped-def]
+            for seat in seats:
+                record = record.with_seat(seat, replace(record.seats[seat], state="away"))
+            return Change(record, []), {}
+
+        games.table.update(game_id, decide)
+
+    away(1)  # one of the team is away, the other is only slow: nothing to claim
+    problem(client.post(f"{API}/{game_id}/claim", headers=bearer(tokens[0])), 409,
+            "nothing_to_claim")  # fmt: skip
+    away(3)
+    claimed = client.post(f"{API}/{game_id}/claim", headers=bearer(tokens[2]))
+    assert claimed.status_code == 200 and claimed.json["status"] == "finished"
+    assert [p["score"] for p in claimed.json["players"]] == [1.0, 0.0, 1.0, 0.0]
+    last = client.get(f"{API}/{game_id}/events").json["events"][-1]
+    assert last["type"] == "resigned" and last["claimed_by"] == 2 and last["seats"] == [1, 3]
+    record_of(client, game_id)

@@ -1,0 +1,84 @@
+"""Marshmallow schemas of challenges and of the account's settings."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from ..fairness import ENTROPY
+from ..variants.fields import whole
+from .schemas import KNOWN_VARIANT, GameViewSchema
+from .seek_schemas import TURN_CLOCKS
+
+STATUSES = ["pending", "accepted", "declined", "cancelled", "expired"]
+
+
+def _entropy(description: str) -> fields.String:
+    return fields.String(validate=validate.Regexp(ENTROPY), metadata={"description": description})
+
+
+class NewChallengeSchema(Schema):
+    variant = fields.String(required=True, validate=KNOWN_VARIANT)
+    players = whole(
+        load_default=2,
+        validate=validate.Range(min=2, max=12),
+        metadata={"description": "Seats beyond the two of you are open to anyone"},
+    )
+    rated = fields.Boolean(load_default=False)
+    clock = whole(
+        load_default=0,
+        validate=validate.OneOf(TURN_CLOCKS),
+        metadata={"description": "Each person's seconds for a turn; 0: no clock (a rated "
+                  "game without one gets 60 s)"},
+    )  # fmt: skip
+    unlisted = fields.Boolean(load_default=False, metadata={"description": "Not in Watch"})
+    entropy = _entropy("Your part of the deal, 1 to 64 hex digits (a rated challenge needs it)")
+
+
+class AnswerSchema(Schema):
+    entropy = _entropy("Accepting: your part of the deal (a rated challenge needs it)")
+
+
+class ChallengeSchema(Schema):
+    id = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    from_ = fields.String(required=True, data_key="from", attribute="from",
+                          metadata={"description": "The challenger's player id"})  # fmt: skip
+    from_name = fields.String(required=True)
+    to = fields.String(required=True, metadata={"description": "The challenged player's id"})
+    to_name = fields.String(required=True)
+    variant = fields.String(required=True)
+    players = whole(required=True)
+    rated = fields.Boolean(required=True)
+    turn_seconds = whole(required=True, allow_none=True)
+    commitment = fields.String(
+        required=True, metadata={"description": "The committed deal (docs/fairness.md)"}
+    )
+    created_at = fields.Float(required=True)
+    expires_at = fields.Float(required=True)
+    game_id = fields.String(required=True, allow_none=True, metadata={"description": "Accepted"})
+
+
+class ChallengeMadeSchema(Schema):
+    challenge = fields.Nested(ChallengeSchema, required=True)
+    token = fields.String(
+        required=True,
+        metadata={"description": "Your seat's token in the game, once it is accepted "
+                  "(your key acts for the seat too). Shown only here."},
+    )  # fmt: skip
+
+
+class ChallengeAnswerSchema(Schema):
+    challenge = fields.Nested(ChallengeSchema, required=True)
+    game = fields.Nested(GameViewSchema, metadata={"description": "Accepted: the game"})
+    seat = whole(metadata={"description": "Accepted: your seat"})
+    token = fields.String(metadata={"description": "Accepted: your seat's token"})
+
+
+class ChallengeListSchema(Schema):
+    challenges = fields.List(fields.Nested(ChallengeSchema), required=True)
+
+
+class SettingsSchema(Schema):
+    accepts_challenges = fields.Boolean(
+        required=True, metadata={"description": "False: nobody may challenge you"}
+    )

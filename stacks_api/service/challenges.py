@@ -1,0 +1,195 @@
+"""Challenges: one player asks another, by name, for a game.
+
+A challenge waits ``EXPIRES_S`` for its answer; a challenger has at most
+``MOST_PENDING`` waiting at once, and one at a time to the same player. A player
+may take challenges from nobody (a setting of their account); nobody challenges
+themself.
+
+The deal is committed when the challenge is made (its commitment is shown to
+both), the challenger's entropy comes with the challenge and the challenged
+one's with the acceptance, after the commitment was shown: the server cannot
+steer a deal it committed to before one of the players chose their part. The
+acceptance settles the challenge (a compare-and-set: a challenge is accepted,
+declined, cancelled or expired once) and then makes the game, both seated:
+each side's seat token comes with its own answer (the challenger's with the
+challenge). A process that dies between the two leaves an accepted challenge
+whose game does not exist yet: the next read of it (after ``RECOVER_AFTER_S``)
+makes the game, the same one.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from ..engine import SetupError, create_game
+from ..fairness import SCHEME, commitment, server_seed
+from ..problems import Refusal, validation_error
+from ..record import JSON, Fairness, Seat
+from ..store import ChallengeBoard
+from ..tokens import new_token, token_hash
+from .lobby import START_RATING, Lobby
+from .pairing import RATED_CLOCK_S, RECOVER_AFTER_S
+from .table import Table
+from .views import render
+
+EXPIRES_S = 600.0
+MOST_PENDING = 5
+ANSWERS = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
+SHOWN = ("id", "status", "from", "from_name", "to", "to_name", "variant", "players", "rated",
+         "turn_seconds", "commitment", "created_at", "expires_at", "game_id")  # fmt: skip
+
+
+def shown(challenge: JSON) -> JSON:
+    """A challenge as its two players see it (the server seed stays secret)."""
+    return {k: challenge.get(k) for k in SHOWN}
+
+
+class Challenges:
+    def __init__(self, table: Table, lobby: Lobby) -> None:
+        self.table = table
+        self.lobby = lobby
+
+    @property
+    def board(self) -> ChallengeBoard:
+        return self.table.store.challenges
+
+    def challenge(self, player_id: str, target: str, body: JSON) -> tuple[JSON, str]:
+        """Challenge ``target``; the challenge and the challenger's seat token."""
+        archive = self.table.archive_for("accounts")
+        if target == player_id:
+            raise validation_error("player", "you cannot challenge yourself")
+        them = archive.accounts.player(target)
+        if them is None or them["deleted"] or them["closed"]:
+            raise Refusal("not_found", f"no player with id {target!r} to challenge")
+        if not them["accepts_challenges"]:
+            raise Refusal("forbidden", f"{them['name']} takes no challenges")
+        me = archive.accounts.player(player_id)
+        assert me is not None  # the caller's key was found
+        players, rated = body.get("players", 2), bool(body.get("rated"))
+        seconds = body.get("clock") or (RATED_CLOCK_S if rated else None)
+        options = {"turn_seconds": seconds} if seconds else None
+        try:  # the variant checks the player count and the clock
+            create_game(body["variant"], players, 0, options)
+        except SetupError as err:
+            raise validation_error(err.field, err.message) from None
+        if rated and body.get("entropy") is None:
+            raise validation_error("entropy", "a rated game is dealt with every person's "
+                                              "entropy: send some")  # fmt: skip
+        token, seed, now = new_token(), server_seed(), self.table.clock()
+        made = {
+            "id": secrets.token_hex(8), "status": "pending", "from": player_id,
+            "from_name": me["name"], "to": target, "to_name": them["name"],
+            "variant": body["variant"], "players": players, "rated": rated,
+            "turn_seconds": seconds, "unlisted": bool(body.get("unlisted")),
+            "server_seed": seed, "commitment": commitment(seed, None),
+            "entropy": _entropy(body.get("entropy")), "from_token": token_hash(token),
+            "created_at": now, "expires_at": now + EXPIRES_S, "game_id": None,
+        }  # fmt: skip
+        refused = self.board.add(made, MOST_PENDING)
+        if refused == "pending":
+            raise Refusal("challenge_pending", f"your challenge to {them['name']} waits "
+                                               "for an answer already")  # fmt: skip
+        if refused == "limit":
+            raise Refusal("rate_limited", f"at most {MOST_PENDING} of your challenges may wait "
+                                          "at once", retry_after=60)  # fmt: skip
+        return shown(made), token
+
+    def settings(self, player_id: str, accepts: bool | None = None) -> JSON:
+        """The player's settings, changed first if ``accepts`` is given."""
+        archive = self.table.archive_for("accounts")
+        if accepts is not None:
+            archive.accounts.set_challenges(player_id, accepts)
+        player = archive.accounts.player(player_id)
+        assert player is not None  # the caller's key was found
+        return {"accepts_challenges": player["accepts_challenges"]}
+
+    def of(self, player_id: str) -> list[JSON]:
+        """The player's challenges, sent and received, newest first."""
+        return [shown(self._current(c)) for c in self.board.of(player_id)]
+
+    def get(self, player_id: str, challenge_id: str) -> JSON:
+        return shown(self._own(player_id, challenge_id))
+
+    def answer(self, player_id: str, challenge_id: str, how: str, entropy: str | None) -> JSON:
+        """Accept, decline or cancel a pending challenge; an acceptance answers the game
+        as the accepter's seat sees it and that seat's token."""
+        challenge = self._own(player_id, challenge_id)
+        allowed = challenge["from"] if how == "cancel" else challenge["to"]
+        if player_id != allowed:
+            who = "its challenger" if how == "cancel" else "the challenged player"
+            raise Refusal("forbidden", f"only {who} may {how} a challenge")
+        if challenge["status"] != "pending":
+            raise Refusal("challenge_closed", f"the challenge is {challenge['status']}")
+        fields: JSON = {"answered_at": self.table.clock()}
+        token = None
+        if how == "accept":
+            if challenge["rated"] and entropy is None:
+                raise validation_error("entropy", "a rated game is dealt with every person's "
+                                                  "entropy: send some")  # fmt: skip
+            token = new_token()
+            fields.update(game_id=secrets.token_hex(8), to_token=token_hash(token),
+                          to_entropy=_entropy(entropy))  # fmt: skip
+        settled = self.board.settle(challenge_id, ANSWERS[how], fields)
+        # Ours only if it took our answer (a racing acceptance made another game id).
+        if settled is None:
+            raise Refusal("not_found", f"you have no challenge with id {challenge_id!r}")
+        if settled["status"] != ANSWERS[how] or settled.get("game_id") != fields.get("game_id"):
+            raise Refusal("challenge_closed", f"the challenge is {settled['status']}")
+        if token is None:
+            return {"challenge": shown(settled)}
+        game = self._open(settled)
+        return {"challenge": shown(settled), "game": game, "seat": 1, "token": token}
+
+    def _own(self, player_id: str, challenge_id: str) -> JSON:
+        found = self.board.get(challenge_id)
+        if found is None or player_id not in (found["from"], found["to"]):
+            raise Refusal("not_found", f"you have no challenge with id {challenge_id!r}")
+        return self._current(found)
+
+    def _current(self, challenge: JSON) -> JSON:
+        """The challenge now: expired once its time is up, and an accepted one's game
+        made if its process died before making it."""
+        now = self.table.clock()
+        if challenge["status"] == "pending" and now >= challenge["expires_at"]:
+            return self.board.settle(challenge["id"], "expired", {}) or challenge
+        lost = (
+            challenge["status"] == "accepted"
+            and now >= challenge["answered_at"] + RECOVER_AFTER_S
+            and self.table.store.load(challenge["game_id"]) is None
+        )
+        if lost:
+            self._open(challenge)
+        return challenge
+
+    def _open(self, challenge: JSON) -> JSON:
+        """The accepted challenge's game (made unless it exists), as its accepter sees it:
+        the challenger in seat 0, the accepter in seat 1, any other seat open."""
+        players = challenge["players"]
+        seconds = challenge["turn_seconds"]
+        game = create_game(challenge["variant"], players, secrets.randbits(63),
+                           {"turn_seconds": seconds} if seconds else None)  # fmt: skip
+        taken = [(challenge["from"], challenge["from_name"], challenge["from_token"]),
+                 (challenge["to"], challenge["to_name"], challenge["to_token"])]  # fmt: skip
+        seats = tuple(
+            Seat("human", name=name, token=token, player_id=player,
+                 rating=self.table.ratings_of(player).get(challenge["variant"], START_RATING))
+            for player, name, token in taken
+        ) + tuple(Seat("free") for _ in range(players - 2))  # fmt: skip
+        entropy = (challenge["entropy"], challenge["to_entropy"]) + (None,) * (players - 2)
+        fair = Fairness(SCHEME, challenge["commitment"], challenge["server_seed"], entropy)
+        record, events = self.lobby.opened(
+            challenge["game_id"], game, seats, token_hash(new_token()), fair,
+            unlisted=challenge["unlisted"], rated=challenge["rated"],
+        )  # fmt: skip
+        if self.table.store.create(record, events):
+            self.table.schedule(record)
+            for player, _, _ in taken:
+                self.table.store.index_player_game(player, record.id, self.table.clock())
+        else:
+            record = self.table.load(record.id)
+        return render(record, self.table.game(record), 1)
+
+
+def _entropy(given: Any) -> str | None:
+    return None if given is None else str(given).lower()
