@@ -8,9 +8,11 @@ import base64
 import hashlib
 import hmac
 import os
+import re
 import signal
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -221,4 +223,7 @@ def test_a_worker_killed_mid_delivery_loses_nothing(redis_url, postgres_url, pre
 def test_webhooks_are_documented_events_only(app: Any) -> None:
     from stacks_api.service.webhooks import EVENTS
 
-    assert set(EVENTS) <= {"your_turn", "game_started", "game_ended", "paired", "seek_closed"}
+    docs = (Path(__file__).parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    account_events = set(re.findall(r"^\| `(\w+)` \| account \|", docs, re.MULTILINE))
+    assert set(EVENTS) <= account_events - {"webhook_disabled", "account_closed"}
+    assert {"your_turn", "game_ended", "challenge", "challenge_answered"} <= set(EVENTS)

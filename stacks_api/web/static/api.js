@@ -22,8 +22,9 @@ export async function call(method, path, { body, token, wait, headers = {} } = {
 }
 
 // Follow a game's events; EventSource reconnects by itself with Last-Event-ID.
-export function follow(gameId, after, { onEvent, onOpen, onLost }) {
-  const source = new EventSource(`${BASE}/games/${gameId}/events?after=${after}`);
+// A spectator ``watch``-es: it is counted, and hears the spectators' chat.
+export function follow(gameId, after, { onEvent, onOpen, onLost, watch = false }) {
+  const source = new EventSource(`${BASE}/games/${gameId}/events?after=${after}${watch ? "&watch=true" : ""}`);
   source.onmessage = (message) => onEvent(JSON.parse(message.data));
   source.onopen = onOpen;
   source.onerror = onLost;

@@ -2,6 +2,7 @@
 // The address says which game (#game=<id>); a token in it is read once, kept in this
 // tab (and in "my games") and taken out of the address bar.
 import { account } from "./account.js";
+import { watchChallenges } from "./challenges.js";
 import { h } from "./dom.js";
 import { LANGUAGES, chooseLanguage, language, t } from "./i18n.js";
 import { GameScreen } from "./game.js";
@@ -91,3 +92,4 @@ function header() {
 header();
 window.addEventListener("hashchange", route);
 route();
+watchChallenges(document.getElementById("notices"), page.say);

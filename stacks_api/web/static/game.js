@@ -1,19 +1,21 @@
 // A game on screen: its view, the move history rebuilt from the public events, the
 // live event stream, and the seat's actions.
 import { call, follow, Refusal } from "./api.js";
-import { h, shown } from "./dom.js";
+import { ChatPanel } from "./chat.js";
+import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { outcome, seatName, tell } from "./history.js";
+import { seatName, tell } from "./history.js";
 import { help } from "./lobby.js";
-import { dealFor, dropToken, freshEntropy, hostToken, keepDeal, keepToken, remember, tokenFor } from "./seats.js";
+import { dropToken, freshEntropy, hostToken, keepDeal, keepToken, remember, tokenFor } from "./seats.js";
 import { hintBox, markHint } from "./hint.js";
-import { ratingChanges } from "./ratings.js";
+import { ASK_EVERY_WINDOW, ENDED, askedTwice, controls, fairDeal, gameOver, invites } from "./panels.js";
 import { renderSequence } from "./sequence.js";
 import { renderStacks } from "./stacks.js";
 import { chime } from "./sound.js";
 
 const RENDERERS = { sequence: renderSequence, stacks: renderStacks };
-const ASK_EVERY_WINDOW = "stacks:ask-every-window";
+const MOVES = ["play", "exchange", "pass", "discard", "answer"];
+const CHAT_EVERY_MS = 20000; // the chat's spectator count is looked at again this often
 
 export class GameScreen {
   constructor(id, token, page) {
@@ -22,6 +24,7 @@ export class GameScreen {
       shownVersion: Infinity, changedPiles: new Set(), passing: null, wasMyTurn: false,
       askEveryWindow: localStorage.getItem(ASK_EVERY_WINDOW) === "yes",
     });
+    this.chat = new ChatPanel(id, token, page);
     this.start();
   }
 
@@ -29,6 +32,8 @@ export class GameScreen {
     // The view and the history's events at once: the board is drawn from the first.
     const told = call("GET", `/games/${this.id}/events`).catch((error) => error);
     await this.load();
+    this.chat.token = this.token;
+    await this.chat.load();
     if (!this.view) return;
     const you = this.view.you;
     if (you && this.token) {
@@ -91,7 +96,9 @@ export class GameScreen {
   listen() {
     if (!this.view || this.over()) return; // a game that has ended sends nothing more
     const after = Math.max(this.view.version, this.log.at(-1)?.version ?? 0);
+    this.chatTimer = setInterval(() => this.chat.load().then(() => this.chat.refresh()), CHAT_EVERY_MS);
     this.source = follow(this.id, after, {
+      watch: !this.view.you, // a spectator hears the spectators' chat, and is counted
       onEvent: (event) => this.heard(event),
       onOpen: () => { this.page.lost(false); this.refreshSoon(); },
       onLost: () => { if (!this.closed && !this.over()) this.page.lost(true); },
@@ -104,12 +111,13 @@ export class GameScreen {
     clearTimeout(this.timer);
     clearTimeout(this.passing?.timer);
     clearInterval(this.ticking);
+    clearInterval(this.chatTimer);
     document.title = t("title");
     this.page.lost(false);
   }
 
   over() {
-    return ["finished", "cancelled"].includes(this.view.status);
+    return ENDED.includes(this.view.status);
   }
 
   heard(event) {
@@ -120,15 +128,18 @@ export class GameScreen {
       this.awaySeat = event.seat;
     }
     if (event.type === "play") chime("play");
+    if (event.type === "chat") this.chat.heard(event);
     if (event.type === "block" && this.blocked && event.pile === this.blocked.pile) {
       if (event.seat !== this.blocked.seat) {
         this.page.say(t("block_lost_race", { name: seatName(this.view, event.seat) }));
       }
       this.blocked = null;
     }
-    if (event.type === "game_over" || event.type === "cancelled") {
+    if (endsGame(event)) {
       this.source.close(); // the server ends the stream: nothing to reconnect to
+      clearInterval(this.chatTimer);
       this.page.lost(false);
+      this.chat.load().then(() => this.chat.refresh()); // the spectators' lines too, now
     }
     if (event.version > this.view.version) this.refreshSoon();
     else this.render(); // our own move's events: the history and the last-move mark
@@ -176,6 +187,23 @@ export class GameScreen {
     } finally {
       this.acting = false;
     }
+  }
+
+  // Resign, abort or claim: one request, and the game as this seat sees it after.
+  async concede(how) {
+    try {
+      this.show(await call("POST", `/games/${this.id}/${how}`, { token: this.token }));
+    } catch (error) {
+      this.page.say(error.message);
+    }
+  }
+
+  // Whether every side has made two moves (an abort is no longer possible).
+  openingOver() {
+    const sideOf = (seat) => this.view.players[seat].team ?? seat;
+    const moves = new Map(this.view.players.map((p) => [sideOf(p.seat), 0]));
+    for (const e of this.log) if (MOVES.includes(e.type) && e.seat !== undefined) moves.set(sideOf(e.seat), moves.get(sideOf(e.seat)) + 1);
+    return Math.min(...moves.values()) >= 2;
   }
 
   async leave() {
@@ -234,6 +262,7 @@ export class GameScreen {
     if (!view) return;
     this.page.status(view.status, view.version);
     const focused = [...document.querySelectorAll(".hand [data-card]")].indexOf(document.activeElement);
+    const typing = document.activeElement?.id === "chat-text"; // a redraw must not take the chat box away
     const board = RENDERERS[view.variant](view, this);
     clearInterval(this.ticking);
     const clock = h("span", { class: "clock", "data-clock": "" });
@@ -259,10 +288,12 @@ export class GameScreen {
           h("div", { class: "play-area" }, board,
             view.you && view.status === "active" ? controls(view, this) : null,
             view.you ? null : h("p", { class: "hint" }, t("watching"))),
-          h("section", { class: "log", "aria-label": t("history") },
-            h("h2", {}, t("history")),
-            h("ol", { reversed: true, "aria-live": "polite" },
-              ...(lines.length ? lines.slice().reverse().map((l) => h("li", { "data-move": l.version }, l.text)) : [h("li", {}, t("no_moves"))])))),
+          h("div", { class: "side" },
+            h("section", { class: "log", "aria-label": t("history") },
+              h("h2", {}, t("history")),
+              h("ol", { reversed: true, "aria-live": "polite" },
+                ...(lines.length ? lines.slice().reverse().map((l) => h("li", { "data-move": l.version }, l.text)) : [h("li", {}, t("no_moves"))]))),
+            this.chat.render(view))),
         help()),
     );
     this.shownVersion = view.version;
@@ -274,90 +305,17 @@ export class GameScreen {
     const card = focused >= 0 ? document.querySelectorAll(".hand [data-card]")[focused] : null;
     const next = (this.focusTarget && document.querySelector(".target")) || card;
     this.focusTarget = false;
-    if (next) next.focus();
+    if (typing) {
+      const box = document.getElementById("chat-text");
+      box.focus();
+      box.setSelectionRange(box.value.length, box.value.length);
+    } else if (next) next.focus();
   }
 }
 
-function controls(view, ui) {
-  const stacks = view.variant === "stacks";
-  const ask = h("input", { type: "checkbox", id: "ask-every-window", checked: ui.askEveryWindow || null,
-    onchange: (event) => {
-      ui.askEveryWindow = event.target.checked;
-      localStorage.setItem(ASK_EVERY_WINDOW, ui.askEveryWindow ? "yes" : "no");
-      ui.render();
-    } });
-  const agreed = view.cancel_agreed.includes(view.you.seat);
-  return h("div", { class: "controls" },
-    stacks ? h("label", { for: "ask-every-window", class: "option" }, ask, ` ${t("ask_every_window")}`) : null,
-    askedTwice(t("leave"), t("leave_confirm"), () => ui.leave(), { class: "leave quiet", "data-leave": "" }),
-    agreed ? null : askedTwice(t("cancel_game"), t("cancel_confirm"), () => ui.cancel(), { class: "quiet", "data-cancel": "" }));
-}
-
-// A button that asks once before it acts: the first press shows the question and
-// a button that confirms it.
-export function askedTwice(label, question, act, attrs) {
-  const box = h("span", { class: "ask-twice" });
-  const ask = () => box.replaceChildren(h("span", { role: "alert" }, `${question} `),
-    h("button", { type: "button", class: "small primary", "data-confirm": "", onclick: act }, t("yes")), " ",
-    h("button", { type: "button", class: "small quiet", onclick: reset }, t("no")));
-  const reset = () => box.replaceChildren(h("button", { type: "button", ...attrs, onclick: ask }, label));
-  reset();
-  return box;
-}
-
-function gameOver(view, ui) {
-  const told = outcome(view, ui.log);
-  const next = view.rematch
-    ? h("a", { href: `#game=${view.rematch}`, "data-next-game": "", class: "button" }, t("next_game"))
-    : view.you && view.status === "finished" && !view.players[view.you.seat].left
-      ? h("button", { type: "button", class: "primary", "data-rematch": "", onclick: () => ui.rematch() }, t("rematch"))
-      : null;
-  const finished = view.status === "finished";
-  return h("div", { class: "gameover", role: "status" }, h("h2", {}, told.headline),
-    told.why ? h("p", { class: "why" }, told.why) : null,
-    h("p", {}, next, " ",
-      finished ? h("a", { href: `#replay=${view.id}`, class: "button", "data-replay-link": view.id }, t("replay")) : null, " ",
-      finished ? h("a", { href: `/api/v1/games/${view.id}/record`, download: `${view.id}.json`, "data-download": "" }, t("download_record")) : null, " ",
-      h("a", { href: "/play" }, t("back_to_lobby"))),
-    view.rated ? ratingChanges(view.id) : null);
-}
-
-// The deal's commitment, shown from the start, and what this browser kept at its
-// join; once the game is over, the command that checks it.
-function fairDeal(view) {
-  const fair = view.fairness;
-  if (!fair || !fair.commitment) return null;
-  const kept = dealFor(view.id);
-  const ended = ["finished", "cancelled"].includes(view.status);
-  const check = ["stacks-api verify", location.origin, view.id, `--commitment ${kept?.commitment || fair.commitment}`,
-    kept?.entropy ? `--entropy ${kept.entropy}` : ""].filter(Boolean).join(" ");
-  return h("details", { class: "fairness", "data-fairness": "" }, h("summary", {}, t("fair_deal")),
-    h("p", {}, `${t("commitment")}: `, h("code", { "data-commitment": fair.commitment }, fair.commitment)),
-    kept?.entropy ? h("p", {}, `${t("your_entropy")}: `, h("code", {}, kept.entropy)) : null,
-    kept && kept.commitment && kept.commitment !== fair.commitment ? h("p", { class: "warning" }, t("commitment_changed")) : null,
-    h("p", { class: "hint" }, ended ? t("verify_now") : t("verify_later")),
-    ended ? h("pre", {}, check) : null);
-}
-
-function invites(view, page) {
-  if (view.status !== "waiting") return null;
-  const free = view.players.filter((p) => !p.bot && !p.name);
-  if (!free.length) return h("p", {}, t("waiting_for_players"));
-  return h("section", { class: "invites" }, h("h2", {}, t("invite")),
-    ...free.map((p) => {
-      const link = `${location.origin}/play#game=${view.id}&seat=${p.seat}`;
-      const copy = async () => {
-        try {
-          await navigator.clipboard.writeText(link);
-          page.say(t("copied"));
-        } catch {
-          page.say(t("copy_failed", { link }));
-        }
-      };
-      return h("p", { class: "invite" },
-        h("button", { type: "button", class: "primary", "data-invite": p.seat, onclick: copy }, t("copy_invite", { seat: shown(p.seat) })),
-        " ", h("input", { readonly: true, value: link, "aria-label": t("copy_invite", { seat: shown(p.seat) }), onfocus: (e) => e.target.select() }));
-    }));
+// Whether an event ends its game (a resignation does once one side is left).
+function endsGame(event) {
+  return ["game_over", "cancelled", "aborted"].includes(event.type) || (event.type === "resigned" && "result" in event);
 }
 
 function clockText(deadline) {

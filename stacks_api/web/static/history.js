@@ -62,6 +62,9 @@ function line(event, view, completer) {
     case "away": return t("h_away", { name });
     case "back": return t("h_back", { name });
     case "left": return t("h_left", { name });
+    case "resigned": return event.claimed_by === undefined ? t("h_resigned", { name })
+      : t("h_claimed", { name: seatName(view, event.claimed_by), names: names(event.seats) });
+    case "aborted": return t("h_aborted", { name });
     case "cancel_agreed": return t("h_cancel_agreed", { name });
     case "cancelled": return t("h_cancelled");
     case "game_over": return outcome(view, [event]).headline;
@@ -89,12 +92,16 @@ function played(event, view, name, card) {
 // the stand-in won the board for them (then the win went to those still playing).
 export function outcome(view, events) {
   const result = view.result;
+  if (view.status === "aborted") return { headline: t("aborted_headline"), why: t("why_aborted") };
   if (!result) return { headline: t("cancelled"), why: "" };
   const me = view.you ? view.players[view.you.seat] : null;
   if (me && me.left) return { headline: t("you_left_lost"), why: "" };
+  if (me && me.resigned) return { headline: t("you_resigned_lost"), why: "" };
   const leavers = view.players.filter((p) => p.left).map((p) => seatName(view, p.seat));
   const boardWinnerLeft = view.players.some((p) => p.left && boardWon(result, p));
-  const why = boardWinnerLeft ? t("why_left", { names: leavers.join(", ") }) : null;
+  const resigners = view.players.filter((p) => p.resigned).map((p) => seatName(view, p.seat));
+  const why = result.resigned ? t("why_resigned", { names: resigners.join(", ") })
+    : boardWinnerLeft ? t("why_left", { names: leavers.join(", ") }) : null;
   const winners = view.players.filter((p) => p.score === 1);
   if (!winners.length) {
     return { headline: t("draw"), why: why || t(view.variant === "stacks" ? "why_draw_stacks" : "why_draw_sequence") };

@@ -21,12 +21,14 @@ export function help() {
 export function showLobby(main, say) {
   const openList = h("ul", { class: "games", "aria-label": t("open_games") }, h("li", {}, t("loading")));
   const mine = h("ul", { class: "games my-games", "aria-label": t("my_games") });
+  const watchList = h("ul", { class: "games watch-list", "aria-label": t("watch_games") });
   const draw = () => {
     main.replaceChildren(h("div", { class: "lobby-page" },
       h("section", { class: "lobby" },
         accountBox(say, draw),
         h("h1", {}, t("my_games")), mine,
         h("h1", {}, t("open_games")), openList,
+        h("h1", {}, t("watch_games")), watchList,
         h("p", {}, h("a", { href: "#leaderboard=sequence", "data-leaderboard-link": "" }, t("leaderboard"))), help()),
       h("div", { class: "forms" }, quickPlay(say, takeSeat), createForm(say))));
     fillMyGames(mine, say);
@@ -35,8 +37,10 @@ export function showLobby(main, say) {
   const refresh = async () => {
     if (document.hidden) return;
     try {
-      const open = await call("GET", "/games?status=waiting&page_size=50");
+      const [open, live] = await Promise.all([call("GET", "/games?status=waiting&page_size=50"),
+        call("GET", "/games?status=active&page_size=10")]);
       openList.replaceChildren(...(open.games.length ? open.games.map(gameRow) : [h("li", {}, t("no_open_games"))]));
+      watchList.replaceChildren(...(live.games.length ? live.games.map(watchRow) : [h("li", { class: "hint" }, t("no_live_games"))]));
     } catch (error) {
       if (!(error instanceof Refusal && error.problem.status === 429)) say(error.message);
     }
@@ -89,6 +93,16 @@ function gameRow(game) {
   return h("li", {},
     h("strong", {}, variantName(game.variant)), ` · ${t("players_n", { n: game.players })} `,
     ...seats, h("a", { href: `#game=${game.id}` }, t("watch")));
+}
+
+// A game being played, best rated first: its players, their rating, who watches.
+function watchRow(game) {
+  const names = game.seats.map((seat) => seat.name || t("seat_n", { seat: seat.seat + 1 })).join(", ");
+  return h("li", { "data-watch-game": game.id },
+    h("strong", {}, variantName(game.variant)), ` · ${names}`,
+    game.rating === null ? "" : ` · ${t("rating")} ${Math.round(game.rating)}`,
+    ` · ${t("watching_count", { n: game.spectators })} `,
+    h("a", { class: "button small", href: `#game=${game.id}`, "data-watch": game.id }, t("watch")));
 }
 
 // The game screen adds the seat to "my games" once it has the seat's view. The deal's

@@ -3,6 +3,7 @@
 import { call } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { challengeButton } from "./challenges.js";
 import { ratingsBox } from "./ratings.js";
 
 const RESULTS = { 1: "result_won", 0: "result_lost", 0.5: "result_drawn" };
@@ -48,6 +49,10 @@ export function showPlayer(main, say, playerId) {
   more.addEventListener("click", load);
   call("GET", `/players/${playerId}`).then((p) => {
     title.textContent = t("player_page", { name: p.name });
+    if (p.accepts_challenges) {
+      title.after(h("p", { class: "challenges" }, ...["sequence", "stacks"].map((v) => h("span", {}, `${t(v)}: `,
+        challengeButton(p, v, say), " "))));
+    }
     ratings.replaceChildren(ratingsBox(playerId, p.ratings));
   }, (error) => say(error.message));
   load();

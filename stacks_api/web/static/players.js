@@ -4,10 +4,10 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./history.js";
 
-// What a seat is beside its name: a bot, yours, away, gone.
+// What a seat is beside its name: a bot, yours, away, gone, resigned.
 export function seatMarks(view, p) {
-  return [p.bot && !p.left ? t("bot") : null, view.you && view.you.seat === p.seat ? t("you_mark") : null,
-    p.away ? t("away") : null, p.left ? t("gone") : null].filter(Boolean);
+  return [p.bot && !p.left && !p.resigned ? t("bot") : null, view.you && view.you.seat === p.seat ? t("you_mark") : null,
+    p.away ? t("away") : null, p.left ? t("gone") : null, p.resigned ? t("resigned_mark") : null].filter(Boolean);
 }
 
 export function playerList(view, facts) {
@@ -16,7 +16,7 @@ export function playerList(view, facts) {
     const mine = view.you && view.you.seat === p.seat;
     const marks = seatMarks(view, p);
     return h("li", {
-      "data-seat": p.seat, class: [moving && "to-move", mine && "mine", (p.away || p.left) && "absent"].filter(Boolean).join(" "),
+      "data-seat": p.seat, class: [moving && "to-move", mine && "mine", (p.away || p.left || p.resigned) && "absent"].filter(Boolean).join(" "),
       "aria-current": moving ? "true" : null,
     }, moving ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "▶ ") : null,
     h("strong", {}, seatName(view, p.seat)), marks.length ? ` (${marks.join(", ")})` : "",

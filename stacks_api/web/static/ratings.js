@@ -3,6 +3,7 @@
 import { call } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { challengeButton } from "./challenges.js";
 
 const VARIANTS = ["sequence", "stacks"];
 const SVG = "http://www.w3.org/2000/svg";
@@ -106,7 +107,7 @@ export function showLeaderboard(main, say, variant) {
     h("p", {}, h("a", { href: "/play" }, t("back_to_lobby")))));
   call("GET", `/leaderboard?variant=${variant}`).then((board) => {
     rows.replaceChildren(...(board.players.length ? board.players.map((p, i) => h("tr", { "data-leader": p.id },
-      h("td", {}, String(i + 1)), h("td", {}, h("a", { href: `#player=${p.id}` }, p.name)),
+      h("td", {}, String(i + 1)), h("td", {}, h("a", { href: `#player=${p.id}` }, p.name), " ", challengeButton(p, variant, say)),
       h("td", {}, String(p.rating)), h("td", {}, String(p.games))))
       : [h("tr", {}, h("td", { colspan: 4 }, t("leaderboard_empty")))]));
   }, (error) => say(error.message));

@@ -1,0 +1,128 @@
+// Table chat beside the board: the lines said so far (as text, never as HTML), a box
+// to say one, a few one-tap phrases, and for each other sender a way to mute them
+// on this device or report a line. Spectators talk apart until the game ends.
+import { account } from "./account.js";
+import { call } from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { seatName } from "./history.js";
+
+const MUTED = "stacks:muted";
+const PHRASES = ["phrase_good_luck", "phrase_well_played", "phrase_thanks", "phrase_good_game"];
+
+function muted() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(MUTED) || "[]"));
+  } catch {
+    return new Set();
+  }
+}
+
+function setMuted(ids) {
+  localStorage.setItem(MUTED, JSON.stringify([...ids]));
+}
+
+// Who said a line: a seat's player (by account when there is one), or a spectator.
+function senderOf(line, view) {
+  if (line.seat === undefined) return { id: line.spectator, name: line.name || t("spectator") };
+  const player = view.players[line.seat];
+  return { id: player.player_id || `${view.id}:${line.seat}`, name: seatName(view, line.seat), seat: line.seat };
+}
+
+export class ChatPanel {
+  constructor(gameId, token, page) {
+    Object.assign(this, { gameId, token, page, lines: [], spectators: 0, node: null, draft: "" });
+  }
+
+  // The chat so far (a player's token reads the table's lines only while the game is on).
+  async load() {
+    try {
+      const chat = await call("GET", `/games/${this.gameId}/chat`, { token: this.token });
+      this.lines = chat.messages;
+      this.spectators = chat.spectators;
+    } catch (error) {
+      this.page.say(error.message);
+    }
+  }
+
+  heard(event) {
+    if (this.lines.some((l) => l.version === event.version)) return;
+    this.lines.push(event);
+  }
+
+  async say(text) {
+    const line = text.trim();
+    if (!line) return;
+    // A spectator talks with their account's key; a player with their seat.
+    const token = this.seated ? this.token : account()?.key;
+    try {
+      this.heard(await call("POST", `/games/${this.gameId}/chat`, { body: { text: line }, token }));
+      this.draft = "";
+      this.page.say("");
+    } catch (error) {
+      this.page.say(error.message);
+    }
+    this.refresh();
+  }
+
+  async report(sender, line) {
+    const me = account();
+    try {
+      await call("POST", `/players/${sender.id}/reports`, { token: me.key,
+        body: { reason: `chat: ${line.text}`.slice(0, 500), game_id: this.gameId } });
+      this.page.say(t("reported"));
+    } catch (error) {
+      this.page.say(error.message);
+    }
+  }
+
+  toggleMute(sender) {
+    const ids = muted();
+    if (ids.has(sender.id)) ids.delete(sender.id);
+    else ids.add(sender.id);
+    setMuted(ids);
+    this.refresh();
+  }
+
+  refresh() {
+    if (this.node && this.view) this.node.replaceWith(this.render(this.view));
+  }
+
+  render(view) {
+    this.view = view;
+    this.seated = Boolean(view.you);
+    const me = account();
+    const quiet = muted();
+    const ended = !["waiting", "active"].includes(view.status);
+    const canTalk = !ended && (this.seated || me);
+    const items = this.lines.map((line) => {
+      const sender = senderOf(line, view);
+      const mine = this.seated ? line.seat === view.you.seat : line.spectator === me?.id;
+      const hidden = !mine && quiet.has(sender.id);
+      const tools = mine ? [] : [
+        h("button", { type: "button", class: "small quiet", "data-mute": sender.id, onclick: () => this.toggleMute(sender) },
+          hidden ? t("unmute") : t("mute")),
+        me && !sender.id.includes(":") ? h("button", { type: "button", class: "small quiet", "data-report-line": line.version,
+          onclick: () => this.report(sender, line) }, t("report")) : null,
+      ];
+      return h("li", { class: line.seat === undefined ? "aside" : null, "data-chat": line.version },
+        h("strong", {}, sender.name), line.seat === undefined ? ` (${t("spectator")})` : "", ": ",
+        hidden ? h("em", {}, t("muted_line")) : line.text, " ", ...tools);
+    });
+    const box = h("input", { id: "chat-text", maxlength: 300, value: this.draft, autocomplete: "off",
+      "aria-label": t("chat_say"), oninput: (event) => { this.draft = event.target.value; } });
+    const send = (event) => { event.preventDefault(); this.say(box.value); };
+    this.node = h("section", { class: "chat", "aria-label": t("chat") },
+      h("h2", {}, t("chat"), " ", h("span", { class: "note", "data-spectators": this.spectators },
+        t("watching_count", { n: this.spectators }))),
+      h("ol", { "aria-live": "polite", "data-chat-lines": "" },
+        ...(items.length ? items : [h("li", { class: "note" }, t("chat_empty"))])),
+      canTalk ? h("form", { class: "say", onsubmit: send }, box, " ",
+        h("button", { type: "submit", class: "small", "data-say": "" }, t("chat_send"))) : null,
+      canTalk ? h("p", { class: "phrases" }, ...PHRASES.map((key) =>
+        h("button", { type: "button", class: "small quiet", "data-phrase": key, onclick: () => this.say(t(key)) }, t(key)))) : null,
+      !canTalk && !ended ? h("p", { class: "note" }, t("chat_needs_account")) : null,
+      !this.seated && !ended ? h("p", { class: "note" }, t("chat_spectators_apart")) : null);
+    return this.node;
+  }
+}

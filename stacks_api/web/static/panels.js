@@ -1,0 +1,110 @@
+// The parts of a game's page around the board: the seat's controls (each asking once
+// before it acts), the game-over panel, the fair deal's box and the invitations.
+import { h, shown } from "./dom.js";
+import { t } from "./i18n.js";
+import { outcome } from "./history.js";
+import { challengeButton } from "./challenges.js";
+import { dealFor } from "./seats.js";
+import { ratingChanges } from "./ratings.js";
+
+export const ASK_EVERY_WINDOW = "stacks:ask-every-window";
+export const ENDED = ["finished", "cancelled", "aborted"];
+
+export function controls(view, ui) {
+  const stacks = view.variant === "stacks";
+  const ask = h("input", { type: "checkbox", id: "ask-every-window", checked: ui.askEveryWindow || null,
+    onchange: (event) => {
+      ui.askEveryWindow = event.target.checked;
+      localStorage.setItem(ASK_EVERY_WINDOW, ui.askEveryWindow ? "yes" : "no");
+      ui.render();
+    } });
+  const agreed = view.cancel_agreed.includes(view.you.seat);
+  const me = view.players[view.you.seat];
+  if (me.resigned || me.left) return null; // the greedy bot plays the seat now
+  const sideOf = (p) => p.team ?? p.seat;
+  const awaySide = view.players.some((p) => sideOf(p) !== sideOf(me)
+    && view.players.filter((q) => sideOf(q) === sideOf(p)).every((q) => q.away));
+  return h("div", { class: "controls" },
+    stacks ? h("label", { for: "ask-every-window", class: "option" }, ask, ` ${t("ask_every_window")}`) : null,
+    ui.openingOver()
+      ? askedTwice(t("resign"), t("resign_confirm"), () => ui.concede("resign"), { class: "quiet", "data-resign": "" })
+      : askedTwice(t("abort"), t("abort_confirm"), () => ui.concede("abort"), { class: "quiet", "data-abort": "" }),
+    awaySide ? askedTwice(t("claim"), t("claim_confirm"), () => ui.concede("claim"), { class: "quiet", "data-claim": "" }) : null,
+    askedTwice(t("leave"), t("leave_confirm"), () => ui.leave(), { class: "leave quiet", "data-leave": "" }),
+    agreed ? null : askedTwice(t("cancel_game"), t("cancel_confirm"), () => ui.cancel(), { class: "quiet", "data-cancel": "" }));
+}
+
+// A button that asks once before it acts: the first press shows the question and
+// a button that confirms it.
+export function askedTwice(label, question, act, attrs) {
+  const box = h("span", { class: "ask-twice" });
+  const ask = () => box.replaceChildren(h("span", { role: "alert" }, `${question} `),
+    h("button", { type: "button", class: "small primary", "data-confirm": "", onclick: act }, t("yes")), " ",
+    h("button", { type: "button", class: "small quiet", onclick: reset }, t("no")));
+  const reset = () => box.replaceChildren(h("button", { type: "button", ...attrs, onclick: ask }, label));
+  reset();
+  return box;
+}
+
+export function gameOver(view, ui) {
+  const told = outcome(view, ui.log);
+  const next = view.rematch
+    ? h("a", { href: `#game=${view.rematch}`, "data-next-game": "", class: "button" }, t("next_game"))
+    : view.you && view.status === "finished" && !view.players[view.you.seat].left
+      ? h("button", { type: "button", class: "primary", "data-rematch": "", onclick: () => ui.rematch() }, t("rematch"))
+      : null;
+  const finished = view.status === "finished";
+  return h("div", { class: "gameover", role: "status" }, h("h2", {}, told.headline),
+    told.why ? h("p", { class: "why" }, told.why) : null,
+    h("p", {}, next, " ",
+      finished ? h("a", { href: `#replay=${view.id}`, class: "button", "data-replay-link": view.id }, t("replay")) : null, " ",
+      finished ? h("a", { href: `/api/v1/games/${view.id}/record`, download: `${view.id}.json`, "data-download": "" }, t("download_record")) : null, " ",
+      h("a", { href: "/play" }, t("back_to_lobby"))),
+    view.rated ? ratingChanges(view.id) : null,
+    againstThem(view, ui));
+}
+
+// A finished game's other players with accounts: challenge them to another.
+function againstThem(view, ui) {
+  const others = view.players.filter((p) => p.player_id && p.seat !== view.you?.seat);
+  const buttons = others.map((p) => challengeButton({ id: p.player_id, name: p.name }, view.variant, ui.page.say)).filter(Boolean);
+  return buttons.length ? h("p", { class: "challenges" }, ...buttons) : null;
+}
+
+// The deal's commitment, shown from the start, and what this browser kept at its
+// join; once the game is over, the command that checks it.
+export function fairDeal(view) {
+  const fair = view.fairness;
+  if (!fair || !fair.commitment) return null;
+  const kept = dealFor(view.id);
+  const ended = ENDED.includes(view.status);
+  const check = ["stacks-api verify", location.origin, view.id, `--commitment ${kept?.commitment || fair.commitment}`,
+    kept?.entropy ? `--entropy ${kept.entropy}` : ""].filter(Boolean).join(" ");
+  return h("details", { class: "fairness", "data-fairness": "" }, h("summary", {}, t("fair_deal")),
+    h("p", {}, `${t("commitment")}: `, h("code", { "data-commitment": fair.commitment }, fair.commitment)),
+    kept?.entropy ? h("p", {}, `${t("your_entropy")}: `, h("code", {}, kept.entropy)) : null,
+    kept && kept.commitment && kept.commitment !== fair.commitment ? h("p", { class: "warning" }, t("commitment_changed")) : null,
+    h("p", { class: "hint" }, ended ? t("verify_now") : t("verify_later")),
+    ended ? h("pre", {}, check) : null);
+}
+
+export function invites(view, page) {
+  if (view.status !== "waiting") return null;
+  const free = view.players.filter((p) => !p.bot && !p.name);
+  if (!free.length) return h("p", {}, t("waiting_for_players"));
+  return h("section", { class: "invites" }, h("h2", {}, t("invite")),
+    ...free.map((p) => {
+      const link = `${location.origin}/play#game=${view.id}&seat=${p.seat}`;
+      const copy = async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+          page.say(t("copied"));
+        } catch {
+          page.say(t("copy_failed", { link }));
+        }
+      };
+      return h("p", { class: "invite" },
+        h("button", { type: "button", class: "primary", "data-invite": p.seat, onclick: copy }, t("copy_invite", { seat: shown(p.seat) })),
+        " ", h("input", { readonly: true, value: link, "aria-label": t("copy_invite", { seat: shown(p.seat) }), onfocus: (e) => e.target.select() }));
+    }));
+}
