@@ -123,7 +123,8 @@ def test_a_link_with_a_wrong_token_does_not_wipe_the_seat_kept_here(server, open
     me = api.join(game["id"], "Ada")
     page = open_page(f"{server.url}/play#game={game['id']}&token={me.token}")
     page.wait_for_selector(".hand [data-card]")
-    page.goto(f"{server.url}/play#game={game['id']}&token=nope")
+    with page.expect_response(lambda answer: answer.status == 401):  # refused, then the reload
+        page.goto(f"{server.url}/play#game={game['id']}&token=nope")
     page.reload()
     page.wait_for_selector(".hand [data-card]")  # the kept token still holds the seat
     kept = page.evaluate("JSON.parse(localStorage.getItem('stacks:my-games'))[0].token")
