@@ -1,17 +1,23 @@
-"""The hot path's cost against GET /health, measured with wrk (a C load generator, so
-the client takes little of the CPU the server needs).
+"""The hot path's cost against a bare Flask route, measured with wrk (a C load
+generator, so the client takes little of the CPU the server needs).
 
-    python bench/wrk.py [--seconds 8] [--connections 16] [--workers 2]
+    python bench/wrk.py [--seconds 8] [--connections 16] [--workers 2] [--rounds 3]
 
-Starts its own redis-server and ``stacks-api serve`` (gevent web workers, rate
-limits off), then runs four phases of the same length, back to back:
-  1. GET /api/v1/health (the baseline);
-  2. GET a seat's view of an active two-human Sequence game;
-  3. POST /api/v1/games (a two-human Sequence game, so no bot wakes);
-  4. POST one action: a list of legal actions worked out beforehand by replaying
+Starts its own redis-server, ``stacks-api serve`` (gevent web workers, rate
+limits off) and, beside it on the same Redis, bench/bare.py under the same
+gunicorn worker with as many workers: a Flask route that answers one Redis GET
+of a game's state. Then runs these phases of the same length, back to back:
+  1. GET the bare route (the baseline: what one Redis GET behind Flask costs);
+  2. GET /api/v1/health;
+  3. GET a seat's view of an active two-human Sequence game (no If-None-Match:
+     each answer is the whole view);
+  4. GET the same game as a spectator;
+  5. POST /api/v1/games (a two-human Sequence game, so no bot wakes);
+  6. POST one action: a list of legal actions worked out beforehand by replaying
      the same seeded games in the engine here, sent round-robin over many games
      (a move that arrives before the one ahead of it is refused and counted).
-Each phase prints its rate and its ratio to health in the same run. With
+Each phase prints its rate and its ratio to the bare route in the same round
+(the median over rounds, and their range). With
 ``--against REV``, the same is then measured for that revision (a git worktree),
 so the two trees are compared on the same machine minutes apart.
 """
@@ -27,12 +33,16 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 import argparse
 import contextlib
 import json
+import os
 import random
 import re
 import shutil
 import statistics
 import subprocess
 import tempfile
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -40,6 +50,7 @@ from load import served_on_redis
 
 from stacks_api.client import Client
 from stacks_api.engine import create_game
+from stacks_api.testing import free_port
 
 GAMES = 300
 MOVES_PER_GAME = 40
@@ -96,9 +107,38 @@ def wrk(url: str, seconds: float, connections: int, script: str | None = None,
     return rate, int(refused.group(1)) if refused else 0
 
 
+@contextmanager
+def bare_server(redis_url: str, workers: int, env: dict[str, str]) -> Iterator[str]:
+    """bench/bare.py under gunicorn with the server's own worker class; its URL."""
+    port = free_port()
+    root = str(Path(__file__).parents[1])
+    command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
+               "--workers", str(workers), "--worker-class", "stacks_api.serving.Worker",
+               "--no-control-socket", "--chdir", root, "bench.bare:app"]  # fmt: skip
+    process = subprocess.Popen(command, env={**os.environ, **env, "REDIS_URL": redis_url},
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/bare/none", timeout=1)
+            except urllib.error.HTTPError:
+                break  # 404: it answers
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("bench/bare.py did not start") from None
+                time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        process.wait()
+
+
 def measure(args: argparse.Namespace, env: dict[str, str]) -> dict[str, tuple[float, int]]:
-    """Each phase's requests a second and refusals, on a server of its own."""
-    with served_on_redis(env, args.workers) as (server, _):
+    """Each phase's requests a second and refusals, on servers of their own."""
+    with served_on_redis(env, args.workers) as (server, redis_url), \
+            bare_server(redis_url, args.workers, env) as bare:  # fmt: skip
         api = Client(server.url)
         seeds = list(range(1, GAMES + 1))
         seats = []
@@ -114,22 +154,24 @@ def measure(args: argparse.Namespace, env: dict[str, str]) -> dict[str, tuple[fl
         create_lua += 'wrk.headers["Content-Type"] = "application/json"\n'
         seat_auth = {"Authorization": f"Bearer {viewed_tokens[0]}"}
         return {
-            "GET health": (wrk(f"{base}/health", **run)[0], 0),
+            "GET bare": wrk(f"{bare}/bare/{viewed_id}", **run),
+            "GET health": wrk(f"{base}/health", **run),
             "GET seat view": wrk(f"{base}/games/{viewed_id}", headers=seat_auth, **run),
+            "GET spectator": wrk(f"{base}/games/{viewed_id}", **run),
             "POST games": wrk(f"{base}/games", script=create_lua, **run),
             "POST action": wrk(server.url, script=action_script(server.url, seats, seeds), **run),
         }
 
 
 def report(name: str, runs: list[dict[str, tuple[float, int]]]) -> None:
-    """Per phase: the median rate, and the median of each round's ratio to its health."""
+    """Per phase: the median rate, and the median of each round's ratio to its bare route."""
     print(name)
     for phase in runs[0]:
         rates = [run[phase][0] for run in runs]
-        ratios = [run[phase][0] / run["GET health"][0] for run in runs]
+        ratios = [run[phase][0] / run["GET bare"][0] for run in runs]
         refused = sum(run[phase][1] for run in runs)
         print(f"  {phase:14} {statistics.median(rates):8.1f}/s  "
-              f"{statistics.median(ratios):5.2f}x health "
+              f"{statistics.median(ratios):5.2f}x bare "
               f"(rounds {min(ratios):.2f}-{max(ratios):.2f})   refused {refused}")  # fmt: skip
 
 
@@ -139,7 +181,7 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--against", help="another revision, measured in turn with this tree")
-    parser.add_argument("--rounds", type=int, default=1, help="turns of each tree (medians)")
+    parser.add_argument("--rounds", type=int, default=3, help="turns of each tree (medians)")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("wrk is not installed (apt-get install wrk)")

@@ -19,14 +19,24 @@ NEVER_STORE = {"Cache-Control": "no-store"}
 def view_tag(view: dict[str, Any]) -> str:
     """The view's entity tag, without quotes: its version, and the seat if it has one."""
     you = view.get("you")
-    return str(view["version"]) if you is None else f"{view['version']}-s{you['seat']}"
+    return tag_of(view["version"], None if you is None else you["seat"])
+
+
+def tag_of(version: int, seat: int | None) -> str:
+    """The entity tag of a view of ``version``, a seat's or (None) a spectator's."""
+    return str(version) if seat is None else f"{version}-s{seat}"
 
 
 def view_headers(view: dict[str, Any]) -> dict[str, str]:
     """ETag, Cache-Control and Vary for an answer that is (or holds) this view."""
-    private = "you" in view
+    you = view.get("you")
+    return headers_of_view(view["version"], None if you is None else you["seat"])
+
+
+def headers_of_view(version: int, seat: int | None) -> dict[str, str]:
+    """ETag, Cache-Control and Vary for a view of ``version`` (see ``tag_of``)."""
     return {
-        "ETag": f'"{view_tag(view)}"',
-        "Cache-Control": "private, no-cache" if private else "no-cache",
+        "ETag": f'"{tag_of(version, seat)}"',
+        "Cache-Control": "no-cache" if seat is None else "private, no-cache",
         "Vary": "Authorization",
     }

@@ -18,7 +18,7 @@ from ..service import GameService
 from ..ttl_cache import TtlCache
 from . import examples
 from .auth import BEARER, bearer_token
-from .caching import NEVER_STORE, view_headers, view_tag
+from .caching import NEVER_STORE, headers_of_view, tag_of, view_headers
 from .event_schemas import ActionResultSchema, EventsSchema
 from .guards import VERSION_HEADER, VIEW_TAG, idempotency_key, version_header, view_tag_header
 from .player_schemas import RecordSchema
@@ -189,11 +189,11 @@ class Game(MethodView):
         """
         wait = _prefer_wait()
         cached = view_tag_header("If-None-Match")
-        view = service().play.view(game_id, bearer_token(), wait_s=wait or 0)
-        headers = {**view_headers(view), **_applied(wait)}
-        if cached == view_tag(view):  # only ever the caller's own view (api/caching.py)
+        shown = service().play.shown(game_id, bearer_token(), wait_s=wait or 0)
+        headers = {**headers_of_view(shown.version, shown.seat), **_applied(wait)}
+        if cached == tag_of(shown.version, shown.seat):  # only the caller's own view
             return "", 304, headers
-        return rendered(view, 200, headers)
+        return Response(shown.text, 200, headers, mimetype="application/json")
 
     @blp.response(200, GameViewSchema)
     @blp.doc(security=BEARER)

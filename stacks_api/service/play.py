@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from .. import metrics
 from ..engine import IllegalAction
@@ -17,7 +17,7 @@ from . import replay
 from .archiving import document
 from .changes import settled, stamped
 from .chat import TableOnly, is_spectators
-from .table import Table, own_seat, seat_of
+from .table import Caller, Table, own_seat, seat_of
 from .views import render
 
 # The engine's refusal codes, in the server's vocabulary.
@@ -29,15 +29,32 @@ ENGINE_CODES = {
 }
 
 
+# How many sent views a process keeps (a few KB each).
+SHOWN_KEPT = 2048
+
+
 def idempotency_slot(seat: int, key: str) -> str:
     """Where a seat's Idempotency-Key is remembered: built from the seat and a digest,
     so the client's text never becomes part of a storage key."""
     return f"{seat}:{hashlib.sha256(key.encode()).hexdigest()[:32]}"
 
 
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A view as the API sends it: its JSON text, and what its entity tag names."""
+
+    text: str
+    version: int
+    seat: int | None  # None: a spectator's view
+
+
 class Play:
     def __init__(self, table: Table) -> None:
         self.table = table
+        # The views this process sent last, by game and bearer token, each with the
+        # snapshot it was rendered from: a view is a function of the stored record
+        # and the seat, so while the snapshot is the same the text is too.
+        self._shown: dict[tuple[str, str | None], tuple[bytes, Shown]] = {}
 
     def view(self, game_id: str, token: str | None, wait_s: float = 0) -> JSON:
         """The game as ``token``'s seat (or a spectator) sees it; never computes. An
@@ -45,14 +62,40 @@ class Play:
 
         With ``wait_s``, first waits (up to that long) until a human must act.
         """
+        return self._view(game_id, self.table.caller(token), wait_s)[0]
+
+    def shown(self, game_id: str, token: str | None, wait_s: float = 0) -> Shown:
+        """``view`` as its JSON text: the same request on the same stored record is
+        answered with the text sent before (a player key is still checked)."""
         caller = self.table.caller(token)
-        record = self.table.load(game_id)
+        key = (game_id, token)
+        snapshot = self.table.store.snapshot(game_id) if wait_s <= 0 else None
+        if snapshot is not None:
+            kept = self._shown.get(key)
+            if kept is not None and kept[0] == snapshot:
+                return kept[1]
+        view, seat, same = self._view(game_id, caller, wait_s, snapshot)
+        shown = Shown(json.dumps(view), view["version"], None if "you" not in view else seat)
+        if snapshot is not None and same:
+            if len(self._shown) >= SHOWN_KEPT:
+                del self._shown[next(iter(self._shown))]  # the oldest
+            self._shown[key] = (snapshot, shown)
+        return shown
+
+    def _view(
+        self, game_id: str, caller: Caller, wait_s: float, snapshot: bytes | None = None
+    ) -> tuple[JSON, int | None, bool]:
+        """The view, the caller's seat, and whether the view is of ``snapshot``
+        unchanged (not when it was None, the seat came back or the view waited)."""
+        store = self.table.store
+        record = self.table.load(game_id) if snapshot is None else store.parse(snapshot)
         seat = seat_of(record, caller)
+        same = snapshot is not None
         if seat is not None and record.seats[seat].state == "away":
-            record = self.back(game_id, seat)
+            record, same = self.back(game_id, seat), False
         if wait_s > 0:
-            record = self.wait_for_humans(record, wait_s)
-        return render(record, self.table.game(record), seat)
+            record, same = self.wait_for_humans(record, wait_s), False
+        return render(record, self.table.game(record), seat), seat, same
 
     def wait_for_humans(self, record: GameRecord, wait_s: float) -> GameRecord:
         """The game once a human seat must act or it is over, or after ``wait_s``."""

@@ -248,6 +248,13 @@ class GameStore(Protocol):
     def load(self, game_id: str) -> GameRecord | None:
         """The game's record, or None."""
 
+    def snapshot(self, game_id: str) -> bytes | None:
+        """The game's record as the store holds it (equal snapshots are the same
+        record), or None; ``parse`` reads it."""
+
+    def parse(self, snapshot: bytes) -> GameRecord:
+        """The record of a ``snapshot``."""
+
     def update(self, game_id: str, decide: Callable[[GameRecord], tuple[Change, T]]) -> T:
         """Compare-and-set: ``decide`` sees the current record and says what to write.
 

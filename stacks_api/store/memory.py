@@ -29,12 +29,12 @@ SWEEP_EVERY_S = 60.0
 
 @dataclass
 class _Slot:
-    """One game: its record (as JSON text, so callers never share mutable state),
+    """One game: its record (as JSON bytes, so callers never share mutable state),
     its events, its remembered responses, and the lock that makes its updates atomic."""
 
     lock: threading.RLock = field(default_factory=threading.RLock)
     changed: threading.Condition = field(init=False)
-    state: str | None = None
+    state: bytes | None = None  # the record's JSON
     expires: float = 0.0
     # What the lobby sorts and filters by, kept beside the JSON so that listing
     # decodes only the games of the page it answers.
@@ -85,11 +85,19 @@ class MemoryStore:
             return True
 
     def load(self, game_id: str) -> GameRecord | None:
+        snapshot = self.snapshot(game_id)
+        return None if snapshot is None else self.parse(snapshot)
+
+    def snapshot(self, game_id: str) -> bytes | None:
         slot = self._slot(game_id)
         if slot is None:
             return None
         with slot.lock:
-            return self._read(slot)
+            live = slot.state is not None and slot.expires > self._clock()
+            return slot.state if live else None
+
+    def parse(self, snapshot: bytes) -> GameRecord:
+        return GameRecord.from_json(json.loads(snapshot))
 
     def update(self, game_id: str, decide: Callable[[GameRecord], tuple[Change, T]]) -> T:
         slot = self._slot(game_id)
@@ -285,12 +293,12 @@ class MemoryStore:
     def _read(self, slot: _Slot) -> GameRecord | None:
         if slot.state is None or slot.expires <= self._clock():
             return None
-        return GameRecord.from_json(json.loads(slot.state))
+        return self.parse(slot.state)
 
     def _write(
         self, slot: _Slot, record: GameRecord, events: list[Event], archive: bool = False
     ) -> None:
-        slot.state = json.dumps(record.to_json())
+        slot.state = json.dumps(record.to_json()).encode()
         slot.status, slot.variant, slot.unlisted = record.status, record.variant, record.unlisted
         slot.last_change = record.updated_at
         with self._outbox_lock:

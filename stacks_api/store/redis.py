@@ -160,9 +160,16 @@ class RedisStore(RedisOutbox, RedisStreams):
             return self._write(None, record, Change(record, events))
 
     def load(self, game_id: str) -> GameRecord | None:
+        snapshot = self.snapshot(game_id)
+        return None if snapshot is None else self.parse(snapshot)
+
+    def snapshot(self, game_id: str) -> bytes | None:
         with reachable():
-            raw = self.client.get(self.keys.state(game_id))
-        return None if raw is None else GameRecord.from_json(_decode(raw))
+            raw: bytes | None = self.client.get(self.keys.state(game_id))
+        return raw
+
+    def parse(self, snapshot: bytes) -> GameRecord:
+        return GameRecord.from_json(_decode(snapshot))
 
     def update(self, game_id: str, decide: Callable[[GameRecord], tuple[Change, T]]) -> T:
         with reachable():
@@ -170,7 +177,7 @@ class RedisStore(RedisOutbox, RedisStreams):
                 raw: bytes | None = self.client.get(self.keys.state(game_id))
                 if raw is None:
                     raise KeyError(game_id)
-                record = GameRecord.from_json(_decode(raw))
+                record = self.parse(raw)
                 change, result = decide(record)
                 if change.record is None and change.remember is None:
                     return result
@@ -228,7 +235,7 @@ class RedisStore(RedisOutbox, RedisStreams):
             for game_id in ids:  # one GET each: the games may sit in different slots
                 pipe.get(self.keys.state(game_id))
             raws: list[Any] = pipe.execute()
-        records = [None if raw is None else GameRecord.from_json(_decode(raw)) for raw in raws]
+        records = [None if raw is None else self.parse(raw) for raw in raws]
         # Entries whose game expired (or, written by an older release, moved on)
         # are dropped here.
         found = [r for r in records if r is not None and r.status == status]

@@ -125,6 +125,18 @@ def test_a_revoked_key_is_refused_on_its_very_next_request(client):
     problem(client.get(f"{PLAYERS}/me", headers=bearer(phone)), 401, "unauthorized")
     game_id = game_against(client)
     problem(client.get(f"{API}/{game_id}", headers=bearer(phone)), 401, "unauthorized")
+
+
+def test_a_key_revoked_after_its_view_was_sent_gets_no_view_again(client):
+    _, key = new_player(client)
+    made = client.post(f"{PLAYERS}/me/keys", json={"label": "phone"}, headers=bearer(key))
+    phone = made.json["key"]
+    game_id = game_against(client)
+    assert client.post(f"{API}/{game_id}/players", json={}, headers=bearer(phone)).status_code == 201
+    seen = client.get(f"{API}/{game_id}", headers=bearer(phone))
+    assert seen.status_code == 200 and seen.json["you"]["hand"]
+    client.delete(f"{PLAYERS}/me/keys/{made.json['id']}", headers=bearer(key))
+    problem(client.get(f"{API}/{game_id}", headers=bearer(phone)), 401, "unauthorized")
     problem(client.delete(f"{PLAYERS}/me/keys/{made.json['id']}", headers=bearer(key)), 404,
             "not_found")  # fmt: skip
 

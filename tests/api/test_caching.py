@@ -86,3 +86,26 @@ def test_refusals_are_never_stored(client, table):
 def test_malformed_view_tags_are_a_400(client, table, tag):
     game_id, _ = table
     problem(client.get(f"{API}/{game_id}", headers={"If-None-Match": tag}), 400, "bad_request")
+
+
+def test_a_view_asked_again_is_the_same_until_the_game_changes(client, table):
+    game_id, tokens = table
+    first, again = (client.get(f"{API}/{game_id}", headers=bearer(tokens[0])) for _ in range(2))
+    assert first.data == again.data and first.headers["ETag"] == again.headers["ETag"]
+    mover = first.json["to_move"][0]
+    mine = client.get(f"{API}/{game_id}", headers=bearer(tokens[mover])).json
+    act(client, game_id, tokens[mover], mine["you"]["legal_actions"][0])
+    after = client.get(f"{API}/{game_id}", headers=bearer(tokens[0]))
+    assert after.json["version"] == first.json["version"] + 1
+    assert after.headers["ETag"] == f'"{after.json["version"]}-s0"'
+
+
+def test_each_token_and_the_spectators_get_their_own_view_of_one_state(client, table):
+    game_id, tokens = table
+    for _ in range(2):  # the second time round, every view may come from what was sent
+        seats = [client.get(f"{API}/{game_id}", headers=bearer(t)).json for t in tokens]
+        spectator = client.get(f"{API}/{game_id}").json
+        assert [s["you"]["seat"] for s in seats] == [0, 1]
+        assert seats[0]["you"]["hand"] != seats[1]["you"]["hand"]
+        assert "you" not in spectator
+        problem(client.get(f"{API}/{game_id}", headers=bearer("x" * 64)), 401, "unauthorized")
