@@ -132,7 +132,8 @@ def test_a_key_revoked_after_its_view_was_sent_gets_no_view_again(client):
     made = client.post(f"{PLAYERS}/me/keys", json={"label": "phone"}, headers=bearer(key))
     phone = made.json["key"]
     game_id = game_against(client)
-    assert client.post(f"{API}/{game_id}/players", json={}, headers=bearer(phone)).status_code == 201
+    joined = client.post(f"{API}/{game_id}/players", json={}, headers=bearer(phone))
+    assert joined.status_code == 201
     seen = client.get(f"{API}/{game_id}", headers=bearer(phone))
     assert seen.status_code == 200 and seen.json["you"]["hand"]
     client.delete(f"{PLAYERS}/me/keys/{made.json['id']}", headers=bearer(key))
