@@ -33,6 +33,7 @@ from . import (
 )
 from .broadcast import Broadcaster, Subscription, Wake
 from .keys import Keys
+from .packing import pack_events, pack_record, unpack_events, unpack_record
 from .redis_challenges import RedisChallenges
 from .redis_connect import connect
 from .redis_errors import FAILURES, reachable
@@ -56,7 +57,8 @@ REPLICA_WAIT_MS = 1000
 # none), the game id, the lobby score, the response to remember ("": none) and how
 # long, the publish command (SPUBLISH on a cluster: the message stays in the
 # shard), "1" when the change ends the game and puts it in the outbox (else ""),
-# then the events, one JSON text each. A game in the outbox keeps its state and
+# then, if the change has events, them packed (one element of the event list,
+# ``packing.py``) and their JSON array to publish. A game in the outbox keeps its state and
 # events without a TTL until it is archived (``ARCHIVED``). Returns 1 when
 # written, 0 when the state was not the one read.
 WRITE_GAME = """
@@ -73,8 +75,8 @@ if ARGV[2] == '' then return 1 end
 local ttl = tonumber(ARGV[3])
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
 if #ARGV > 11 then
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, 12))
-  redis.call(ARGV[10], ARGV[4], '[' .. table.concat(ARGV, ',', 12) .. ']')
+  redis.call('RPUSH', KEYS[2], ARGV[12])
+  redis.call(ARGV[10], ARGV[4], ARGV[13])
 end
 redis.call('EXPIRE', KEYS[2], ttl)
 if ARGV[5] == '' then
@@ -169,7 +171,7 @@ class RedisStore(RedisOutbox, RedisStreams):
         return raw
 
     def parse(self, snapshot: bytes) -> GameRecord:
-        return GameRecord.from_json(_decode(snapshot))
+        return GameRecord.from_json(unpack_record(snapshot))
 
     def update(self, game_id: str, decide: Callable[[GameRecord], tuple[Change, T]]) -> T:
         with reachable():
@@ -189,8 +191,7 @@ class RedisStore(RedisOutbox, RedisStreams):
     def events_after(self, game_id: str, version: int) -> list[Event]:
         with reachable():
             stored: list[Any] = self.client.lrange(self.keys.events(game_id), 0, -1)
-        events = [_decode(raw) for raw in stored]
-        return [e for e in events if e["version"] > version]
+        return [e for element in stored for e in unpack_events(element) if e["version"] > version]
 
     def feed(self, game_id: str, after: int) -> RedisFeed:
         return RedisFeed(self, game_id, after)
@@ -290,7 +291,7 @@ class RedisStore(RedisOutbox, RedisStreams):
             ],
             args=[
                 read or "",
-                "" if change.record is None else json.dumps(record.to_json()),
+                "" if change.record is None else pack_record(record.to_json()),
                 TTL_SECONDS[record.status],
                 keys.channel(game_id),
                 "" if due is None else repr(due),
@@ -300,7 +301,7 @@ class RedisStore(RedisOutbox, RedisStreams):
                 IDEMPOTENCY_TTL_S,
                 self._publish,
                 "1" if change.archive else "",
-                *(json.dumps(e) for e in change.events),
+                *((pack_events(change.events), json.dumps(change.events)) if change.events else ()),
             ],
         )
 
@@ -339,7 +340,8 @@ class RedisFeed:
 
     It subscribes before reading the backlog, so an event written in between is
     never missed (one seen twice is dropped by its version). It remembers how far
-    into the game's event list it has read: published batches extend it directly,
+    into the game's event list it has read (an element a write): published batches
+    extend it directly,
     and only a gap makes it read Redis again, from where it stopped. Redis does
     not drop a message without dropping the connection, which ends every feed of
     the process (``Lost``), so a quiet feed needs no rereading.
@@ -364,7 +366,7 @@ class RedisFeed:
                 batch += self._read_new()  # a gap: read what is missing
                 continue
             batch += fresh
-            self._index += len(fresh)
+            self._index += 1  # one write's events: one element of the list
             self._last = fresh[-1]["version"]
         return batch
 
@@ -375,7 +377,8 @@ class RedisFeed:
         with reachable():
             stored: list[Any] = self._store.client.lrange(self._key, self._index, -1)
         self._index += len(stored)
-        events = [e for e in map(_decode, stored) if e["version"] > self._last]
+        unpacked = (e for element in stored for e in unpack_events(element))
+        events = [e for e in unpacked if e["version"] > self._last]
         if events:
             self._last = events[-1]["version"]
         return events
