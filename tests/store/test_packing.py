@@ -11,7 +11,7 @@ from stacks_api.store.packing import pack_events, pack_record, unpack_events, un
 EVENTS = [
     {"version": 9, "type": "play", "seat": 1, "card": "JD", "cell": [4, 5]},
     {"version": 9, "type": "draw", "seat": 1},
-    {"version": 9, "type": "chat", "seat": 0, "text": "¡bien jugado! 🎉 \"quoted\""},
+    {"version": 9, "type": "chat", "seat": 0, "text": '¡bien jugado! 🎉 "quoted"'},
 ]
 
 
