@@ -3,7 +3,7 @@
 - The record stays JSON, since the store's scripts read its status, seats and due
   time, but the engine's state inside it (``game``, half the record and all of its
   cards) is packed: compressed with a preset dictionary of what every state
-  repeats, as ``"z1:"`` and Base85 text.
+  repeats, as ``"z1:"`` and Base64 text.
 - Each write's events are one element of the game's event list: their compact
   JSON array, compressed with a preset dictionary of the events' own words, after
   the byte ``PACKED_EVENTS``. An element that starts with ``{`` is one event as an
@@ -72,7 +72,7 @@ def compact(data: object) -> bytes:
 def pack_record(record: JSON) -> bytes:
     """The stored text of a record (``GameRecord.to_json``), its engine state packed."""
     packed = _deflate(compact(record["game"]), GAME_DICTIONARY)
-    return compact({**record, "game": GAME_MARKER + base64.b85encode(packed).decode()})
+    return compact({**record, "game": GAME_MARKER + base64.b64encode(packed).decode()})
 
 
 def unpack_record(stored: bytes | str) -> JSON:
@@ -80,7 +80,7 @@ def unpack_record(stored: bytes | str) -> JSON:
     record: JSON = json.loads(stored)
     game = record["game"]
     if isinstance(game, str) and game.startswith(GAME_MARKER):
-        packed = base64.b85decode(game[len(GAME_MARKER) :])
+        packed = base64.b64decode(game[len(GAME_MARKER) :])
         record["game"] = json.loads(_inflate(packed, GAME_DICTIONARY))
     return record
 
