@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from .blueprint import Blueprint
 from .games import problems
 from .players import NO_CACHE, service
 from .teaching_schemas import AnalysisSchema

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .. import variants
 from .auth import BEARER
+from .blueprint import Blueprint
 from .caching import NEVER_STORE
 from .challenge_schemas import (
     AnswerSchema,

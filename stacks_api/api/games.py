@@ -11,13 +11,13 @@ from typing import Any
 
 from flask import Response, current_app, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ..problems import Refusal
 from ..service import GameService
 from ..ttl_cache import TtlCache
 from . import examples
 from .auth import BEARER, bearer_token
+from .blueprint import Blueprint
 from .caching import NEVER_STORE, headers_of_view, tag_of, view_headers
 from .event_schemas import ActionResultSchema, EventsSchema
 from .guards import VERSION_HEADER, VIEW_TAG, idempotency_key, version_header, view_tag_header

@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from .blueprint import Blueprint
 from .schemas import HealthSchema
 from .stream import server_streams
 

@@ -8,12 +8,12 @@ from typing import Any
 
 from flask import Response, current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .. import metrics
 from ..problems import Refusal
 from ..service import GameService
 from .auth import BEARER, bearer_token
+from .blueprint import Blueprint
 from .games import problems
 from .stream import server_streams
 

@@ -9,11 +9,11 @@ from typing import Any
 
 from flask import Response, request, stream_with_context
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .. import variants
 from ..record import JSON
 from .auth import BEARER
+from .blueprint import Blueprint
 from .caching import NEVER_STORE
 from .games import problems
 from .players import me, service

@@ -8,12 +8,12 @@ from typing import Any
 
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ..record import HistoryQuery
 from ..service import GameService
 from ..service.cursors import read_cursor
 from .auth import BEARER, bearer_token
+from .blueprint import Blueprint
 from .caching import NEVER_STORE
 from .games import problems
 from .player_schemas import (

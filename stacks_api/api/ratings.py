@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .. import variants
 from ..problems import Refusal
+from .blueprint import Blueprint
 from .games import problems
 from .players import NO_CACHE, service
 from .rating_schemas import (

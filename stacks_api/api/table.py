@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .auth import BEARER, bearer_token
+from .blueprint import Blueprint
 from .caching import NEVER_STORE, view_headers
 from .games import problems, rendered, service
 from .schemas import GameViewSchema
