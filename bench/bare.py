@@ -27,3 +27,17 @@ def bare(game_id: str) -> Response:
     if raw is None:
         return Response(status=404)
     return Response(raw, mimetype="application/json")
+
+
+def hooked() -> Flask:
+    """The same route inside the server's own app (``bench.bare:hooked()``): every
+    hook a request of the API passes (request id, metrics, CORS, limits, body
+    checks) and its routing, around the same one GET. Its rate bounds what any
+    view can reach."""
+    from stacks_api import logs
+    from stacks_api.app import create_app
+
+    logs.configure()
+    server = create_app()
+    server.add_url_rule("/api/v1/bare/<game_id>", "bare", bare)
+    return server

@@ -8,12 +8,15 @@ limits off) and, beside it on the same Redis, bench/bare.py under the same
 gunicorn worker with as many workers: a Flask route that answers one Redis GET
 of a game's state. Then runs these phases of the same length, back to back:
   1. GET the bare route (the baseline: what one Redis GET behind Flask costs);
-  2. GET /api/v1/health;
-  3. GET a seat's view of an active two-human Sequence game (no If-None-Match:
+  2. the same route inside the server's own app (bench/bare.py's ``hooked``):
+     the request id, metrics, CORS and body checks around the same GET, the
+     bound of what any view can reach;
+  3. GET /api/v1/health;
+  4. GET a seat's view of an active two-human Sequence game (no If-None-Match:
      each answer is the whole view);
-  4. GET the same game as a spectator;
-  5. POST /api/v1/games (a two-human Sequence game, so no bot wakes);
-  6. POST one action: a list of legal actions worked out beforehand by replaying
+  5. GET the same game as a spectator;
+  6. POST /api/v1/games (a two-human Sequence game, so no bot wakes);
+  7. POST one action: a list of legal actions worked out beforehand by replaying
      the same seeded games in the engine here, sent round-robin over many games
      (a move that arrives before the one ahead of it is refused and counted).
 Each phase prints its rate and its ratio to the bare route in the same round
@@ -108,14 +111,19 @@ def wrk(url: str, seconds: float, connections: int, script: str | None = None,
 
 
 @contextmanager
-def bare_server(redis_url: str, workers: int, env: dict[str, str]) -> Iterator[str]:
+def bare_server(
+    redis_url: str, workers: int, env: dict[str, str], app: str = "bench.bare:app"
+) -> Iterator[str]:
     """bench/bare.py under gunicorn with the server's own worker class; its URL."""
     port = free_port()
     root = str(Path(__file__).parents[1])
+    counted = tempfile.mkdtemp(prefix="stacks-bench-metrics-")  # as serve counts, in files
+    settings = {"REDIS_URL": redis_url, "STACKS_RATE_LIMITS": "off", "STACKS_ACCESS_LOG": "off",
+                "PROMETHEUS_MULTIPROC_DIR": counted, "STACKS_DATA_DIR": counted}  # fmt: skip
     command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
                "--workers", str(workers), "--worker-class", "stacks_api.serving.Worker",
-               "--no-control-socket", "--chdir", root, "bench.bare:app"]  # fmt: skip
-    process = subprocess.Popen(command, env={**os.environ, **env, "REDIS_URL": redis_url},
+               "--no-control-socket", "--chdir", root, app]  # fmt: skip
+    process = subprocess.Popen(command, env={**os.environ, **env, **settings},
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
@@ -133,12 +141,14 @@ def bare_server(redis_url: str, workers: int, env: dict[str, str]) -> Iterator[s
     finally:
         process.terminate()
         process.wait()
+        shutil.rmtree(counted, ignore_errors=True)
 
 
 def measure(args: argparse.Namespace, env: dict[str, str]) -> dict[str, tuple[float, int]]:
     """Each phase's requests a second and refusals, on servers of their own."""
     with served_on_redis(env, args.workers) as (server, redis_url), \
-            bare_server(redis_url, args.workers, env) as bare:  # fmt: skip
+            bare_server(redis_url, args.workers, env) as bare, \
+            bare_server(redis_url, args.workers, env, "bench.bare:hooked()") as hooked:  # fmt: skip
         api = Client(server.url)
         seeds = list(range(1, GAMES + 1))
         seats = []
@@ -155,6 +165,7 @@ def measure(args: argparse.Namespace, env: dict[str, str]) -> dict[str, tuple[fl
         seat_auth = {"Authorization": f"Bearer {viewed_tokens[0]}"}
         return {
             "GET bare": wrk(f"{bare}/bare/{viewed_id}", **run),
+            "GET bare, hooked": wrk(f"{hooked}/api/v1/bare/{viewed_id}", **run),
             "GET health": wrk(f"{base}/health", **run),
             "GET seat view": wrk(f"{base}/games/{viewed_id}", headers=seat_auth, **run),
             "GET spectator": wrk(f"{base}/games/{viewed_id}", **run),

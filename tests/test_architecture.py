@@ -33,6 +33,7 @@ MAY_IMPORT = {
     "logs": set(),
     "outbound": set(),
     "outcomes": set(),
+    "swiss": set(),
     "ratings": {"record", "outcomes"},
     "variants": {"rules", "record", "fairness"},
     "engine": {"rules", "variants"},
@@ -40,7 +41,7 @@ MAY_IMPORT = {
     "store": {"record"},
     # The archive implements the service's ports; its failures are the store's 503.
     "archive": {"record", "store", "problems", "tokens", "ratings"},
-    "service": SERVICE_NEEDS | {"offload", "metrics", "outbound", "outcomes"},
+    "service": SERVICE_NEEDS | {"offload", "metrics", "outbound", "outcomes", "swiss"},
     "workers": {"service"},
     "api": {
         "offload",

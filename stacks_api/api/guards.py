@@ -31,8 +31,8 @@ def install(app: Flask) -> None:
 
 def check_json_body() -> None:
     """Parse a JSON body before anything else reads it; refuse what cannot be read safely."""
-    if not request.is_json or request.method in ("GET", "HEAD", "OPTIONS"):
-        return
+    if request.method in ("GET", "HEAD", "OPTIONS") or not request.is_json:
+        return  # the method first: reading it costs nothing, the content type a parse
     try:
         raw = request.get_data(cache=True)
     except (OSError, ClientDisconnected):
