@@ -26,6 +26,7 @@ from .api import (
     players,
     ratings,
     table,
+    tournaments,
     tracing,
 )
 from .api.problems import ProblemApi
@@ -67,6 +68,7 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(ratings.blp)
     api.register_blueprint(pairing.blp)
     api.register_blueprint(challenges.blp)
+    api.register_blueprint(tournaments.blp)
     api.register_blueprint(hints.blp)
     api.register_blueprint(analysis.blp)
     api.register_blueprint(metrics.blp)

@@ -200,6 +200,8 @@ class GameRecord:
     cancel_agreed: tuple[int, ...] = ()
     unlisted: bool = False  # a private table: in no public lobby listing
     rated: bool = False  # its players' ratings change when it ends
+    # The tournament and round it was made for ({"id", "round"}), if any.
+    tournament: JSON | None = None
 
     @property
     def ended(self) -> bool:
@@ -262,6 +264,7 @@ class GameRecord:
             "cancel_agreed": list(self.cancel_agreed),
             "unlisted": self.unlisted,
             "rated": self.rated,
+            "tournament": self.tournament,
         }
 
     @classmethod
@@ -292,6 +295,7 @@ class GameRecord:
             cancel_agreed=tuple(data.get("cancel_agreed") or ()),
             unlisted=data.get("unlisted", False),
             rated=data.get("rated", False),
+            tournament=data.get("tournament"),
         )
 
 

@@ -24,6 +24,9 @@ CODES: dict[str, tuple[int, str]] = {
     "nothing_to_claim": (409, "Nothing to claim"),
     "challenge_pending": (409, "Challenge pending"),
     "challenge_closed": (409, "Challenge closed"),
+    "tournament_full": (409, "Tournament full"),
+    "already_entered": (409, "Already entered"),
+    "tournament_over": (409, "Tournament over"),
     "hints_off": (403, "Hints off"),
     "account_closed": (403, "Account closed"),
     "games_live": (409, "Games live"),
@@ -54,8 +57,8 @@ BY_STATUS: dict[int, str] = {
                     "game_full", "too_many_keys", "game_started", "already_seeking", "hints_off",
                     "account_closed", "games_live", "too_many_webhooks", "url_refused",
                     "idempotency_key_reused", "opening_over", "nothing_to_claim",
-                    "challenge_pending", "challenge_closed",
-                    "degraded")
+                    "challenge_pending", "challenge_closed", "tournament_full",
+                    "already_entered", "tournament_over", "degraded")
 }  # fmt: skip
 
 

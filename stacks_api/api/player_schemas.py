@@ -145,6 +145,11 @@ class EngineSchema(Schema):
     version = fields.String(required=True)
 
 
+class RecordTournamentSchema(Schema):
+    id = fields.String(required=True)
+    round = whole(required=True)
+
+
 class RecordSchema(Schema):
     """An ended game, whole: enough to replay and verify it with no server
     (docs/records.md). Cards that were never shown are not in it."""
@@ -173,3 +178,8 @@ class RecordSchema(Schema):
     created_at = fields.Float(required=True)
     ended_at = fields.Float(required=True)
     rematch_of = fields.String(required=True, allow_none=True)
+    tournament = fields.Nested(
+        RecordTournamentSchema,
+        allow_none=True,
+        metadata={"description": "The tournament and round the game was played in, if any"},
+    )

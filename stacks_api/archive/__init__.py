@@ -22,11 +22,13 @@ from .errors import ArchiveUnavailable
 from .games import GameArchive
 from .moderation import Moderation
 from .ratings import RatingBook
+from .tournaments import TournamentBook
 from .webhooks import WebhookBook
 
 
 class Archive:
-    """The archive's parts over one engine: games, accounts, ratings and analyses."""
+    """The archive's parts over one engine: games, accounts, ratings, analyses,
+    moderation, webhooks and tournaments."""
 
     def __init__(
         self, engine: Engine, clock: Callable[[], float] = time.time, starts: Starts = fresh
@@ -38,6 +40,7 @@ class Archive:
         self.accounts = Accounts(engine, clock)
         self.moderation = Moderation(engine, clock)
         self.webhooks = WebhookBook(engine, clock)
+        self.tournaments = TournamentBook(engine, clock)
 
     @property
     def kind(self) -> str:

@@ -235,3 +235,64 @@ class WebhookAttempt(Base):
     status: Mapped[int | None] = mapped_column(SmallInteger, default=None)
     error: Mapped[str | None] = mapped_column(String(200), default=None)
     duration_ms: Mapped[float] = mapped_column(Double)
+
+
+class Tournament(Base):
+    """A swiss (``rounds`` fixed in advance) or an arena (``minutes`` long), made by
+    a player. ``round`` counts the rounds made so far: each is made once, by the
+    worker whose compare-and-set on it succeeds."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    creator: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    variant: Mapped[str] = mapped_column(String(16))
+    system: Mapped[str] = mapped_column(String(8))  # swiss or arena
+    rounds: Mapped[int | None] = mapped_column(SmallInteger, default=None)
+    minutes: Mapped[int | None] = mapped_column(Integer, default=None)
+    players: Mapped[int] = mapped_column(SmallInteger)  # at each table
+    rated: Mapped[bool] = mapped_column(Boolean)
+    turn_seconds: Mapped[float] = mapped_column(Double)
+    max_players: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(10))  # upcoming, running, finished
+    round: Mapped[int] = mapped_column(SmallInteger, default=0)
+    created_at: Mapped[float] = mapped_column(Double)
+    starts_at: Mapped[float] = mapped_column(Double)
+    ended_at: Mapped[float | None] = mapped_column(Double, default=None)
+
+    __table_args__ = (Index("ix_tournaments_status_starts_at", "status", "starts_at"),)
+
+
+class TournamentEntry(Base):
+    """One entry: a player (``entry`` is their id) or a bot the creator entered
+    (``bot:<level>:<n>``), with the rating it entered with."""
+
+    __tablename__ = "tournament_entries"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    entry: Mapped[str] = mapped_column(String(40), primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), default=None)
+    bot: Mapped[str | None] = mapped_column(String(16), default=None)
+    name: Mapped[str] = mapped_column(String(40))
+    rating: Mapped[float] = mapped_column(Double)
+    joined_at: Mapped[float] = mapped_column(Double)
+    withdrawn_at: Mapped[float | None] = mapped_column(Double, default=None)
+
+
+class TournamentTable(Base):
+    """One table of a round: its entries in seat order (JSON), the game's id and its
+    deal's server seed (so the game is made the same by whichever worker makes it),
+    and each seat's points once it ended. A bye is a table of one with no game."""
+
+    __tablename__ = "tournament_tables"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    board: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    seats: Mapped[str] = mapped_column(String(400))
+    game_id: Mapped[str | None] = mapped_column(String(32), unique=True, default=None)
+    server_seed: Mapped[str | None] = mapped_column(String(64), default=None)
+    points: Mapped[str | None] = mapped_column(String(100), default=None)
+    made_at: Mapped[float] = mapped_column(Double)
+    ended_at: Mapped[float | None] = mapped_column(Double, default=None)

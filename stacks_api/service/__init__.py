@@ -49,6 +49,7 @@ from .ports import Archive, Degraded, Jobs, Unavailable, WorkQueue
 from .rating import RatingDesk
 from .rematch import Rematch
 from .table import Table
+from .tournaments import Tournaments
 from .turns import BOT_BUDGET_S, Turns
 from .webhooks import DEFAULT_SENDING, Sending, WebhookDesk
 
@@ -80,6 +81,7 @@ class GameService:
         self.ratings = RatingDesk(self.table)
         self.pairing = Pairing(self.table, self.lobby)
         self.challenges = Challenges(self.table, self.lobby)
+        self.tournaments = Tournaments(self.table, self.lobby)
         self.hints = Hints(self.table)
         self.analyses = AnalysisDesk(self.table)
         self.account_feed = AccountFeed(self.table, self.ratings)

@@ -72,6 +72,7 @@ def document(record: GameRecord, events: list[Event]) -> JSON:
         "created_at": record.created_at,
         "ended_at": record.updated_at,
         "rematch_of": record.rematch_of,
+        "tournament": record.tournament,
     }
 
 

@@ -103,6 +103,7 @@ class Lobby:
         rematch_of: str | None = None,
         unlisted: bool = False,
         rated: bool = False,
+        tournament: JSON | None = None,
     ) -> tuple[GameRecord, list[Event]]:
         """A new game's record and first events, started at once if no seat is open.
         With a committed deal, ``game`` is only a stand-in until then."""
@@ -124,6 +125,7 @@ class Lobby:
             fairness=fairness,
             unlisted=unlisted,
             rated=rated,
+            tournament=tournament,
         )
         events: list[Event] = []
         record = stamped(record, [{"type": "created"}], events)

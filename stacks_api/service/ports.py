@@ -9,7 +9,7 @@ The service never imports the archive: the live path runs without a database.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
 from ..record import JSON, Archived, HistoryQuery
@@ -156,8 +156,33 @@ class Webhooks(Protocol):
                duration_ms: float, first_delay_s: float) -> str: ...  # fmt: skip
 
 
+class Tournaments(Protocol):
+    """Tournaments, their entries and their rounds' tables (``archive.tournaments``)."""
+
+    def create(self, tournament: JSON) -> None: ...
+
+    def get(self, tournament_id: str) -> JSON | None: ...
+
+    def listed(self) -> list[JSON]: ...
+
+    def enter(self, tournament_id: str, entry: JSON, limit: int) -> str | None: ...
+
+    def withdraw(self, tournament_id: str, entry: str) -> bool: ...
+
+    def live(self, now: float) -> list[str]: ...
+
+    def advance(self, tournament_id: str, status: str, to: str, ended_at: float | None) -> bool: ...
+
+    def add_round(self, tournament_id: str, number: int, tables: Sequence[JSON]) -> bool: ...
+
+    def score(self, tournament_id: str, number: int, board: int, points: list[float]) -> bool: ...
+
+
 class Archive(Protocol):
     """The archive's parts."""
+
+    @property
+    def tournaments(self) -> Tournaments: ...
 
     @property
     def moderation(self) -> Moderation: ...

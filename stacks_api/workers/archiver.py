@@ -5,7 +5,8 @@ It drains a batch whenever one waits, sleeps ``IDLE_S`` (or until told that a
 game ended) when none does, and every ``SWEEP_EVERY_S`` looks for ended games
 whose outbox entry went missing. It also makes quick pairing's pass over every
 pool every ``PAIR_EVERY_S`` (``service.pairing``: seekers whose ranges widened
-while nobody new came are paired too), and computes the hints players asked for
+while nobody new came are paired too), moves every tournament on every
+``TOURNAMENTS_EVERY_S`` (``service.tournaments``), and computes the hints players asked for
 (``service.hints``). Analyses of finished games, which take tens of seconds, run
 in a thread of their own beside it, and so do webhooks (``service.webhooks``:
 finding account events and sending them). While the store or the database is down it
@@ -30,6 +31,7 @@ IDLE_S = 0.25  # an idle archiver looks at the outbox at least this often
 RETRY_S = 1.0  # after a failure of the store or the database
 SWEEP_EVERY_S = 60.0
 PAIR_EVERY_S = 1.0
+TOURNAMENTS_EVERY_S = 1.0
 WEBHOOK_EVERY_S = 0.5
 BATCH = 100
 
@@ -43,9 +45,11 @@ class Archiver:
         analyse: Callable[[], int] | None = None,
         clock: Callable[[], float] = time.time,
         webhooks: Webhooks | None = None,
+        tournaments: Callable[[float], object] | None = None,
     ) -> None:
         self.archiving = archiving
         self.webhooks = webhooks
+        self.tournaments = tournaments
         self.pair = pair
         self.hint = hint
         self.analyse = analyse
@@ -105,7 +109,7 @@ class Archiver:
         self._nudge.set()
 
     def serve(self) -> None:
-        next_sweep = next_pairing = self.clock()
+        next_sweep = next_pairing = next_tournaments = self.clock()
         while not self._stop.is_set():
             try:
                 if self.clock() >= next_sweep:
@@ -114,6 +118,9 @@ class Archiver:
                 if self.pair is not None and self.clock() >= next_pairing:
                     next_pairing = self.clock() + PAIR_EVERY_S
                     self.pair(self.clock())
+                if self.tournaments is not None and self.clock() >= next_tournaments:
+                    next_tournaments = self.clock() + TOURNAMENTS_EVERY_S
+                    self.tournaments(self.clock())
                 if self.hint is not None and self.hint():
                     continue  # more may be queued
                 if self.archiving.drain(self.clock(), BATCH) == BATCH:
@@ -132,7 +139,8 @@ class Archiver:
 
 def chores(service: GameService) -> Archiver:
     """The background work beside the runners of a service that has an archive:
-    archiving, pairing, hints, analyses and webhooks."""
+    archiving, pairing, tournaments, hints, analyses and webhooks."""
     assert service.archiving is not None
     return Archiver(service.archiving, service.pairing.run, service.hints.compute,
-                    service.analyses.compute, webhooks=service.webhooks)  # fmt: skip
+                    service.analyses.compute, webhooks=service.webhooks,
+                    tournaments=service.tournaments.step)  # fmt: skip

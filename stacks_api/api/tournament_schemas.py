@@ -1,0 +1,142 @@
+"""Marshmallow schemas of tournaments: a new one, joining, and what they show."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from ..variants.fields import whole
+from .names import shown_text
+from .schemas import KNOWN_VARIANT
+from .seek_schemas import TURN_CLOCKS
+
+STATUSES = ["upcoming", "running", "finished"]
+
+
+def _name(value: str) -> None:
+    shown_text(value, "a tournament's name")
+
+
+class NewTournamentSchema(Schema):
+    name = fields.String(validate=[validate.Length(min=1, max=60), _name],
+                         metadata={"description": "Shown to everyone (default: the variant "
+                                   "and the system)"})  # fmt: skip
+    variant = fields.String(required=True, validate=KNOWN_VARIANT)
+    system = fields.String(
+        required=True,
+        validate=validate.OneOf(["swiss", "arena"]),
+        metadata={"description": "swiss: rounds fixed in advance (arena: not run yet, 422)"},
+    )
+    rounds = whole(validate=validate.Range(min=1, max=20), metadata={"description": "swiss"})
+    minutes = whole(validate=validate.Range(min=5, max=1440), metadata={"description": "arena"})
+    players = whole(
+        load_default=2,
+        validate=validate.Range(min=2, max=4),
+        metadata={"description": "At each table: 2 (Sequence or Stacks), 3 or 4 (Stacks)"},
+    )
+    rated = fields.Boolean(load_default=False)
+    clock = whole(
+        load_default=60,
+        validate=validate.OneOf([c for c in TURN_CLOCKS if c]),
+        metadata={"description": "Each person's seconds for a turn: every game is clocked, "
+                  "so an absent player's game ends by itself"},
+    )  # fmt: skip
+    starts_at = fields.Float(
+        required=True, metadata={"description": "Epoch seconds (a time past starts it now)"}
+    )
+    max_players = whole(validate=validate.Range(min=2, max=1000))
+
+
+class JoinTournamentSchema(Schema):
+    bot = fields.String(
+        validate=validate.Length(max=16),
+        metadata={"description": "The creator only: enter bots of this level instead"},
+    )
+    count = whole(
+        load_default=1,
+        validate=validate.Range(min=1, max=64),
+        metadata={"description": "How many bots of that level"},
+    )
+
+
+class WithdrawQuerySchema(Schema):
+    entry = fields.String(
+        validate=validate.Length(max=40),
+        metadata={"description": "The creator only: a bot entry to withdraw (default: you)"},
+    )
+
+
+class EntrySchema(Schema):
+    entry = fields.String(
+        required=True, metadata={"description": "A player id, or bot:<level>:<n>"}
+    )
+    player_id = fields.String(required=True, allow_none=True)
+    bot = fields.String(required=True, allow_none=True)
+    name = fields.String(required=True)
+    rating = fields.Float(required=True, metadata={"description": "When it entered"})
+    joined_at = fields.Float(required=True)
+    withdrawn_at = fields.Float(required=True, allow_none=True)
+
+
+class StandingSchema(Schema):
+    rank = whole(required=True)
+    entry = fields.String(required=True)
+    name = fields.String(required=True)
+    bot = fields.String(required=True, allow_none=True)
+    player_id = fields.String(required=True, allow_none=True)
+    points = fields.Float(required=True, metadata={"description": "1 a win or a bye, 0.5 a draw"})
+    buchholz = fields.Float(required=True, metadata={"description": "The opponents' points"})
+    sonneborn_berger = fields.Float(
+        required=True,
+        metadata={"description": "The points of the opponents beaten, half of those drawn"},
+    )
+    games = whole(required=True)
+    wins = whole(required=True)
+    byes = whole(required=True)
+    withdrawn = fields.Boolean(required=True)
+
+
+class TableSchema(Schema):
+    round = whole(required=True)
+    board = whole(required=True)
+    seats = fields.List(fields.String(), required=True, metadata={"description": "Seat order"})
+    game_id = fields.String(required=True, allow_none=True, metadata={"description": "None: a bye"})
+    points = fields.List(fields.Float(), required=True, allow_none=True,
+                         metadata={"description": "Each seat's, once the game ended"})  # fmt: skip
+    made_at = fields.Float(required=True)
+    ended_at = fields.Float(required=True, allow_none=True)
+
+
+class RoundSchema(Schema):
+    round = whole(required=True)
+    tables = fields.List(fields.Nested(TableSchema), required=True)
+
+
+class TournamentSummarySchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    creator = fields.String(required=True)
+    variant = fields.String(required=True)
+    system = fields.String(required=True)
+    rounds = whole(required=True, allow_none=True)
+    minutes = whole(required=True, allow_none=True)
+    players = whole(required=True)
+    rated = fields.Boolean(required=True)
+    turn_seconds = fields.Float(required=True)
+    max_players = whole(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    round = whole(required=True, metadata={"description": "Rounds made so far"})
+    created_at = fields.Float(required=True)
+    starts_at = fields.Float(required=True)
+    ended_at = fields.Float(required=True, allow_none=True)
+
+
+class TournamentSchema(TournamentSummarySchema):
+    entries = fields.List(fields.Nested(EntrySchema), required=True)
+    standings = fields.List(fields.Nested(StandingSchema), required=True)
+    pairings = fields.List(
+        fields.Nested(RoundSchema), required=True, metadata={"description": "Each round made"}
+    )
+
+
+class TournamentListSchema(Schema):
+    tournaments = fields.List(fields.Nested(TournamentSummarySchema), required=True)

@@ -1,0 +1,218 @@
+"""Tournaments in the archive: the events, their entries and their rounds' tables.
+
+Every change that more than one worker might make at once is a compare-and-set
+in the database: a tournament starts once (``upcoming`` to ``running``), a round
+is made once (``round`` from n - 1 to n, with its tables, in one transaction),
+a table's result is written once (where it has none) and a tournament finishes
+once.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from sqlalchemy import Engine, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..record import JSON
+from .errors import connected
+from .models import Tournament, TournamentEntry, TournamentTable
+
+LISTED = 50  # tournaments a list answers, of each status
+
+
+class TournamentBook:
+    def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
+        self.engine = engine
+        self.clock = clock
+
+    def create(self, tournament: JSON) -> None:
+        """Keep a new tournament (``tournament`` holds every column but ``status``,
+        ``round`` and ``created_at``)."""
+        row = {**tournament, "status": "upcoming", "round": 0, "created_at": self.clock()}
+        with connected(self.engine, write=True) as connection:
+            connection.execute(insert(Tournament), [row])
+
+    def get(self, tournament_id: str) -> JSON | None:
+        """The tournament with its entries and every table so far, or None."""
+        with connected(self.engine) as connection:
+            found = connection.execute(
+                select(Tournament).where(Tournament.id == tournament_id)
+            ).first()
+            if found is None:
+                return None
+            entries = connection.execute(
+                select(TournamentEntry)
+                .where(TournamentEntry.tournament_id == tournament_id)
+                .order_by(TournamentEntry.joined_at, TournamentEntry.entry)
+            ).all()
+            tables = connection.execute(
+                select(TournamentTable)
+                .where(TournamentTable.tournament_id == tournament_id)
+                .order_by(TournamentTable.round, TournamentTable.board)
+            ).all()
+        return {
+            **_tournament(found),
+            "entries": [_entry(row) for row in entries],
+            "tables": [_table(row) for row in tables],
+        }
+
+    def listed(self) -> list[JSON]:
+        """Upcoming ones soonest first, running ones, then the latest finished."""
+        order: dict[str, Any] = {
+            "upcoming": Tournament.starts_at.asc(),
+            "running": Tournament.starts_at.asc(),
+            "finished": Tournament.ended_at.desc(),
+        }
+        found: list[JSON] = []
+        with connected(self.engine) as connection:
+            for status, ordering in order.items():
+                rows = connection.execute(
+                    select(Tournament).where(Tournament.status == status)
+                    .order_by(ordering).limit(LISTED)
+                ).all()  # fmt: skip
+                found += [_tournament(row) for row in rows]
+        return found
+
+    def enter(self, tournament_id: str, entry: JSON, limit: int) -> str | None:
+        """Add an entry (its columns but the tournament's id and ``joined_at``) while
+        the tournament has room; a withdrawn entry comes back. None when done, else
+        why not: ``full``, ``entered`` (it is in already)."""
+        with connected(self.engine, write=True) as connection:
+            # Lock the tournament's row (PostgreSQL) so concurrent entries count right.
+            locking = select(Tournament.id).where(Tournament.id == tournament_id)
+            if self.engine.dialect.name == "postgresql":
+                locking = locking.with_for_update()
+            connection.execute(locking)
+            current = connection.execute(
+                select(TournamentEntry.entry, TournamentEntry.withdrawn_at).where(
+                    TournamentEntry.tournament_id == tournament_id
+                )
+            ).all()
+            active = {row.entry for row in current if row.withdrawn_at is None}
+            if entry["entry"] in active:
+                return "entered"
+            if len(active) >= limit:
+                return "full"
+            key = (TournamentEntry.tournament_id == tournament_id) & (
+                TournamentEntry.entry == entry["entry"]
+            )
+            if any(row.entry == entry["entry"] for row in current):
+                connection.execute(
+                    update(TournamentEntry).where(key)
+                    .values(withdrawn_at=None, rating=entry["rating"], name=entry["name"])
+                )  # fmt: skip
+            else:
+                connection.execute(
+                    insert(TournamentEntry),
+                    [{**entry, "tournament_id": tournament_id, "joined_at": self.clock()}],
+                )
+        return None
+
+    def withdraw(self, tournament_id: str, entry: str) -> bool:
+        """Withdraw an entry from the rounds not yet made; False if it was not in."""
+        with connected(self.engine, write=True) as connection:
+            done = connection.execute(
+                update(TournamentEntry)
+                .where(TournamentEntry.tournament_id == tournament_id)
+                .where(TournamentEntry.entry == entry)
+                .where(TournamentEntry.withdrawn_at.is_(None))
+                .values(withdrawn_at=self.clock())
+            )
+        return bool(done.rowcount)
+
+    def live(self, now: float) -> list[str]:
+        """The tournaments a worker has something to do for: running ones, and
+        upcoming ones whose start has come."""
+        with connected(self.engine) as connection:
+            rows = connection.execute(
+                select(Tournament.id).where(
+                    (Tournament.status == "running")
+                    | ((Tournament.status == "upcoming") & (Tournament.starts_at <= now))
+                )
+            ).all()
+        return [row.id for row in rows]
+
+    def advance(self, tournament_id: str, status: str, to: str, ended_at: float | None) -> bool:
+        """Move the tournament from ``status`` to ``to``; False if it was not there."""
+        values: dict[str, Any] = {"status": to}
+        if ended_at is not None:
+            values["ended_at"] = ended_at
+        with connected(self.engine, write=True) as connection:
+            done = connection.execute(
+                update(Tournament).where(Tournament.id == tournament_id)
+                .where(Tournament.status == status).values(**values)
+            )  # fmt: skip
+        return bool(done.rowcount)
+
+    def add_round(self, tournament_id: str, number: int, tables: Sequence[JSON]) -> bool:
+        """Make round ``number`` with its ``tables`` (each: ``seats``, ``game_id``,
+        ``server_seed``, and ``points`` for a bye), unless another worker made it
+        first (then False, and nothing is written)."""
+        now = self.clock()
+        rows = [_table_row(tournament_id, number, board, table, now)
+                for board, table in enumerate(tables, start=1)]  # fmt: skip
+        try:
+            with connected(self.engine, write=True) as connection:
+                moved = connection.execute(
+                    update(Tournament).where(Tournament.id == tournament_id)
+                    .where(Tournament.round == number - 1).values(round=number)
+                )  # fmt: skip
+                if not moved.rowcount:
+                    return False
+                if rows:
+                    connection.execute(insert(TournamentTable), rows)
+        except IntegrityError:  # the same round's tables, made by another worker
+            return False
+        return True
+
+    def score(self, tournament_id: str, number: int, board: int, points: list[float]) -> bool:
+        """Write a table's result once; False if it had one."""
+        with connected(self.engine, write=True) as connection:
+            done = connection.execute(
+                update(TournamentTable)
+                .where(TournamentTable.tournament_id == tournament_id)
+                .where(TournamentTable.round == number)
+                .where(TournamentTable.board == board)
+                .where(TournamentTable.points.is_(None))
+                .values(points=json.dumps(points), ended_at=self.clock())
+            )
+        return bool(done.rowcount)
+
+
+def _table_row(tournament_id: str, number: int, board: int, table: JSON, now: float) -> JSON:
+    scored = table.get("points") is not None  # a bye is scored when it is made
+    return {
+        "tournament_id": tournament_id, "round": number, "board": board,
+        "seats": json.dumps(table["seats"]), "game_id": table.get("game_id"),
+        "server_seed": table.get("server_seed"), "made_at": now,
+        "points": json.dumps(table["points"]) if scored else None,
+        "ended_at": now if scored else None,
+    }  # fmt: skip
+
+
+def _tournament(t: Any) -> JSON:
+    return {
+        "id": t.id, "name": t.name, "creator": t.creator, "variant": t.variant,
+        "system": t.system, "rounds": t.rounds, "minutes": t.minutes, "players": t.players,
+        "rated": t.rated, "turn_seconds": t.turn_seconds, "max_players": t.max_players,
+        "status": t.status, "round": t.round, "created_at": t.created_at,
+        "starts_at": t.starts_at, "ended_at": t.ended_at,
+    }  # fmt: skip
+
+
+def _entry(e: Any) -> JSON:
+    return {"entry": e.entry, "player_id": e.player_id, "bot": e.bot, "name": e.name,
+            "rating": e.rating, "joined_at": e.joined_at,
+            "withdrawn_at": e.withdrawn_at}  # fmt: skip
+
+
+def _table(t: Any) -> JSON:
+    return {
+        "round": t.round, "board": t.board, "seats": json.loads(t.seats), "game_id": t.game_id,
+        "server_seed": t.server_seed, "made_at": t.made_at, "ended_at": t.ended_at,
+        "points": None if t.points is None else json.loads(t.points),
+    }  # fmt: skip

@@ -1,0 +1,319 @@
+"""Tournaments: swiss events for people and bots, run by the workers.
+
+A player makes a tournament (``create``); players join and withdraw, and its
+creator may enter bots (``bot:<level>``). Nothing of the running happens in a
+request: every worker's chores call ``step`` about once a second, which, for each
+tournament with something to do,
+
+1. starts it once its time has come (with fewer than two entries it finishes at
+   once, with no rounds);
+2. writes the result of each table of the current round whose game has ended
+   (points: the game's scores, 1 a win, 0.5 a draw, 0 a loss; an aborted or
+   cancelled game scores 0 for every seat);
+3. once every table of the round has its result, pairs the next round
+   (``stacks_api.swiss``) from the entries not withdrawn and the results so far,
+   and makes it with a compare-and-set in the archive (the round's number from
+   n - 1 to n, with its tables, in one transaction), then makes its games;
+4. after the last round, finishes it.
+
+The pairing is a function of the entries and results alone, so a worker that
+dies while pairing leaves nothing behind and the next one pairs the same round;
+one that dies after the round was made but before its games were, leaves tables
+whose games the next step makes, each the same (its id and its deal's server
+seed were kept with the table). The games are rated when the tournament is, and
+each game's record names its tournament and round.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from .. import bots
+from ..engine import SetupError, create_game
+from ..fairness import SCHEME, commitment, server_seed
+from ..problems import Refusal, validation_error
+from ..record import JSON, Fairness, GameRecord, Seat
+from ..swiss import Entrant, Result, pair, standings
+from ..tokens import new_token, token_hash
+from .lobby import START_RATING, Lobby
+from .ports import Tournaments as Book
+from .table import Table
+
+SYSTEMS = ("swiss",)
+DEFAULT_TURN_SECONDS = 60.0  # every tournament game is clocked: an absent player's ends
+MOST_ROUNDS = 20
+MOST_ENTRIES = 1000
+MOST_BOTS_A_CALL = 64
+BOT = "bot:"
+
+
+class Tournaments:
+    def __init__(self, table: Table, lobby: Lobby) -> None:
+        self.table = table
+        self.lobby = lobby
+
+    @property
+    def book(self) -> Book:
+        return self.table.archive_for("tournaments").tournaments
+
+    # -- requests -------------------------------------------------------------
+
+    def create(self, player_id: str, body: JSON) -> JSON:
+        """A new swiss, upcoming until ``starts_at``."""
+        if body["system"] not in SYSTEMS:
+            raise validation_error("system", "only swiss tournaments are run for now")
+        if body.get("rounds") is None:
+            raise validation_error("rounds", "a swiss needs its number of rounds")
+        players = body.get("players", 2)
+        seconds = body.get("clock") or DEFAULT_TURN_SECONDS
+        try:  # the variant checks the table size and the clock
+            create_game(body["variant"], players, 0, {"turn_seconds": seconds})
+        except SetupError as err:
+            raise validation_error(err.field, err.message) from None
+        now = self.table.clock()
+        tournament = {
+            "id": secrets.token_hex(8), "name": body.get("name") or f"{body['variant']} swiss",
+            "creator": player_id, "variant": body["variant"], "system": body["system"],
+            "rounds": body["rounds"], "minutes": None, "players": players,
+            "rated": bool(body.get("rated")), "turn_seconds": float(seconds),
+            "max_players": body.get("max_players") or MOST_ENTRIES,
+            "starts_at": max(float(body["starts_at"]), now),
+        }  # fmt: skip
+        self.book.create(tournament)
+        return self.get(tournament["id"])
+
+    def listed(self) -> list[JSON]:
+        return self.book.listed()
+
+    def get(self, tournament_id: str) -> JSON:
+        """The tournament, its entries, standings and rounds (each with its tables)."""
+        found = self.book.get(tournament_id)
+        if found is None:
+            raise Refusal("not_found", f"no tournament with id {tournament_id!r}")
+        return shown(found)
+
+    def join(self, player_id: str, tournament_id: str, bot: str | None, count: int = 1) -> JSON:
+        """Enter the caller, or (its creator only) ``count`` bots of level ``bot``."""
+        found = self._open(tournament_id)
+        archive = self.table.archive_for("tournaments")
+        if bot is None:
+            player = archive.accounts.player(player_id)
+            assert player is not None  # the caller's key was found
+            rating = self._rating(player_id, found)
+            entries = [{"entry": player_id, "player_id": player_id, "bot": None,
+                        "name": player["name"], "rating": rating}]  # fmt: skip
+        else:
+            if player_id != found["creator"]:
+                raise Refusal("forbidden", "only the tournament's creator may enter bots")
+            if bot not in bots.NAMES:
+                raise validation_error("bot", f"unknown bot {bot!r}; choose from "
+                                              f"{', '.join(bots.BOTS)}")  # fmt: skip
+            if not 1 <= count <= MOST_BOTS_A_CALL:
+                raise validation_error("count", f"from 1 to {MOST_BOTS_A_CALL} bots a call")
+            taken = {e["entry"] for e in found["entries"]}
+            numbers = (n for n in range(1, MOST_ENTRIES + 2) if f"{BOT}{bot}:{n}" not in taken)
+            rating = self._rating(f"{BOT}{bot}", found)
+            entries = [{"entry": f"{BOT}{bot}:{n}", "player_id": None, "bot": bot,
+                        "name": f"{bot} bot {n}", "rating": rating}
+                       for n, _ in zip(numbers, range(count), strict=False)]  # fmt: skip
+        for entry in entries:
+            refused = self.book.enter(tournament_id, entry, found["max_players"])
+            if refused == "full":
+                raise Refusal("tournament_full", f"the tournament takes at most "
+                                                 f"{found['max_players']} entries")  # fmt: skip
+            if refused == "entered":
+                raise Refusal("already_entered", "you are in this tournament already")
+        return self.get(tournament_id)
+
+    def withdraw(self, player_id: str, tournament_id: str, entry: str | None) -> JSON:
+        """Withdraw the caller (or, its creator, a bot entry) from the rounds to come."""
+        found = self._open(tournament_id)
+        entry = entry or player_id
+        if entry != player_id and not (entry.startswith(BOT) and player_id == found["creator"]):
+            raise Refusal("forbidden", "you may withdraw only yourself (a creator: its bots)")
+        if not self.book.withdraw(tournament_id, entry):
+            raise Refusal("not_found", f"{entry!r} is not in this tournament")
+        return self.get(tournament_id)
+
+    def _open(self, tournament_id: str) -> JSON:
+        found = self.book.get(tournament_id)
+        if found is None:
+            raise Refusal("not_found", f"no tournament with id {tournament_id!r}")
+        if found["status"] == "finished":
+            raise Refusal("tournament_over", "the tournament is over")
+        return found
+
+    def _rating(self, subject: str, tournament: JSON) -> float:
+        return self.table.ratings_of(subject).get(tournament["variant"], START_RATING)
+
+    # -- the workers' part ----------------------------------------------------
+
+    def step(self, now: float) -> int:
+        """Move every tournament that has something to do one step; how many did."""
+        archive = self.table.archive
+        if archive is None:
+            return 0
+        moved = 0
+        for tournament_id in archive.tournaments.live(now):
+            moved += self._step(tournament_id, now)
+        return moved
+
+    def _step(self, tournament_id: str, now: float) -> int:
+        found = self.book.get(tournament_id)
+        if found is None:
+            return 0
+        if found["status"] == "upcoming":
+            if len(_active(found)) < 2:  # nobody to play: over before it began
+                return int(self.book.advance(tournament_id, "upcoming", "finished", now))
+            self.book.advance(tournament_id, "upcoming", "running", None)
+            found = self.book.get(tournament_id)
+            assert found is not None
+        current = [t for t in found["tables"] if t["round"] == found["round"]]
+        waiting = [t for t in current if t["points"] is None]
+        for table in waiting:
+            self._settle(found, table)
+        if any(t["points"] is None for t in current):
+            fresh = self.book.get(tournament_id)
+            assert fresh is not None
+            current = [t for t in fresh["tables"] if t["round"] == fresh["round"]]
+            if any(t["points"] is None for t in current):
+                return 0  # games still being played
+            found = fresh
+        if found["round"] >= found["rounds"] or len(_active(found)) < 2:
+            return int(self.book.advance(tournament_id, "running", "finished", now))
+        return self._next_round(found)
+
+    def _settle(self, tournament: JSON, table: JSON) -> None:
+        """Write the table's result if its game ended; make its game if it was lost
+        (its worker died between making the round and making the game)."""
+        record = self.table.store.load(table["game_id"])
+        if record is None:
+            kept = self._archived(table["game_id"])
+            if kept is None:
+                self._make_game(tournament, table)
+                return
+            scores = kept
+        elif not record.ended:
+            return
+        else:
+            scores = _points(record)
+        self.book.score(tournament["id"], table["round"], table["board"], scores)
+
+    def _archived(self, game_id: str) -> list[float] | None:
+        """The points of a game the live store has let go (from its record), or None
+        if it never was."""
+        archive = self.table.archive
+        document = None if archive is None else archive.games.document(game_id)
+        if document is None:
+            return None
+        result = document.get("result")
+        return [0.0] * document["players"] if result is None else list(result["scores"])
+
+    def _next_round(self, tournament: JSON) -> int:
+        number = tournament["round"] + 1
+        made = pair(entrants(tournament), tournament["players"])
+        tables: list[JSON] = [
+            {"seats": list(t.seats), "game_id": secrets.token_hex(8), "server_seed": server_seed()}
+            for t in made.tables
+        ]
+        tables += [{"seats": [entry], "points": [1.0]} for entry in made.byes]
+        if not self.book.add_round(tournament["id"], number, tables):
+            return 0  # another worker made it
+        for table in tables:
+            if "game_id" in table:
+                self._make_game(tournament, {**table, "round": number})
+        return 1
+
+    def _make_game(self, tournament: JSON, table: JSON) -> None:
+        """The table's game, dealt from its kept server seed (made once: a second
+        attempt finds it made)."""
+        by_entry = {e["entry"]: e for e in tournament["entries"]}
+        seats = tuple(_seat(by_entry[entry], tournament["variant"]) for entry in table["seats"])
+        players = len(seats)
+        game = create_game(tournament["variant"], players, secrets.randbits(63),
+                           {"turn_seconds": tournament["turn_seconds"]})  # fmt: skip
+        seed = table["server_seed"]
+        fair = Fairness(SCHEME, commitment(seed, None), seed, (None,) * players)
+        record, events = self.lobby.opened(
+            table["game_id"], game, seats, token_hash(new_token()), fair,
+            rated=tournament["rated"],
+            tournament={"id": tournament["id"], "round": table["round"]},
+        )  # fmt: skip
+        if self.table.store.create(record, events):
+            self.table.schedule(record)
+            for seat in seats:
+                if seat.player_id is not None:
+                    self.table.store.index_player_game(seat.player_id, record.id,
+                                                       self.table.clock())  # fmt: skip
+
+
+def _seat(entry: JSON, variant: str) -> Seat:
+    if entry["bot"] is not None:
+        return Seat.for_bot(entry["bot"], {})
+    # A person's seat answers to their player key; its own token is never handed out.
+    return Seat("human", name=entry["name"], token=token_hash(new_token()),
+                player_id=entry["player_id"], rating=entry["rating"])  # fmt: skip
+
+
+def _points(record: GameRecord) -> list[float]:
+    if record.result is None:  # aborted or cancelled: nobody scores
+        return [0.0] * record.players
+    return list(record.result.scores)
+
+
+def _active(tournament: JSON) -> list[JSON]:
+    return [e for e in tournament["entries"] if e["withdrawn_at"] is None]
+
+
+def entrants(tournament: JSON) -> list[Entrant]:
+    """The entries still in, as the pairing sees them after the rounds so far."""
+    found = {e["entry"]: Entrant(e["entry"], e["rating"]) for e in _active(tournament)}
+    for table in tournament["tables"]:
+        seats, points = table["seats"], table["points"] or [0.0] * len(table["seats"])
+        for seat, (entry, scored) in enumerate(zip(seats, points, strict=True)):
+            entrant = found.get(entry)
+            if entrant is None:
+                continue  # withdrawn: its past results still count for the others
+            entrant.points += scored
+            if table["game_id"] is None:
+                entrant.byes += 1
+                continue
+            entrant.met.update(e for e in seats if e != entry)
+            entrant.seats.append(min(seat, 1))
+    return list(found.values())
+
+
+def shown(tournament: JSON) -> JSON:
+    """A tournament as everyone may see it: its tables' server seeds stay secret (a
+    seed is revealed in its game's record once the game is over)."""
+    tables = [{k: v for k, v in t.items() if k != "server_seed"} for t in tournament["tables"]]
+    rounds: dict[int, list[JSON]] = {}
+    for table in tables:
+        rounds.setdefault(table["round"], []).append(table)
+    return {
+        **{k: v for k, v in tournament.items() if k not in ("tables", "entries")},
+        "entries": tournament["entries"],
+        "standings": _standings(tournament),
+        "pairings": [{"round": n, "tables": rounds[n]} for n in sorted(rounds)],
+    }
+
+
+def _standings(tournament: JSON) -> list[JSON]:
+    names = {e["entry"]: e for e in tournament["entries"]}
+    results: list[Result] = []
+    byes: list[str] = []
+    for table in tournament["tables"]:
+        if table["points"] is None:
+            continue
+        if table["game_id"] is None:
+            byes += table["seats"]
+        else:
+            results.append(Result(tuple(table["seats"]), tuple(table["points"])))
+    ranked = standings({e: names[e]["rating"] for e in names}, results, byes)
+    return [
+        {"rank": place, "entry": s.id, "name": names[s.id]["name"], "bot": names[s.id]["bot"],
+         "player_id": names[s.id]["player_id"], "points": s.points, "buchholz": s.buchholz,
+         "sonneborn_berger": s.sonneborn_berger, "games": s.games, "wins": s.wins,
+         "byes": s.byes, "withdrawn": names[s.id]["withdrawn_at"] is not None}
+        for place, s in enumerate(ranked, start=1)
+    ]  # fmt: skip

@@ -1,0 +1,170 @@
+"""Tournaments over HTTP: a swiss of bots run to its end by the workers' steps, people
+seated in their games, and every refusal; on the embedded store with SQLite and on
+Redis with PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from .helpers import API, act, bearer, problem, view
+from .test_archive import archive_apps, new_player
+
+TOURNAMENTS = "/api/v1/tournaments"
+
+
+@pytest.fixture(params=["memory+sqlite", "redis+postgresql"])
+def app(request, make_app, prefix, tmp_path):  # type: ignore[no-untyped-def]
+    yield from archive_apps(request, make_app, prefix, tmp_path)
+
+
+@pytest.fixture
+def client(app):  # type: ignore[no-untyped-def]
+    return app.test_client()
+
+
+def swiss(client: Any, key: str, **body: Any) -> dict[str, Any]:
+    made = client.post(TOURNAMENTS, headers=bearer(key), json={
+        "variant": "sequence", "system": "swiss", "rounds": 3, "starts_at": 0, **body})  # fmt: skip
+    assert made.status_code == 201, made.json
+    return made.json
+
+
+def enter_bots(client: Any, key: str, tournament_id: str, count: int, bot: str = "random"):
+    entered = client.post(f"{TOURNAMENTS}/{tournament_id}/players", headers=bearer(key),
+                          json={"bot": bot, "count": count})  # fmt: skip
+    assert entered.status_code == 201, entered.json
+    return entered.json
+
+
+def run_to_the_end(app: Any, tournament_id: str, stepping: int = 1) -> dict[str, Any]:
+    """Step the tournament (``stepping`` threads at once, as several workers would)
+    until it has finished; bounded, not timed."""
+    service = app.extensions["stacks_api.games"]
+    deadline = time.monotonic() + 120
+    failures: list[BaseException] = []
+
+    def steps() -> None:
+        try:
+            while service.tournaments.get(tournament_id)["status"] != "finished":
+                assert time.monotonic() < deadline, "the tournament did not finish"
+                service.tournaments.step(time.time())
+                time.sleep(0.02)
+        except BaseException as err:  # reported below, in the test's own thread
+            failures.append(err)
+
+    threads = [threading.Thread(target=steps) for _ in range(stepping)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures, failures
+    return service.tournaments.get(tournament_id)
+
+
+def test_a_swiss_of_bots_runs_to_its_end_with_no_pair_twice(app, client):
+    _, key = new_player(client)
+    made = swiss(client, key, rounds=3)
+    enter_bots(client, key, made["id"], 6)
+    done = run_to_the_end(app, made["id"], stepping=2)
+    assert done["status"] == "finished" and done["round"] == 3
+    assert [len(r["tables"]) for r in done["pairings"]] == [3, 3, 3]
+    met = [frozenset(t["seats"]) for r in done["pairings"] for t in r["tables"]]
+    assert len(met) == len(set(met)), "no pair met twice"
+    points: dict[str, float] = {}
+    for table in (t for r in done["pairings"] for t in r["tables"]):
+        for entry, scored in zip(table["seats"], table["points"], strict=True):
+            points[entry] = points.get(entry, 0) + scored
+        record = client.get(f"{API}/{table['game_id']}/record").json
+        assert record["tournament"] == {"id": made["id"], "round": table["round"]}
+        assert record["result"]["scores"] == table["points"]
+    assert {s["entry"]: s["points"] for s in done["standings"]} == points
+    ranked = [s["points"] for s in done["standings"]]
+    assert ranked == sorted(ranked, reverse=True)
+
+
+def test_an_odd_field_gives_one_bye_a_round_never_twice(app, client):
+    _, key = new_player(client)
+    made = swiss(client, key, rounds=3)
+    enter_bots(client, key, made["id"], 5)
+    done = run_to_the_end(app, made["id"])
+    byes = [t["seats"][0] for r in done["pairings"] for t in r["tables"] if t["game_id"] is None]
+    assert len(byes) == 3 and len(set(byes)) == 3
+    for standing in done["standings"]:
+        assert standing["points"] >= standing["byes"]
+
+
+def test_a_person_is_seated_in_their_game_and_plays_it_with_their_key(app, client):
+    player_id, key = new_player(client)
+    made = swiss(client, key, rounds=1)
+    joined = client.post(f"{TOURNAMENTS}/{made['id']}/players", headers=bearer(key), json={})
+    assert joined.status_code == 201, joined.json
+    enter_bots(client, key, made["id"], 1)
+    service = app.extensions["stacks_api.games"]
+    service.tournaments.step(time.time())
+    table = service.tournaments.get(made["id"])["pairings"][0]["tables"][0]
+    seen = view(client, table["game_id"], key)
+    assert seen["players"][seen["you"]["seat"]]["player_id"] == player_id
+    assert seen["options"]["turn_seconds"] == 60
+    for _ in range(500):
+        seen = view(client, table["game_id"], key)
+        if seen["status"] != "active":
+            break
+        act(client, table["game_id"], key, seen["you"]["legal_actions"][0])
+    done = run_to_the_end(app, made["id"])
+    mine = next(s for s in done["standings"] if s["entry"] == player_id)
+    assert mine["games"] == 1 and mine["points"] in (0.0, 0.5, 1.0)
+
+
+def test_a_withdrawn_player_is_not_paired_again(app, client):
+    _, key = new_player(client)
+    made = swiss(client, key, rounds=2)
+    enter_bots(client, key, made["id"], 4)
+    gone = client.delete(f"{TOURNAMENTS}/{made['id']}/players?entry=bot:random:4",
+                         headers=bearer(key))  # fmt: skip
+    assert gone.status_code == 200, gone.json
+    done = run_to_the_end(app, made["id"])
+    seated = {e for r in done["pairings"] for t in r["tables"] for e in t["seats"]}
+    assert "bot:random:4" not in seated
+
+
+def test_tournaments_are_listed_by_status(client):
+    _, key = new_player(client)
+    later = swiss(client, key, starts_at=time.time() + 3600)
+    listed = client.get(TOURNAMENTS).json["tournaments"]
+    assert later["id"] in [t["id"] for t in listed]
+    assert all("entries" not in t for t in listed)
+
+
+def test_bad_requests_get_clear_problems(client):
+    _, key = new_player(client)
+    _, other = new_player(client, "Bo")
+    body = {"variant": "sequence", "system": "swiss", "rounds": 3, "starts_at": 0}
+    problem(client.post(TOURNAMENTS, json=body), 401, "unauthorized")
+    problem(client.post(TOURNAMENTS, headers=bearer(key), json={**body, "variant": "chess"}),
+            422, "validation_error")  # fmt: skip
+    problem(client.post(TOURNAMENTS, headers=bearer(key), json={**body, "system": "arena",
+                                                                "minutes": 30}),
+            422, "validation_error")  # fmt: skip
+    problem(client.post(TOURNAMENTS, headers=bearer(key), json={**body, "rounds": None}),
+            422, "validation_error")  # fmt: skip
+    problem(client.post(TOURNAMENTS, headers=bearer(key), json={**body, "name": "a\u202eb"}),
+            422, "validation_error")  # fmt: skip
+    problem(client.post(TOURNAMENTS, headers=bearer(key), json={**body, "players": 5}),
+            422, "validation_error")  # fmt: skip
+    made = swiss(client, key, max_players=2)
+    players = f"{TOURNAMENTS}/{made['id']}/players"
+    problem(client.get(f"{TOURNAMENTS}/nope"), 404, "not_found")
+    problem(client.post(players, headers=bearer(other), json={"bot": "random"}), 403, "forbidden")
+    problem(client.post(players, headers=bearer(key), json={"bot": "nobody"}), 422,
+            "validation_error")  # fmt: skip
+    assert client.post(players, headers=bearer(other), json={}).status_code == 201
+    problem(client.post(players, headers=bearer(other), json={}), 409, "already_entered")
+    assert client.post(players, headers=bearer(key), json={}).status_code == 201
+    problem(client.post(players, headers=bearer(key), json={"bot": "random"}), 409,
+            "tournament_full")  # fmt: skip
+    problem(client.delete(f"{players}?entry=bot:random:9", headers=bearer(key)), 404, "not_found")
+    problem(client.delete(f"{players}?entry=someone", headers=bearer(other)), 403, "forbidden")
