@@ -124,6 +124,18 @@ class TournamentBook:
             )
         return bool(done.rowcount)
 
+    def of_player(self, player_id: str) -> list[JSON]:
+        """The tournaments the player is entered in (withdrawn or not), newest first."""
+        with connected(self.engine) as connection:
+            rows = connection.execute(
+                select(Tournament)
+                .join(TournamentEntry, TournamentEntry.tournament_id == Tournament.id)
+                .where(TournamentEntry.player_id == player_id)
+                .order_by(Tournament.starts_at.desc())
+                .limit(LISTED)
+            ).all()
+        return [_tournament(row) for row in rows]
+
     def live(self, now: float) -> list[str]:
         """The tournaments a worker has something to do for: running ones, and
         upcoming ones whose start has come."""

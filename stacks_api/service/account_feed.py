@@ -13,9 +13,12 @@ Events: ``paired`` (a seek found its game: join it with your key), ``seek_closed
 ``challenge_answered`` (a challenge of yours was accepted, with its game, or
 declined, cancelled or expired), ``game_started``, ``your_turn`` (once per version
 that waits for you), ``game_ended`` (with your result and, in a rated game, your
-rating's change once the archive has rated it), ``webhook_disabled`` (a webhook
-failed every delivery for a day), ``account_closed`` (the last event: the
-account was closed or deleted).
+rating's change once the archive has rated it), ``tournament_started`` and
+``tournament_ended`` (a tournament the player entered), ``tournament_round`` (with
+the game of theirs a round made), ``webhook_disabled`` (a webhook failed every
+delivery for a day), ``account_closed`` (the last event: the account was closed
+or deleted). The account's tournaments and webhooks are looked at every
+``ACCOUNT_CHECK_S``.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ class Told:
     webhooks_since: float = 0.0
     checked_at: float = 0.0
     closed: bool = False
+    tournaments: dict[str, str] = field(default_factory=dict)  # id -> its status told
 
 
 class AccountFeed:
@@ -67,6 +71,9 @@ class AccountFeed:
             news = status == "pending" or (since is not None and closed_at > since)
             if not news:
                 told.challenges[challenge["id"]] = status
+        if self.table.archive is not None:
+            for tournament in self.table.archive.tournaments.of_player(player_id):
+                told.tournaments[tournament["id"]] = _told_status(tournament, since)
         records = self._records(player_id)
         for record in records:
             if record.ended and (since is None or record.updated_at <= since):
@@ -97,6 +104,10 @@ class AccountFeed:
             if _dealt(record) and record.id not in told.started:
                 told.started.add(record.id)
                 events.append({"type": "game_started", **_game(record, seat)})
+                if record.tournament is not None:
+                    events.append({"type": "tournament_round", **_game(record, seat),
+                                   "tournament_id": record.tournament["id"],
+                                   "round": record.tournament["round"]})  # fmt: skip
             if record.status == "active":
                 if seat in record.to_move and told.turns.get(record.id) != record.version:
                     told.turns[record.id] = record.version
@@ -118,11 +129,28 @@ class AccountFeed:
         if player is None or player["closed"]:
             told.closed = True
             return [{"type": "account_closed"}]
-        events = []
+        events = self._tournaments(player_id, told)
         for hook in archive.webhooks.disabled_since(player_id, told.webhooks_since):
             told.webhooks_since = max(told.webhooks_since, hook["disabled_at"])
             events.append({"type": "webhook_disabled", "webhook": hook["id"], "url": hook["url"],
                            "disabled_at": hook["disabled_at"]})  # fmt: skip
+        return events
+
+    def _tournaments(self, player_id: str, told: Told) -> list[JSON]:
+        """The player's tournaments that started or ended since last told."""
+        assert self.table.archive is not None
+        events = []
+        for tournament in self.table.archive.tournaments.of_player(player_id):
+            status, before = tournament["status"], told.tournaments.get(tournament["id"])
+            if status == before:
+                continue
+            told.tournaments[tournament["id"]] = status
+            shown = {"tournament_id": tournament["id"], "name": tournament["name"],
+                     "variant": tournament["variant"]}  # fmt: skip
+            if status in ("running", "finished") and before in (None, "upcoming"):
+                events.append({"type": "tournament_started", **shown})
+            if status == "finished":
+                events.append({"type": "tournament_ended", **shown})
         return events
 
     def _news(self, seek: JSON, player_id: str, since: float | None) -> bool:
@@ -187,6 +215,19 @@ class AccountFeed:
         return {"type": "game_ended", "game_id": game["id"], "variant": game["variant"],
                 "seat": seat["seat"], "rated": game["rated"], "status": game["status"],
                 "score": seat["score"], "rating": rating}  # fmt: skip
+
+
+def _told_status(tournament: JSON, since: float | None) -> str:
+    """What a new stream counts as told of a tournament: everything, but (with
+    ``since``, a reconnect) a start or an end after it."""
+    status = str(tournament["status"])
+    if since is None:
+        return status
+    if status == "finished" and (tournament["ended_at"] or 0) > since:
+        return "running" if tournament["starts_at"] <= since else "upcoming"
+    if status == "running" and tournament["starts_at"] > since:
+        return "upcoming"
+    return status
 
 
 def _status(challenge: JSON, now: float) -> str:

@@ -36,7 +36,8 @@ from .ports import Archive
 from .table import Table
 
 EVENTS = ("your_turn", "game_started", "game_ended", "paired", "seek_closed", "challenge",
-          "challenge_answered")  # fmt: skip
+          "challenge_answered", "tournament_started", "tournament_round",
+          "tournament_ended")  # fmt: skip
 TIMEOUT_S = (3.0, 10.0)  # connect, read
 BATCH = 20
 
@@ -58,6 +59,8 @@ def event_key(event: JSON) -> str:
         return f"{kind}:{event['seek']}:{event.get('status', '')}"
     if kind in ("challenge", "challenge_answered"):
         return f"{kind}:{event['challenge']['id']}:{event['challenge']['status']}"
+    if kind in ("tournament_started", "tournament_ended"):
+        return f"{kind}:{event['tournament_id']}"
     return f"{kind}:{event['game_id']}"
 
 

@@ -104,8 +104,15 @@ def test_a_person_is_seated_in_their_game_and_plays_it_with_their_key(app, clien
     assert joined.status_code == 201, joined.json
     enter_bots(client, key, made["id"], 1)
     service = app.extensions["stacks_api.games"]
+    told, first = service.account_feed.first(player_id, None)
+    assert not [e for e in first if e["type"].startswith("tournament")]
     service.tournaments.step(time.time())
     table = service.tournaments.get(made["id"])["pairings"][0]["tables"][0]
+    told.checked_at = 0  # the account's tournaments are looked at every few seconds
+    heard = {e["type"]: e for e in service.account_feed.poll(player_id, told)}
+    assert heard["tournament_started"]["tournament_id"] == made["id"]
+    assert heard["tournament_round"]["game_id"] == table["game_id"]
+    assert heard["tournament_round"]["round"] == 1 and "game_started" in heard
     seen = view(client, table["game_id"], key)
     assert seen["players"][seen["you"]["seat"]]["player_id"] == player_id
     assert seen["options"]["turn_seconds"] == 60
@@ -117,6 +124,9 @@ def test_a_person_is_seated_in_their_game_and_plays_it_with_their_key(app, clien
     done = run_to_the_end(app, made["id"])
     mine = next(s for s in done["standings"] if s["entry"] == player_id)
     assert mine["games"] == 1 and mine["points"] in (0.0, 0.5, 1.0)
+    told.checked_at = 0
+    heard = [e["type"] for e in service.account_feed.poll(player_id, told)]
+    assert heard.count("tournament_ended") == 1 and "tournament_started" not in heard
 
 
 def test_a_withdrawn_player_is_not_paired_again(app, client):
