@@ -119,7 +119,11 @@ def bare_server(
     root = str(Path(__file__).parents[1])
     counted = tempfile.mkdtemp(prefix="stacks-bench-metrics-")  # as serve counts, in files
     settings = {"REDIS_URL": redis_url, "STACKS_RATE_LIMITS": "off", "STACKS_ACCESS_LOG": "off",
-                "PROMETHEUS_MULTIPROC_DIR": counted, "STACKS_DATA_DIR": counted}  # fmt: skip
+                "PROMETHEUS_MULTIPROC_DIR": counted, "STACKS_DATA_DIR": counted,
+                "STACKS_DATABASE_MIGRATE": "off"}  # fmt: skip
+    # As serve does: the archive is brought up to date once, not by each worker at once.
+    upgrade = [sys.executable, "-m", "stacks_api.cli", "db", "upgrade"]
+    subprocess.run(upgrade, env={**os.environ, **env, **settings}, check=True, capture_output=True)
     command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
                "--workers", str(workers), "--worker-class", "stacks_api.serving.Worker",
                "--no-control-socket", "--chdir", root, app]  # fmt: skip

@@ -82,7 +82,7 @@ def pair(entrants: Sequence[Entrant], table_size: int = 2) -> Round:
         return Round(tuple(tables), tuple(sorted(byes)))
     pairs = _search(playing, strict=True) or _search(playing, strict=False)
     assert pairs is not None  # without the rematch rule any order pairs
-    return Round(tuple(_seated(a, b) for a, b in pairs), tuple(sorted(byes)))
+    return Round(tuple(seated(a, b) for a, b in pairs), tuple(sorted(byes)))
 
 
 def _byes(ranked: list[Entrant], count: int) -> set[str]:
@@ -133,7 +133,7 @@ def _candidates(top: Entrant, rest: list[Entrant], strict: bool) -> list[int]:
     return fresh + [i for i in order if rest[i].id in top.met]
 
 
-def _seated(a: Entrant, b: Entrant) -> Table:
+def seated(a: Entrant, b: Entrant) -> Table:
     """``a`` (ranked higher) and ``b`` in seat order: the one owed the first seat
     sits there."""
     lean_a, lean_b = sum(a.seats) * 2 - len(a.seats), sum(b.seats) * 2 - len(b.seats)

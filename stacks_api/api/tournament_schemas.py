@@ -24,7 +24,10 @@ class NewTournamentSchema(Schema):
     system = fields.String(
         required=True,
         validate=validate.OneOf(["swiss", "arena"]),
-        metadata={"description": "swiss: rounds fixed in advance (arena: not run yet, 422)"},
+        metadata={
+            "description": "swiss: rounds fixed in advance; arena: a fixed time, "
+            "players paired again as soon as their game ends"
+        },
     )
     rounds = whole(validate=validate.Range(min=1, max=20), metadata={"description": "swiss"})
     minutes = whole(validate=validate.Range(min=5, max=1440), metadata={"description": "arena"})
@@ -83,7 +86,11 @@ class StandingSchema(Schema):
     name = fields.String(required=True)
     bot = fields.String(required=True, allow_none=True)
     player_id = fields.String(required=True, allow_none=True)
-    points = fields.Float(required=True, metadata={"description": "1 a win or a bye, 0.5 a draw"})
+    points = fields.Float(
+        required=True,
+        metadata={"description": "swiss: 1 a win or a bye, 0.5 a draw; arena: 2 a win, 1 a "
+                  "draw, double on a streak"},
+    )  # fmt: skip
     buchholz = fields.Float(required=True, metadata={"description": "The opponents' points"})
     sonneborn_berger = fields.Float(
         required=True,
@@ -93,6 +100,9 @@ class StandingSchema(Schema):
     wins = whole(required=True)
     byes = whole(required=True)
     withdrawn = fields.Boolean(required=True)
+    streak = fields.Boolean(
+        required=True, metadata={"description": "arena: two wins in a row, so wins count double"}
+    )
 
 
 class TableSchema(Schema):

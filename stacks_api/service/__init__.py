@@ -81,7 +81,7 @@ class GameService:
         self.ratings = RatingDesk(self.table)
         self.pairing = Pairing(self.table, self.lobby)
         self.challenges = Challenges(self.table, self.lobby)
-        self.tournaments = Tournaments(self.table, self.lobby)
+        self.tournaments = Tournaments(self.table, self.lobby, self.concede)
         self.hints = Hints(self.table)
         self.analyses = AnalysisDesk(self.table)
         self.account_feed = AccountFeed(self.table, self.ratings)

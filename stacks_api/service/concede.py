@@ -64,6 +64,19 @@ class Concede:
 
         return self.table.update(game_id, decide)
 
+    def forfeit(self, game_id: str, seats: list[int]) -> None:
+        """Resign ``seats`` for their people, who never came (a tournament's no-shows:
+        ``service.tournaments``); nothing if the game is over or they are gone."""
+
+        def decide(record: GameRecord) -> tuple[Change, JSON]:
+            absent = [s for s in seats if record.seats[s].state in ("human", "away")]
+            if record.status != "active" or not absent:
+                return Change(None), {}
+            said: list[JSON] = [{"type": "resigned", "seat": s} for s in absent]
+            return self._resigned(record, self.table.game(record), absent[0], said)
+
+        self.table.update(game_id, decide)
+
     def _resigned(
         self, record: GameRecord, game: Game, caller: int, said: list[JSON]
     ) -> tuple[Change, JSON]:
@@ -99,6 +112,8 @@ class Concede:
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
             seat = _person(record, own_seat(record, caller))
+            if record.tournament is not None:
+                raise Refusal("forbidden", "a tournament game cannot be aborted: resign instead")
             game = self.table.game(record)
             sides = {s: side_of(game, s) for s in range(record.players)}
             if opening_over(self.table.store.events_after(record.id, 0), sides):

@@ -10,6 +10,8 @@ tournament with something to do,
 2. writes the result of each table of the current round whose game has ended
    (points: the game's scores, 1 a win, 0.5 a draw, 0 a loss; an aborted or
    cancelled game scores 0 for every seat);
+   A person whose clock ran out on their first turn, who has made no move of
+   their own, is a no-show: their side resigns, for them, and loses;
 3. once every table of the round has its result, pairs the next round
    (``stacks_api.swiss``) from the entries not withdrawn and the results so far,
    and makes it with a compare-and-set in the archive (the round's number from
@@ -27,19 +29,22 @@ each game's record names its tournament and round.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 
 from .. import bots
+from ..arena import pair_free
+from ..arena import points as arena_points
 from ..engine import SetupError, create_game
 from ..fairness import SCHEME, commitment, server_seed
 from ..problems import Refusal, validation_error
-from ..record import JSON, Fairness, GameRecord, Seat
+from ..record import JSON, SERVER_EVENTS, Event, Fairness, GameRecord, Seat
 from ..swiss import Entrant, Result, pair, standings
 from ..tokens import new_token, token_hash
+from .concede import Concede
 from .lobby import START_RATING, Lobby
 from .ports import Tournaments as Book
 from .table import Table
 
-SYSTEMS = ("swiss",)
 DEFAULT_TURN_SECONDS = 60.0  # every tournament game is clocked: an absent player's ends
 MOST_ROUNDS = 20
 MOST_ENTRIES = 1000
@@ -48,9 +53,10 @@ BOT = "bot:"
 
 
 class Tournaments:
-    def __init__(self, table: Table, lobby: Lobby) -> None:
+    def __init__(self, table: Table, lobby: Lobby, concede: Concede) -> None:
         self.table = table
         self.lobby = lobby
+        self.concede = concede
 
     @property
     def book(self) -> Book:
@@ -59,11 +65,11 @@ class Tournaments:
     # -- requests -------------------------------------------------------------
 
     def create(self, player_id: str, body: JSON) -> JSON:
-        """A new swiss, upcoming until ``starts_at``."""
-        if body["system"] not in SYSTEMS:
-            raise validation_error("system", "only swiss tournaments are run for now")
-        if body.get("rounds") is None:
-            raise validation_error("rounds", "a swiss needs its number of rounds")
+        """A new swiss or arena, upcoming until ``starts_at``."""
+        system = body["system"]
+        length = "rounds" if system == "swiss" else "minutes"
+        if body.get(length) is None:
+            raise validation_error(length, f"a {system} needs its number of {length}")
         players = body.get("players", 2)
         seconds = body.get("clock") or DEFAULT_TURN_SECONDS
         try:  # the variant checks the table size and the clock
@@ -72,9 +78,10 @@ class Tournaments:
             raise validation_error(err.field, err.message) from None
         now = self.table.clock()
         tournament = {
-            "id": secrets.token_hex(8), "name": body.get("name") or f"{body['variant']} swiss",
-            "creator": player_id, "variant": body["variant"], "system": body["system"],
-            "rounds": body["rounds"], "minutes": None, "players": players,
+            "id": secrets.token_hex(8), "name": body.get("name") or f"{body['variant']} {system}",
+            "creator": player_id, "variant": body["variant"], "system": system,
+            "rounds": body.get("rounds") if system == "swiss" else None,
+            "minutes": body.get("minutes") if system == "arena" else None, "players": players,
             "rated": bool(body.get("rated")), "turn_seconds": float(seconds),
             "max_players": body.get("max_players") or MOST_ENTRIES,
             "starts_at": max(float(body["starts_at"]), now),
@@ -163,11 +170,13 @@ class Tournaments:
         if found is None:
             return 0
         if found["status"] == "upcoming":
-            if len(_active(found)) < 2:  # nobody to play: over before it began
+            if found["system"] == "swiss" and len(_active(found)) < 2:  # nobody to play
                 return int(self.book.advance(tournament_id, "upcoming", "finished", now))
             self.book.advance(tournament_id, "upcoming", "running", None)
             found = self.book.get(tournament_id)
             assert found is not None
+        if found["system"] == "arena":
+            return self._arena_step(found, now)
         current = [t for t in found["tables"] if t["round"] == found["round"]]
         waiting = [t for t in current if t["points"] is None]
         for table in waiting:
@@ -183,6 +192,26 @@ class Tournaments:
             return int(self.book.advance(tournament_id, "running", "finished", now))
         return self._next_round(found)
 
+    def _arena_step(self, tournament: JSON, now: float) -> int:
+        """Settle the games that ended, then pair whoever is free (until the arena's
+        time is up; then finish it once its last games have ended)."""
+        for table in tournament["tables"]:
+            if table["points"] is None:
+                self._settle(tournament, table)
+        found = self.book.get(tournament["id"])
+        assert found is not None
+        busy = {e for t in found["tables"] if t["points"] is None for e in t["seats"]}
+        if now >= found["starts_at"] + 60 * found["minutes"]:
+            if busy:
+                return 0
+            return int(self.book.advance(found["id"], "running", "finished", now))
+        scored = {s["entry"]: s["points"] for s in _arena_standings(found)}
+        free = [e for e in entrants(found) if e.id not in busy]
+        for entrant in free:  # ranked by arena points
+            entrant.points = scored[entrant.id]
+        made = pair_free(free, _last_opponents(found), found["players"])
+        return self._add_round(found, [list(t.seats) for t in made], byes=())
+
     def _settle(self, tournament: JSON, table: JSON) -> None:
         """Write the table's result if its game ended; make its game if it was lost
         (its worker died between making the round and making the game)."""
@@ -194,10 +223,22 @@ class Tournaments:
                 return
             scores = kept
         elif not record.ended:
+            self._forfeit_no_shows(record)
             return
         else:
             scores = _points(record)
         self.book.score(tournament["id"], table["round"], table["board"], scores)
+
+    def _forfeit_no_shows(self, record: GameRecord) -> None:
+        """Resign, for them, the people whose clock ran out on their first turn (they
+        never acted in the game): a no-show loses, and its opponent need not wait."""
+        late = [s for s, seat in enumerate(record.seats) if seat.state in ("human", "away")
+                and seat.timeouts > 0]  # fmt: skip
+        if late:
+            events = self.table.store.events_after(record.id, 0)
+            absent = [s for s in late if not _acted(events, s)]
+            if absent:
+                self.concede.forfeit(record.id, absent)
 
     def _archived(self, game_id: str) -> list[float] | None:
         """The points of a game the live store has let go (from its record), or None
@@ -210,13 +251,20 @@ class Tournaments:
         return [0.0] * document["players"] if result is None else list(result["scores"])
 
     def _next_round(self, tournament: JSON) -> int:
-        number = tournament["round"] + 1
         made = pair(entrants(tournament), tournament["players"])
+        return self._add_round(tournament, [list(t.seats) for t in made.tables], made.byes)
+
+    def _add_round(self, tournament: JSON, seated: list[list[str]], byes: Sequence[str]) -> int:
+        """Make the next round (an arena's next wave of pairings) with these tables and
+        byes, unless another worker made it first, then its games."""
+        if not seated and not byes:
+            return 0
+        number = tournament["round"] + 1
         tables: list[JSON] = [
-            {"seats": list(t.seats), "game_id": secrets.token_hex(8), "server_seed": server_seed()}
-            for t in made.tables
+            {"seats": seats, "game_id": secrets.token_hex(8), "server_seed": server_seed()}
+            for seats in seated
         ]
-        tables += [{"seats": [entry], "points": [1.0]} for entry in made.byes]
+        tables += [{"seats": [entry], "points": [1.0]} for entry in byes]
         if not self.book.add_round(tournament["id"], number, tables):
             return 0  # another worker made it
         for table in tables:
@@ -255,10 +303,27 @@ def _seat(entry: JSON, variant: str) -> Seat:
                 player_id=entry["player_id"], rating=entry["rating"])  # fmt: skip
 
 
+def _acted(events: list[Event], seat: int) -> bool:
+    """Whether ``seat`` made a move of its own (not one the clock made for it)."""
+    stood_in = {e["version"] for e in events if e["type"] == "timeout" and e["seat"] == seat}
+    return any(e.get("seat") == seat and e["type"] not in SERVER_EVENTS
+               and e["version"] not in stood_in for e in events)  # fmt: skip
+
+
 def _points(record: GameRecord) -> list[float]:
     if record.result is None:  # aborted or cancelled: nobody scores
         return [0.0] * record.players
     return list(record.result.scores)
+
+
+def _last_opponents(tournament: JSON) -> dict[str, str]:
+    """Each entry's opponent in its latest two-player game."""
+    last: dict[str, str] = {}
+    for table in tournament["tables"]:  # in the order they were made
+        if len(table["seats"]) == 2:
+            a, b = table["seats"]
+            last[a], last[b] = b, a
+    return last
 
 
 def _active(tournament: JSON) -> list[JSON]:
@@ -299,6 +364,8 @@ def shown(tournament: JSON) -> JSON:
 
 
 def _standings(tournament: JSON) -> list[JSON]:
+    if tournament["system"] == "arena":
+        return _arena_standings(tournament)
     names = {e["entry"]: e for e in tournament["entries"]}
     results: list[Result] = []
     byes: list[str] = []
@@ -314,6 +381,28 @@ def _standings(tournament: JSON) -> list[JSON]:
         {"rank": place, "entry": s.id, "name": names[s.id]["name"], "bot": names[s.id]["bot"],
          "player_id": names[s.id]["player_id"], "points": s.points, "buchholz": s.buchholz,
          "sonneborn_berger": s.sonneborn_berger, "games": s.games, "wins": s.wins,
-         "byes": s.byes, "withdrawn": names[s.id]["withdrawn_at"] is not None}
+         "byes": s.byes, "withdrawn": names[s.id]["withdrawn_at"] is not None, "streak": False}
         for place, s in enumerate(ranked, start=1)
+    ]  # fmt: skip
+
+
+def _arena_standings(tournament: JSON) -> list[JSON]:
+    """Arena points (``stacks_api.arena``), then rating."""
+    names = {e["entry"]: e for e in tournament["entries"]}
+    played: dict[str, list[float]] = {entry: [] for entry in names}
+    for table in tournament["tables"]:  # in the order they were made
+        for entry, scored in zip(table["seats"], table["points"] or (), strict=False):
+            played[entry].append(scored)
+    rows = []
+    for entry, results in played.items():
+        total, streak = arena_points(results)
+        rows.append((entry, total, streak, results))
+    rows.sort(key=lambda r: (-r[1], -names[r[0]]["rating"], r[0]))
+    return [
+        {"rank": place, "entry": entry, "name": names[entry]["name"], "bot": names[entry]["bot"],
+         "player_id": names[entry]["player_id"], "points": float(total), "buchholz": 0.0,
+         "sonneborn_berger": 0.0, "games": len(results),
+         "wins": sum(1 for r in results if r == 1.0), "byes": 0,
+         "withdrawn": names[entry]["withdrawn_at"] is not None, "streak": streak}
+        for place, (entry, total, streak, results) in enumerate(rows, start=1)
     ]  # fmt: skip

@@ -40,9 +40,12 @@ def enter_bots(client: Any, key: str, tournament_id: str, count: int, bot: str =
     return entered.json
 
 
-def run_to_the_end(app: Any, tournament_id: str, stepping: int = 1) -> dict[str, Any]:
+def run_to_the_end(
+    app: Any, tournament_id: str, stepping: int = 1, at: float | None = None
+) -> dict[str, Any]:
     """Step the tournament (``stepping`` threads at once, as several workers would)
-    until it has finished; bounded, not timed."""
+    until it has finished, telling each step the time is now (or ``at``); bounded,
+    not timed."""
     service = app.extensions["stacks_api.games"]
     deadline = time.monotonic() + 120
     failures: list[BaseException] = []
@@ -51,7 +54,7 @@ def run_to_the_end(app: Any, tournament_id: str, stepping: int = 1) -> dict[str,
         try:
             while service.tournaments.get(tournament_id)["status"] != "finished":
                 assert time.monotonic() < deadline, "the tournament did not finish"
-                service.tournaments.step(time.time())
+                service.tournaments.step(at or time.time())
                 time.sleep(0.02)
         except BaseException as err:  # reported below, in the test's own thread
             failures.append(err)
@@ -156,8 +159,9 @@ def test_bad_requests_get_clear_problems(client):
     problem(client.post(TOURNAMENTS, json=body), 401, "unauthorized")
     problem(client.post(TOURNAMENTS, headers=bearer(key), json={**body, "variant": "chess"}),
             422, "validation_error")  # fmt: skip
-    problem(client.post(TOURNAMENTS, headers=bearer(key), json={**body, "system": "arena",
-                                                                "minutes": 30}),
+    problem(client.post(TOURNAMENTS, headers=bearer(key), json={**body, "system": "arena"}),
+            422, "validation_error")  # an arena needs its minutes  # fmt: skip
+    problem(client.post(TOURNAMENTS, headers=bearer(key), json={**body, "system": "knockout"}),
             422, "validation_error")  # fmt: skip
     problem(client.post(TOURNAMENTS, headers=bearer(key), json={**body, "rounds": None}),
             422, "validation_error")  # fmt: skip
@@ -178,3 +182,85 @@ def test_bad_requests_get_clear_problems(client):
             "tournament_full")  # fmt: skip
     problem(client.delete(f"{players}?entry=bot:random:9", headers=bearer(key)), 404, "not_found")
     problem(client.delete(f"{players}?entry=someone", headers=bearer(other)), 403, "forbidden")
+
+
+@pytest.fixture
+def clock(app):
+    """The service's clock, set by the test; the app's own runners and chores are
+    stopped, so the test moves the clock and plays the workers itself."""
+    now = [time.time()]
+    service = app.extensions["stacks_api.games"]
+    service.table.clock = lambda: now[0]
+    service.jobs.stop()
+    return now
+
+
+def test_a_no_show_forfeits_after_its_first_turn_and_a_game_cannot_be_aborted(app, client, clock):
+    absent_id, absent = new_player(client, "Absent")
+    present_id, present = new_player(client, "Present")
+    made = swiss(client, present, rounds=1, clock=15)
+    for key in (absent, present):
+        assert client.post(f"{TOURNAMENTS}/{made['id']}/players", headers=bearer(key),
+                           json={}).status_code == 201  # fmt: skip
+    service = app.extensions["stacks_api.games"]
+    service.tournaments.step(clock[0])
+    game_id = service.tournaments.get(made["id"])["pairings"][0]["tables"][0]["game_id"]
+    problem(client.post(f"{API}/{game_id}/abort", headers=bearer(present)), 403, "forbidden")
+    for _ in range(4):
+        seen = view(client, game_id, present)
+        if seen["status"] != "active":
+            break
+        if seen["you"]["seat"] in seen["to_move"]:
+            act(client, game_id, present, seen["you"]["legal_actions"][0])
+        else:  # the absent player's turn: its clock runs out, then the workers look
+            clock[0] += 16
+            service.turns.advance(game_id)
+            service.tournaments.step(clock[0])
+    ended = view(client, game_id, present)
+    assert ended["status"] == "finished"
+    absent_seat = next(p["seat"] for p in ended["players"] if p["player_id"] == absent_id)
+    assert ended["players"][absent_seat]["resigned"] and ended["players"][absent_seat]["score"] == 0
+    service.tournaments.step(clock[0])
+    done = service.tournaments.get(made["id"])
+    assert done["status"] == "finished"
+    assert done["standings"][0]["entry"] == present_id
+
+
+def arena_points(results: list[float]) -> int:
+    """Arena points by hand: 2 a win, 1 a draw, both doubled after two wins in a row."""
+    total, run = 0, 0
+    for result in results:
+        total += (2 if run >= 2 else 1) * {1.0: 2, 0.5: 1, 0.0: 0}[result]
+        run = run + 1 if result == 1.0 else 0
+    return total
+
+
+def test_an_arena_pairs_players_as_they_come_free_until_its_time_is_up(app, client):
+    _, key = new_player(client)
+    made = client.post(TOURNAMENTS, headers=bearer(key), json={
+        "variant": "sequence", "system": "arena", "minutes": 5, "starts_at": 0})  # fmt: skip
+    assert made.status_code == 201, made.json
+    arena = made.json["id"]
+    enter_bots(client, key, arena, 5)
+    service = app.extensions["stacks_api.games"]
+    deadline = time.monotonic() + 120
+    while service.tournaments.get(arena)["round"] < 6:  # six waves of pairings
+        assert time.monotonic() < deadline, "the arena stopped pairing"
+        service.tournaments.step(time.time())
+        time.sleep(0.02)
+    done = run_to_the_end(app, arena, stepping=1, at=time.time() + 301)
+    tables = [t for r in done["pairings"] for t in r["tables"]]
+    last: dict[str, str] = {}
+    for table in tables:
+        a, b = table["seats"]
+        assert last.get(a) != b and last.get(b) != a, "the same opponent twice in a row"
+        last[a], last[b] = b, a
+    results: dict[str, list[float]] = {e["entry"]: [] for e in done["entries"]}
+    for table in tables:
+        for entry, scored in zip(table["seats"], table["points"], strict=True):
+            results[entry].append(scored)
+    assert {s["entry"]: s["points"] for s in done["standings"]} == {
+        entry: arena_points(r) for entry, r in results.items()
+    }
+    ranked = [s["points"] for s in done["standings"]]
+    assert ranked == sorted(ranked, reverse=True)
