@@ -1,4 +1,4 @@
-"""How long a swiss round takes to pair, for 1,000 entrants beside 100.
+"""How long a swiss round and an arena pass take to pair, for 1,000 beside 100.
 
     python bench/tournament.py [--rounds 7] [--seed 1]
 
@@ -6,7 +6,9 @@ Plays a swiss of --rounds rounds for each field size with random results (wins,
 losses and draws; an odd field has byes), timing each round's pairing
 (``stacks_api.swiss.pair``, CPU time) once the rounds before it are played:
 the later rounds, where players of equal score have met, are the hard ones.
-Prints each size's median and slowest round, and the ratio of 1,000 to 100.
+Then times an arena's pass over that many free players, each with a last
+opponent among them (``stacks_api.arena.pair_free``). Prints each size's median
+and slowest, and the ratio of 1,000 to 100.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import random
 import statistics
 import time
 
+from stacks_api.arena import pair_free
 from stacks_api.swiss import Entrant, pair
 
 
@@ -56,6 +59,30 @@ def main() -> None:
               f"median, {slowest:7.1f} ms at the slowest ({args.rounds} rounds)")  # fmt: skip
     print(f"1,000 / 100: {medians[1000] / medians[100]:.1f}x the time (goal: a round of 1,000 "
           "within 1 s)")  # fmt: skip
+    passes = {count: arena_pass(count, args.seed) for count in (100, 1000)}
+    for count, took in passes.items():
+        print(f"{count:5} free arena players: a pass in {1000 * statistics.median(took):7.2f} ms "
+              f"at the median, {1000 * max(took):7.2f} ms at the slowest")  # fmt: skip
+    ratio = statistics.median(passes[1000]) / statistics.median(passes[100])
+    print(f"1,000 / 100: {ratio:.1f}x the time (goal: a pass over 1,000 within 200 ms)")
+
+
+def arena_pass(count: int, seed: int, passes: int = 20) -> list[float]:
+    """The CPU seconds of ``passes`` arena passes over ``count`` free players with
+    arena points and last opponents."""
+    rng = random.Random(seed)
+    free = [Entrant(f"p{i:04}", rating=rng.gauss(1500, 300), points=rng.randrange(0, 30))
+            for i in range(count)]  # fmt: skip
+    ids = [e.id for e in free]
+    rng.shuffle(ids)
+    last = {a: b for a, b in zip(ids[::2], ids[1::2], strict=False)}
+    last.update({b: a for a, b in last.items()})
+    took = []
+    for _ in range(passes):
+        start = time.process_time()
+        pair_free(free, last)
+        took.append(time.process_time() - start)
+    return took
 
 
 if __name__ == "__main__":
