@@ -117,6 +117,7 @@ def build_service(config: Mapping[str, Any]) -> GameService:
                     threads=config["LOCAL_BOT_THREADS"])  # fmt: skip
     service = GameService(store, runner, **settings)
     runner.archiver = chores(service)
-    if archive.webhooks.active():  # they are followed from the start, not the first game
+    unfinished = any(t["status"] != "finished" for t in archive.tournaments.listed())
+    if archive.webhooks.active() or unfinished:  # followed from the start, not the first game
         runner.start()
     return service

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from dataclasses import replace
 
 from .. import bots
 from ..arena import pair_free
@@ -87,6 +88,7 @@ class Tournaments:
             "starts_at": max(float(body["starts_at"]), now),
         }  # fmt: skip
         self.book.create(tournament)
+        self.table.jobs.wake()  # in-process workers start with the first thing to do
         return self.get(tournament["id"])
 
     def listed(self) -> list[JSON]:
@@ -130,6 +132,7 @@ class Tournaments:
                                                  f"{found['max_players']} entries")  # fmt: skip
             if refused == "entered":
                 raise Refusal("already_entered", "you are in this tournament already")
+        self.table.jobs.wake()
         return self.get(tournament_id)
 
     def withdraw(self, player_id: str, tournament_id: str, entry: str | None) -> JSON:
@@ -296,8 +299,8 @@ class Tournaments:
 
 
 def _seat(entry: JSON, variant: str) -> Seat:
-    if entry["bot"] is not None:
-        return Seat.for_bot(entry["bot"], {})
+    if entry["bot"] is not None:  # named as entered: "medium bot 3"
+        return replace(Seat.for_bot(entry["bot"], {}), name=entry["name"])
     # A person's seat answers to their player key; its own token is never handed out.
     return Seat("human", name=entry["name"], token=token_hash(new_token()),
                 player_id=entry["player_id"], rating=entry["rating"])  # fmt: skip

@@ -14,7 +14,8 @@ def render(record: GameRecord, game: Game, seat: int | None) -> JSON:
     view.update(id=record.id, status=record.status, version=record.version,
                 practice=record.practice, deadline=record.clock, rematch=record.rematch,
                 fairness=fair, cancel_agreed=list(record.cancel_agreed),
-                unlisted=record.unlisted, rated=record.rated)  # fmt: skip
+                unlisted=record.unlisted, rated=record.rated,
+                tournament=record.tournament)  # fmt: skip
     scores = record.result.scores if record.result is not None else None
     for player in view["players"]:
         stored = record.seats[player["seat"]]

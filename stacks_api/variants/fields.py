@@ -245,6 +245,14 @@ def view_fields(variant: str, parts: Parts, **own: fields.Field[Any]) -> dict[st
             required=True,
             metadata={"description": "Its players' ratings change when it ends"},
         ),
+        "tournament": fields.Dict(
+            required=True,
+            allow_none=True,
+            metadata={
+                "description": "The tournament and round it was made for ({\"id\", "
+                "\"round\"}), or null (docs/tournaments.md)"
+            },
+        ),
         "cancel_agreed": fields.List(
             whole(),
             required=True,

@@ -12,6 +12,7 @@ import { showLeaderboard } from "./ratings.js";
 import { ReplayScreen } from "./replay.js";
 import { keepToken, tokenFor } from "./seats.js";
 import { setSound, soundOn } from "./sound.js";
+import { showTournament, showTournaments } from "./tournaments.js";
 
 const main = document.getElementById("main");
 const banner = document.getElementById("banner");
@@ -47,6 +48,16 @@ function route() {
   if (hash.get("leaderboard")) {
     page.status("leaderboard", 0);
     showLeaderboard(main, page.say, hash.get("leaderboard") === "stacks" ? "stacks" : "sequence");
+    return;
+  }
+  if (hash.get("tournament")) {
+    page.status("tournament", 0);
+    stopLobby = showTournament(main, page.say, hash.get("tournament"));
+    return;
+  }
+  if (hash.get("tournaments")) {
+    page.status("tournaments", 0);
+    stopLobby = showTournaments(main, page.say);
     return;
   }
   if (hash.get("player")) {

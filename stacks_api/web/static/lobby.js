@@ -29,7 +29,8 @@ export function showLobby(main, say) {
         h("h1", {}, t("my_games")), mine,
         h("h1", {}, t("open_games")), openList,
         h("h1", {}, t("watch_games")), watchList,
-        h("p", {}, h("a", { href: "#leaderboard=sequence", "data-leaderboard-link": "" }, t("leaderboard"))), help()),
+        h("p", {}, h("a", { href: "#leaderboard=sequence", "data-leaderboard-link": "" }, t("leaderboard")), " · ",
+          h("a", { href: "#tournaments=1", "data-tournaments-link": "" }, t("tournaments"))), help()),
       h("div", { class: "forms" }, quickPlay(say, takeSeat), createForm(say))));
     fillMyGames(mine, say);
   };

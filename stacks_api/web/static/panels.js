@@ -48,7 +48,9 @@ export function askedTwice(label, question, act, attrs) {
 
 export function gameOver(view, ui) {
   const told = outcome(view, ui.log);
-  const next = view.rematch
+  const next = view.tournament // the tournament's page opens the next game by itself
+    ? h("a", { href: `#tournament=${view.tournament.id}`, "data-back-to-tournament": "", class: "button primary" }, t("back_to_tournament"))
+    : view.rematch
     ? h("a", { href: `#game=${view.rematch}`, "data-next-game": "", class: "button" }, t("next_game"))
     : view.you && view.status === "finished" && !view.players[view.you.seat].left
       ? h("button", { type: "button", class: "primary", "data-rematch": "", onclick: () => ui.rematch() }, t("rematch"))

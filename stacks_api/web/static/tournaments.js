@@ -1,0 +1,205 @@
+// Tournaments in the client: the list (upcoming, running, finished) with a form to
+// make one, and a tournament's page: join or withdraw, the standings as they move,
+// each round's tables, and the player's own next game, opened by itself.
+import { account } from "./account.js";
+import { call, Refusal } from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+const REFRESH_MS = 2000;
+const BOTS = ["beginner", "easy", "medium", "strong", "random"];
+const OPENED = "stacks:tournament-games"; // the games this tab has opened by itself
+
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString();
+}
+
+function length(tournament) {
+  return tournament.system === "swiss"
+    ? t("rounds_n", { n: tournament.rounds }) : t("minutes_n", { n: tournament.minutes });
+}
+
+function summary(tournament) {
+  return `${t(tournament.variant)} · ${t(`system_${tournament.system}`)} · ${length(tournament)}`;
+}
+
+export function showTournaments(main, say) {
+  const list = h("ul", { class: "games tournaments", "data-tournaments": "" }, h("li", {}, t("loading")));
+  main.replaceChildren(h("section", { class: "tournament-list" },
+    h("h1", {}, t("tournaments")), list, makeForm(say),
+    h("p", {}, h("a", { href: "/play" }, t("back_to_lobby")))));
+  const refresh = async () => {
+    try {
+      const { tournaments } = await call("GET", "/tournaments");
+      list.replaceChildren(...(tournaments.length ? tournaments.map((x) => h("li", { "data-tournament": x.id },
+        h("a", { href: `#tournament=${x.id}` }, x.name), ` · ${summary(x)} · `,
+        h("span", { class: `pill ${x.status}` }, t(`status_${x.status}`)),
+        x.status === "upcoming" ? ` · ${t("starts_at", { time: when(x.starts_at) })}` : ""))
+        : [h("li", { class: "hint" }, t("no_tournaments"))]));
+    } catch (error) {
+      say(error.message);
+    }
+  };
+  refresh();
+  const timer = setInterval(refresh, REFRESH_MS * 2);
+  return () => clearInterval(timer);
+}
+
+// A new tournament: the variant, swiss or arena, how long, the clock; it starts now.
+function makeForm(say) {
+  if (!account()) return h("p", { class: "hint" }, t("tournament_account"));
+  const system = h("select", { id: "t-system", onchange: () => { rounds.hidden = system.value !== "swiss"; minutes.hidden = !rounds.hidden; } },
+    h("option", { value: "swiss" }, t("system_swiss")), h("option", { value: "arena" }, t("system_arena")));
+  const rounds = h("label", {}, t("rounds"), " ", h("input", { id: "t-rounds", type: "number", min: 1, max: 20, value: 5 }));
+  const minutes = h("label", { hidden: true }, t("minutes"), " ", h("input", { id: "t-minutes", type: "number", min: 5, max: 1440, value: 30 }));
+  const form = h("form", { class: "create tournament-form", "data-make-tournament": "",
+    onsubmit: async (event) => {
+      event.preventDefault();
+      const body = {
+        name: form.querySelector("#t-name").value.trim() || undefined,
+        variant: form.querySelector("#t-variant").value, system: system.value,
+        clock: Number(form.querySelector("#t-clock").value), starts_at: Date.now() / 1000,
+      };
+      if (system.value === "swiss") body.rounds = Number(form.querySelector("#t-rounds").value);
+      else body.minutes = Number(form.querySelector("#t-minutes").value);
+      try {
+        const made = await call("POST", "/tournaments", { body, token: account().key });
+        location.hash = `tournament=${made.id}`;
+      } catch (error) {
+        say(error.message);
+      }
+    } },
+    h("h2", {}, t("make_tournament")),
+    h("label", {}, t("tournament_name"), " ", h("input", { id: "t-name", maxlength: 60 })),
+    h("label", {}, t("game"), " ", h("select", { id: "t-variant" },
+      h("option", { value: "sequence" }, t("sequence")), h("option", { value: "stacks" }, t("stacks")))),
+    h("label", {}, t("tournament_system"), " ", system), rounds, minutes,
+    h("label", {}, t("turn_seconds"), " ", h("select", { id: "t-clock" },
+      ...[15, 30, 60, 120, 300].map((s) => h("option", { value: s, selected: s === 60 || null }, t("clock_s", { n: s }))))),
+    h("button", { type: "submit", class: "primary", "data-create-tournament": "" }, t("create_tournament")));
+  return form;
+}
+
+export function showTournament(main, say, id) {
+  let stopped = false;
+  const me = account();
+  const refresh = async () => {
+    if (stopped) return;
+    let tournament;
+    try {
+      tournament = await call("GET", `/tournaments/${id}`);
+    } catch (error) {
+      if (!(error instanceof Refusal && error.problem.status === 429)) say(error.message);
+      return;
+    }
+    if (stopped) return;
+    const next = yourGame(tournament, me);
+    if (next) { // your game of the round just paired: open it
+      remember(next);
+      location.hash = `game=${next}`;
+      return;
+    }
+    main.replaceChildren(page(tournament, me, say, refresh));
+  };
+  refresh();
+  const timer = setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);
+  return () => { stopped = true; clearInterval(timer); };
+}
+
+function opened() {
+  try { return JSON.parse(sessionStorage.getItem(OPENED) || "[]"); } catch { return []; }
+}
+
+function remember(gameId) {
+  sessionStorage.setItem(OPENED, JSON.stringify([...opened(), gameId].slice(-50)));
+}
+
+// The player's game still being played that this tab has not opened yet.
+function yourGame(tournament, me) {
+  if (!me || tournament.status === "finished") return null;
+  const seen = opened();
+  for (const round of tournament.pairings) {
+    for (const table of round.tables) {
+      if (table.game_id && table.points === null && table.seats.includes(me.id) && !seen.includes(table.game_id)) {
+        return table.game_id;
+      }
+    }
+  }
+  return null;
+}
+
+function page(tournament, me, say, refresh) {
+  const entry = me && tournament.entries.find((e) => e.entry === me.id);
+  const entered = entry && entry.withdrawn_at === null;
+  const act = async (method, path, body) => {
+    try {
+      await call(method, path, { body, token: me.key });
+      refresh();
+    } catch (error) {
+      say(error.message);
+    }
+  };
+  const players = `/tournaments/${tournament.id}/players`;
+  const actions = [];
+  if (tournament.status !== "finished") {
+    if (!me) actions.push(h("p", { class: "hint" }, t("tournament_account")));
+    else if (entered) {
+      const playing = tournament.pairings.some((r) => r.tables.some((x) => x.points === null && x.seats.includes(me.id)));
+      if (tournament.status === "running" && !playing) actions.push(h("p", { class: "hint", "data-waiting-pairing": "" }, t("waiting_pairing")));
+      actions.push(h("button", { "data-withdraw-tournament": "", onclick: () => act("DELETE", players) }, t("withdraw")));
+    }
+    else actions.push(h("button", { class: "primary", "data-join-tournament": "", onclick: () => act("POST", players, {}) }, t("join_tournament")));
+    if (me && me.id === tournament.creator) actions.push(botForm(act, players));
+  }
+  const status = tournament.status === "upcoming"
+    ? t("starts_at", { time: when(tournament.starts_at) })
+    : tournament.status === "running" && tournament.system === "arena"
+      ? t("ends_at", { time: when(tournament.starts_at + 60 * tournament.minutes) }) : "";
+  return h("section", { class: "tournament", "data-tournament-page": tournament.id, "data-tournament-status": tournament.status },
+    h("h1", {}, tournament.name),
+    h("p", {}, summary(tournament), " · ", h("span", { class: `pill ${tournament.status}` }, t(`status_${tournament.status}`)),
+      status ? ` · ${status}` : "", tournament.rated ? ` · ${t("rated")}` : ""),
+    ...actions,
+    h("h2", {}, tournament.status === "finished" ? t("final_standings") : t("standings")),
+    standings(tournament, me),
+    h("h2", {}, t("pairings")),
+    ...tournament.pairings.slice().reverse().map((round) => roundBox(tournament, round, me)),
+    h("p", {}, h("a", { href: "#tournaments=1" }, t("tournaments")), " · ", h("a", { href: "/play" }, t("back_to_lobby"))));
+}
+
+function botForm(act, players) {
+  const level = h("select", { "data-bot-level-choice": "" }, ...BOTS.map((b) => h("option", { value: b }, t(`level_${b}`))));
+  const count = h("input", { type: "number", min: 1, max: 64, value: 1, "aria-label": t("count") });
+  return h("p", { class: "add-bots" }, level, " × ", count, " ",
+    h("button", { "data-add-bots": "", onclick: () => act("POST", players, { bot: level.value, count: Number(count.value) }) }, t("add_bots")));
+}
+
+function standings(tournament, me) {
+  const swiss = tournament.system === "swiss";
+  const head = [t("place"), t("player"), t("points"), ...(swiss ? [t("buchholz"), t("sonneborn_berger")] : []), t("games_played")];
+  const rows = tournament.standings.map((s) => h("tr", { "data-standing": s.entry, class: me && s.entry === me.id ? "me" : null },
+    h("td", {}, String(s.rank)),
+    h("td", {}, s.player_id ? h("a", { href: `#player=${s.player_id}` }, s.name) : s.name,
+      s.withdrawn ? ` (${t("withdrawn")})` : "", s.streak ? h("span", { class: "streak", title: t("streak") }, " 🔥") : ""),
+    h("td", {}, String(s.points)),
+    ...(swiss ? [h("td", {}, String(s.buchholz)), h("td", {}, String(s.sonneborn_berger))] : []),
+    h("td", {}, String(s.games))));
+  return h("table", { class: "standings", "data-standings": "" },
+    h("thead", {}, h("tr", {}, ...head.map((x) => h("th", {}, x)))),
+    h("tbody", {}, ...(rows.length ? rows : [h("tr", {}, h("td", { colspan: head.length }, t("no_entries")))])));
+}
+
+function roundBox(tournament, round, me) {
+  const names = Object.fromEntries(tournament.entries.map((e) => [e.entry, e.name]));
+  return h("section", { class: "round", "data-round": round.round },
+    h("h3", {}, tournament.system === "swiss" ? t("round_n", { n: round.round }) : t("wave_n", { n: round.round })),
+    h("ul", { class: "tables" }, ...round.tables.map((table) => {
+      const who = table.seats.map((e) => names[e] || e).join(" – ");
+      const result = table.points ? ` · ${table.points.join(" – ")}` : "";
+      if (!table.game_id) return h("li", {}, `${who}: ${t("bye")}`);
+      const mine = me && table.seats.includes(me.id);
+      return h("li", { "data-table": table.game_id, class: mine ? "me" : null },
+        h("a", { href: `#game=${table.game_id}` }, who), result,
+        table.points === null ? ` · ${t(mine ? "your_game" : "watch")}` : "");
+    })));
+}
