@@ -249,8 +249,8 @@ def view_fields(variant: str, parts: Parts, **own: fields.Field[Any]) -> dict[st
             required=True,
             allow_none=True,
             metadata={
-                "description": "The tournament and round it was made for ({\"id\", "
-                "\"round\"}), or null (docs/tournaments.md)"
+                "description": 'The tournament and round it was made for ({"id", '
+                '"round"}), or null (docs/tournaments.md)'
             },
         ),
         "cancel_agreed": fields.List(
