@@ -5,8 +5,8 @@ creator may enter bots (``bot:<level>``). Nothing of the running happens in a
 request: every worker's chores call ``step`` about once a second, which, for each
 tournament with something to do,
 
-1. starts it once its time has come (with fewer than two entries it finishes at
-   once, with no rounds);
+1. starts it once its time has come (a swiss with fewer than two entries waits
+   until a second one joins);
 2. writes the result of each table of the current round whose game has ended
    (points: the game's scores, 1 a win, 0.5 a draw, 0 a loss; an aborted or
    cancelled game scores 0 for every seat);
@@ -173,8 +173,8 @@ class Tournaments:
         if found is None:
             return 0
         if found["status"] == "upcoming":
-            if found["system"] == "swiss" and len(_active(found)) < 2:  # nobody to play
-                return int(self.book.advance(tournament_id, "upcoming", "finished", now))
+            if found["system"] == "swiss" and len(_active(found)) < 2:
+                return 0  # a swiss waits past its time until two have entered
             self.book.advance(tournament_id, "upcoming", "running", None)
             found = self.book.get(tournament_id)
             assert found is not None

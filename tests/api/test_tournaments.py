@@ -14,6 +14,9 @@ from .helpers import API, act, bearer, problem, view
 from .test_archive import archive_apps, new_player
 
 TOURNAMENTS = "/api/v1/tournaments"
+# Tournaments start an hour from now: the test steps them (as if it were then) once
+# every entry is in, not the app's own workers while they are coming in.
+LATER = 3600.0
 
 
 @pytest.fixture(params=["memory+sqlite", "redis+postgresql"])
@@ -28,7 +31,8 @@ def client(app):  # type: ignore[no-untyped-def]
 
 def swiss(client: Any, key: str, **body: Any) -> dict[str, Any]:
     made = client.post(TOURNAMENTS, headers=bearer(key), json={
-        "variant": "sequence", "system": "swiss", "rounds": 3, "starts_at": 0, **body})  # fmt: skip
+        "variant": "sequence", "system": "swiss", "rounds": 3,
+        "starts_at": time.time() + LATER, **body})  # fmt: skip
     assert made.status_code == 201, made.json
     return made.json
 
@@ -54,7 +58,7 @@ def run_to_the_end(
         try:
             while service.tournaments.get(tournament_id)["status"] != "finished":
                 assert time.monotonic() < deadline, "the tournament did not finish"
-                service.tournaments.step(at or time.time())
+                service.tournaments.step(at or time.time() + LATER)
                 time.sleep(0.02)
         except BaseException as err:  # reported below, in the test's own thread
             failures.append(err)
@@ -109,7 +113,7 @@ def test_a_person_is_seated_in_their_game_and_plays_it_with_their_key(app, clien
     service = app.extensions["stacks_api.games"]
     told, first = service.account_feed.first(player_id, None)
     assert not [e for e in first if e["type"].startswith("tournament")]
-    service.tournaments.step(time.time())
+    service.tournaments.step(time.time() + LATER)
     table = service.tournaments.get(made["id"])["pairings"][0]["tables"][0]
     told.checked_at = 0  # the account's tournaments are looked at every few seconds
     heard = {e["type"]: e for e in service.account_feed.poll(player_id, told)}
@@ -198,7 +202,7 @@ def clock(app):
 def test_a_no_show_forfeits_after_its_first_turn_and_a_game_cannot_be_aborted(app, client, clock):
     absent_id, absent = new_player(client, "Absent")
     present_id, present = new_player(client, "Present")
-    made = swiss(client, present, rounds=1, clock=15)
+    made = swiss(client, present, rounds=1, clock=15, starts_at=clock[0])
     for key in (absent, present):
         assert client.post(f"{TOURNAMENTS}/{made['id']}/players", headers=bearer(key),
                            json={}).status_code == 201  # fmt: skip
@@ -238,7 +242,8 @@ def arena_points(results: list[float]) -> int:
 def test_an_arena_pairs_players_as_they_come_free_until_its_time_is_up(app, client):
     _, key = new_player(client)
     made = client.post(TOURNAMENTS, headers=bearer(key), json={
-        "variant": "sequence", "system": "arena", "minutes": 5, "starts_at": 0})  # fmt: skip
+        "variant": "sequence", "system": "arena", "minutes": 5,
+        "starts_at": time.time() + LATER})  # fmt: skip
     assert made.status_code == 201, made.json
     arena = made.json["id"]
     enter_bots(client, key, arena, 5)
@@ -246,9 +251,9 @@ def test_an_arena_pairs_players_as_they_come_free_until_its_time_is_up(app, clie
     deadline = time.monotonic() + 120
     while service.tournaments.get(arena)["round"] < 6:  # six waves of pairings
         assert time.monotonic() < deadline, "the arena stopped pairing"
-        service.tournaments.step(time.time())
+        service.tournaments.step(time.time() + LATER)
         time.sleep(0.02)
-    done = run_to_the_end(app, arena, stepping=1, at=time.time() + 301)
+    done = run_to_the_end(app, arena, stepping=1, at=time.time() + LATER + 301)
     tables = [t for r in done["pairings"] for t in r["tables"]]
     last: dict[str, str] = {}
     for table in tables:
@@ -264,3 +269,75 @@ def test_an_arena_pairs_players_as_they_come_free_until_its_time_is_up(app, clie
     }
     ranked = [s["points"] for s in done["standings"]]
     assert ranked == sorted(ranked, reverse=True)
+
+
+def replayed(tournament: dict[str, Any]) -> list[list[tuple[str, ...]]]:
+    """Each round's tables as an undisturbed run pairs them from the same entries and
+    the results of the rounds before (``stacks_api.swiss``), in seat order."""
+    from stacks_api.service.tournaments import entrants
+    from stacks_api.swiss import pair
+
+    rounds = []
+    for number in range(1, tournament["round"] + 1):
+        earlier = [t for r in tournament["pairings"] if r["round"] < number for t in r["tables"]]
+        made = pair(entrants({**tournament, "tables": earlier}), tournament["players"])
+        rounds.append([*(t.seats for t in made.tables), *((b,) for b in made.byes)])
+    return rounds
+
+
+def recorded(tournament: dict[str, Any]) -> list[list[tuple[str, ...]]]:
+    return [[tuple(t["seats"]) for t in r["tables"]] for r in tournament["pairings"]]
+
+
+class Died(Exception):
+    """A worker's process dying at that very line."""
+
+
+def test_a_worker_that_dies_while_making_a_round_changes_no_pairing(app, client, monkeypatch):
+    from stacks_api.service.tournaments import Tournaments
+
+    _, key = new_player(client)
+    made = swiss(client, key, rounds=3)
+    enter_bots(client, key, made["id"], 7)
+    service = app.extensions["stacks_api.games"]
+    service.jobs.archiver.tournaments = None  # nobody but this test steps the tournament
+    make_game, add_round = Tournaments._make_game, service.tournaments.book.add_round
+
+    def dies_after_the_round_is_written(self, tournament, table):  # type: ignore[no-untyped-def]
+        raise Died
+
+    # Round 1: the worker dies once the round is written, before any game is made.
+    monkeypatch.setattr(Tournaments, "_make_game", dies_after_the_round_is_written)
+    with pytest.raises(Died):
+        service.tournaments.step(time.time() + LATER)
+    written = service.tournaments.get(made["id"])
+    assert written["round"] == 1 and all(
+        service.store.load(t["game_id"]) is None for t in written["pairings"][0]["tables"]
+        if t["game_id"])  # fmt: skip
+    monkeypatch.setattr(Tournaments, "_make_game", make_game)
+    service.tournaments.step(time.time() + LATER)  # the next worker makes the same games
+    again = service.tournaments.get(made["id"])
+    assert recorded(again) == recorded(written)
+    assert all(service.store.load(t["game_id"]) is not None
+               for t in again["pairings"][0]["tables"] if t["game_id"])  # fmt: skip
+    service.jobs.wake()  # the bots play round 1 in the background
+
+    # Round 2: a worker dies while writing the round: nothing of it is kept.
+    def dies_while_writing(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise Died
+
+    deadline = time.monotonic() + 60
+    while True:
+        monkeypatch.setattr(service.tournaments.book, "add_round", dies_while_writing)
+        try:
+            service.tournaments.step(time.time() + LATER)
+        except Died:
+            break
+        assert time.monotonic() < deadline, "round 1 never ended"
+        time.sleep(0.05)
+    monkeypatch.setattr(service.tournaments.book, "add_round", add_round)
+    assert service.tournaments.get(made["id"])["round"] == 1
+    done = run_to_the_end(app, made["id"])
+    assert done["round"] == 3
+    for number, (shown, replay) in enumerate(zip(recorded(done), replayed(done), strict=True), 1):
+        assert shown == replay, f"round {number} was paired as an undisturbed run pairs it"

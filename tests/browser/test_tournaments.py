@@ -72,4 +72,13 @@ def test_an_arena_joined_from_its_page_opens_the_game_and_keeps_the_standings(
     phone = open_page(f"{url}/play#tournament={arena}", PHONE)
     phone.wait_for_selector("[data-standings]")
     shoot(phone, "tournament-standings-phone")
+
+    page.goto(f"{url}/play#tournaments=1")
+    page.fill("#t-name", "Saturday swiss")
+    page.select_option("#t-starts", "60")
+    page.click("[data-create-tournament]")
+    page.wait_for_selector("[data-tournament-status='upcoming']")
+    assert page.text_content("h1") == "Saturday swiss"
+    assert page.locator("[data-join-tournament]").count() == 1
+    shoot(page, "tournament-made")
     assert not open_page.problems, open_page.problems

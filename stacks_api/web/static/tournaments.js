@@ -58,7 +58,8 @@ function makeForm(say) {
       const body = {
         name: form.querySelector("#t-name").value.trim() || undefined,
         variant: form.querySelector("#t-variant").value, system: system.value,
-        clock: Number(form.querySelector("#t-clock").value), starts_at: Date.now() / 1000,
+        clock: Number(form.querySelector("#t-clock").value),
+        starts_at: Date.now() / 1000 + 60 * Number(form.querySelector("#t-starts").value),
       };
       if (system.value === "swiss") body.rounds = Number(form.querySelector("#t-rounds").value);
       else body.minutes = Number(form.querySelector("#t-minutes").value);
@@ -74,6 +75,8 @@ function makeForm(say) {
     h("label", {}, t("game"), " ", h("select", { id: "t-variant" },
       h("option", { value: "sequence" }, t("sequence")), h("option", { value: "stacks" }, t("stacks")))),
     h("label", {}, t("tournament_system"), " ", system), rounds, minutes,
+    h("label", {}, t("starts_in"), " ", h("select", { id: "t-starts" },
+      ...[0, 5, 15, 60].map((m) => h("option", { value: m, selected: m === 5 || null }, m ? t("minutes_n", { n: m }) : t("now"))))),
     h("label", {}, t("turn_seconds"), " ", h("select", { id: "t-clock" },
       ...[15, 30, 60, 120, 300].map((s) => h("option", { value: s, selected: s === 60 || null }, t("clock_s", { n: s }))))),
     h("button", { type: "submit", class: "primary", "data-create-tournament": "" }, t("create_tournament")));

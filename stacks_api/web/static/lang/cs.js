@@ -380,4 +380,6 @@ export const STRINGS = {
   your_game: "vaše partie",
   back_to_tournament: "Zpět na turnaj",
   waiting_pairing: "Čekáte na další partii: otevře se tu sama.",
+  starts_in: "Začne za",
+  now: "hned",
 };

@@ -377,4 +377,6 @@ export const STRINGS = {
   your_game: "your game",
   back_to_tournament: "Back to the tournament",
   waiting_pairing: "Waiting for your next game: it opens here by itself.",
+  starts_in: "Starts in",
+  now: "now",
 };

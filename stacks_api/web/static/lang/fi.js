@@ -377,4 +377,6 @@ export const STRINGS = {
   your_game: "sinun pelisi",
   back_to_tournament: "Takaisin turnaukseen",
   waiting_pairing: "Odotat seuraavaa peliäsi: se avautuu tähän itsestään.",
+  starts_in: "Alkaa",
+  now: "heti",
 };

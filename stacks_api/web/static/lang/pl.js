@@ -380,4 +380,6 @@ export const STRINGS = {
   your_game: "twoja partia",
   back_to_tournament: "Wróć do turnieju",
   waiting_pairing: "Czekasz na następną partię: otworzy się tutaj sama.",
+  starts_in: "Start za",
+  now: "teraz",
 };

@@ -377,4 +377,6 @@ export const STRINGS = {
   your_game: "o seu jogo",
   back_to_tournament: "Voltar ao torneio",
   waiting_pairing: "À espera do próximo jogo: abre-se aqui sozinho.",
+  starts_in: "Começa daqui a",
+  now: "agora",
 };

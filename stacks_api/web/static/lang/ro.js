@@ -380,4 +380,6 @@ export const STRINGS = {
   your_game: "jocul tău",
   back_to_tournament: "Înapoi la turneu",
   waiting_pairing: "Aștepți următorul joc: se deschide aici singur.",
+  starts_in: "Începe peste",
+  now: "acum",
 };
