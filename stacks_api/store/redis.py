@@ -47,6 +47,9 @@ T = TypeVar("T")
 # Health says degraded once Redis (without eviction) is this full: game writes are
 # far larger than the health check's, and fail first.
 NEARLY_FULL = 0.98
+# The elements (writes) a first read takes from the end of a game's event list; each
+# further read takes 4 times more.
+TAIL_FIRST = 16
 # How long a cluster write waits for its replicas before it answers 503.
 REPLICA_WAIT_MS = 1000
 
@@ -189,9 +192,23 @@ class RedisStore(RedisOutbox, RedisStreams):
                 # Someone else wrote the game first: decide again on the fresh state.
 
     def events_after(self, game_id: str, version: int) -> list[Event]:
-        with reachable():
-            stored: list[Any] = self.client.lrange(self.keys.events(game_id), 0, -1)
-        return [e for element in stored for e in unpack_events(element) if e["version"] > version]
+        """Read from the end of the list back: each element is one write's events, in
+        the order of their versions, so the reading stops at the first element that
+        starts at or before ``version + 1`` (a caller close to the present, as most
+        are, reads one short slice, however long the game)."""
+        key, end, size = self.keys.events(game_id), -1, TAIL_FIRST
+        found: list[Event] = []
+        while True:
+            with reachable():
+                stored: list[Any] = self.client.lrange(key, end - size + 1, end)
+            events = [e for element in stored for e in unpack_events(element)]
+            if found:  # a write appended meanwhile shifts the slice: drop what was read
+                events = [e for e in events if e["version"] < found[0]["version"]]
+            found[:0] = events
+            if len(stored) < size or (found and found[0]["version"] <= version + 1):
+                break
+            end, size = end - size, size * 4
+        return [e for e in found if e["version"] > version]
 
     def feed(self, game_id: str, after: int) -> RedisFeed:
         return RedisFeed(self, game_id, after)
