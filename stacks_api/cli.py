@@ -35,6 +35,9 @@ def gunicorn_argv(args: argparse.Namespace, workers: int) -> list[str]:
         "--workers", str(workers),
         "--worker-class", "stacks_api.serving.Worker",
         "--worker-connections", str(args.connections),
+        # Keep an idle connection 10 s (gunicorn's 2 s closed it just as a client
+        # polling every 2 s sent its next request, which then failed).
+        "--keep-alive", "10",
         # Streams never finish by themselves: on TERM give requests 1 s, then stop.
         "--graceful-timeout", "1",
         # No control socket: every server on a host would share gunicorn's default

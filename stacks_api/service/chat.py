@@ -21,7 +21,8 @@ from .table import Caller, Table, seat_of
 
 LONGEST = 300
 PER_WINDOW, WINDOW_S = 5, 10.0
-RECENT = 100  # the newest events a sender's recent lines are counted in
+RECENT = 100  # the newest versions a sender's recent lines are counted in
+FIRST_LOOK = 16  # the newest versions looked at first
 
 
 def is_spectators(event: Event) -> bool:
@@ -66,14 +67,20 @@ class Chat:
         return self.table.update(game_id, decide, wake=False)
 
     def _within_limit(self, record: GameRecord, said: JSON) -> None:
-        """Refuse a sender's line past their limit, saying when the next one may come."""
+        """Refuse a sender's line past their limit, saying when the next one may come.
+        The newest writes are read first: lines are in time order, so once a line
+        older than the window is among them, the older writes need no reading."""
         sender = ("seat", said["seat"]) if "seat" in said else ("spectator", said["spectator"])
         since = said["at"] - WINDOW_S
-        recent = [
-            e["at"]
-            for e in self.table.store.events_after(record.id, max(0, record.version - RECENT))
-            if e["type"] == "chat" and e["at"] > since and (sender[0], e.get(sender[0])) == sender
-        ]
+        for reach in (FIRST_LOOK, RECENT):
+            events = self.table.store.events_after(
+                record.id, max(0, record.version - reach), newest=record.version
+            )
+            lines = [e for e in events if e["type"] == "chat"]
+            if (lines and lines[0]["at"] <= since) or reach >= record.version:
+                break
+        recent = [e["at"] for e in lines
+                  if e["at"] > since and (sender[0], e.get(sender[0])) == sender]  # fmt: skip
         if len(recent) >= PER_WINDOW:
             wait = math.ceil(min(recent) + WINDOW_S - said["at"])
             raise Refusal("rate_limited", f"at most {PER_WINDOW} lines every {WINDOW_S:g} "

@@ -263,8 +263,9 @@ class GameStore(Protocol):
         the game in between; events are appended in the same atomic step.
         """
 
-    def events_after(self, game_id: str, version: int) -> list[Event]:
-        """The game's events with a version above ``version``, oldest first."""
+    def events_after(self, game_id: str, version: int, newest: int | None = None) -> list[Event]:
+        """The game's events with a version above ``version``, oldest first; ``newest``,
+        the game's version as the caller read it, bounds what is read."""
 
     def feed(self, game_id: str, after: int) -> EventFeed:
         """Follow the game's events after version ``after``, as other workers write them."""

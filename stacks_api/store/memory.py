@@ -116,7 +116,7 @@ class MemoryStore:
                 slot.remembered[key] = (json.dumps(response), expires)
             return result
 
-    def events_after(self, game_id: str, version: int) -> list[Event]:
+    def events_after(self, game_id: str, version: int, newest: int | None = None) -> list[Event]:
         slot = self._slot(game_id)
         if slot is None:
             return []

@@ -191,12 +191,14 @@ class RedisStore(RedisOutbox, RedisStreams):
                     return result
                 # Someone else wrote the game first: decide again on the fresh state.
 
-    def events_after(self, game_id: str, version: int) -> list[Event]:
+    def events_after(self, game_id: str, version: int, newest: int | None = None) -> list[Event]:
         """Read from the end of the list back: each element is one write's events, in
         the order of their versions, so the reading stops at the first element that
         starts at or before ``version + 1`` (a caller close to the present, as most
-        are, reads one short slice, however long the game)."""
-        key, end, size = self.keys.events(game_id), -1, TAIL_FIRST
+        are, reads one short slice, however long the game). With ``newest`` the first
+        slice is the last ``newest - version`` writes: each made a version at least."""
+        key, end = self.keys.events(game_id), -1
+        size = TAIL_FIRST if newest is None else max(1, newest - version)
         found: list[Event] = []
         while True:
             with reachable():
