@@ -41,11 +41,13 @@ class Tournaments(MethodView):
     @problems(400, 401, 403, 413, 422, 429, 501, 503)
     @blp.doc(operationId="createTournament")
     def post(self, body: dict[str, Any]) -> Any:
-        """Make a swiss tournament; it starts at `starts_at`
+        """Make a swiss or an arena; it starts at `starts_at`
 
-        Every game is clocked (`clock`, 60 s a turn unless you choose); the
-        workers pair each round once the one before has ended, and the games
-        begin at once: your player key acts for your seat in each.
+        Every game is clocked (`clock`, 60 s a turn unless you choose). In a
+        swiss the workers pair each round once the one before has ended (a
+        swiss waits past its start for a second entry); in an arena they pair
+        whoever is free about once a second until its `minutes` are over. The
+        games begin at once: your player key acts for your seat in each.
         """
         return service().tournaments.create(me(), body), 201, FRESH
 
