@@ -43,7 +43,7 @@ from typing import Any
 import requests
 
 from stacks_api.arena import points as arena_points
-from stacks_api.service.tournaments import entrants
+from stacks_api.service.standings import entrants
 from stacks_api.swiss import pair
 from stacks_api.testing import PostgresServer, RedisServer, ServerProcess, create_database
 

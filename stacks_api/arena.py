@@ -14,7 +14,7 @@ anything but a win ends it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from .swiss import Entrant, Table, rank, seated
 
@@ -23,7 +23,7 @@ STREAK_AFTER = 2  # wins in a row that start a streak
 
 
 def pair_free(
-    free: Sequence[Entrant], last_opponent: dict[str, str], table_size: int = 2
+    free: list[Entrant], last_opponent: dict[str, str], table_size: int = 2
 ) -> list[Table]:
     """Tables for the free players (see the module's text); some may be left to wait."""
     ranked = rank(free)

@@ -29,7 +29,7 @@ of the opponents one beat, plus half of those one drew with), then rating.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 BYE_POINTS = 1.0
@@ -70,7 +70,7 @@ def rank(entrants: Iterable[Entrant]) -> list[Entrant]:
     return sorted(entrants, key=lambda e: (-e.points, -e.rating, e.id))
 
 
-def pair(entrants: Sequence[Entrant], table_size: int = 2) -> Round:
+def pair(entrants: list[Entrant], table_size: int = 2) -> Round:
     """The next round's tables and byes for these (active) entrants."""
     ranked = rank(entrants)
     byes_needed = len(ranked) % table_size

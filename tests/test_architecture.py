@@ -34,6 +34,7 @@ MAY_IMPORT = {
     "outbound": set(),
     "outcomes": set(),
     "swiss": set(),
+    "arena": {"swiss"},
     "ratings": {"record", "outcomes"},
     "variants": {"rules", "record", "fairness"},
     "engine": {"rules", "variants"},
@@ -41,7 +42,7 @@ MAY_IMPORT = {
     "store": {"record"},
     # The archive implements the service's ports; its failures are the store's 503.
     "archive": {"record", "store", "problems", "tokens", "ratings"},
-    "service": SERVICE_NEEDS | {"offload", "metrics", "outbound", "outcomes", "swiss"},
+    "service": SERVICE_NEEDS | {"offload", "metrics", "outbound", "outcomes", "swiss", "arena"},
     "workers": {"service"},
     "api": {
         "offload",

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask.views import MethodView
 
+from .. import variants
 from .auth import BEARER
 from .blueprint import Blueprint
 from .games import problems
@@ -23,7 +24,8 @@ blp = Blueprint("tournaments", __name__, url_prefix="/api/v1/tournaments",
                 description="Tournaments")  # fmt: skip
 FRESH = {"Cache-Control": "no-cache"}  # standings move while a tournament runs
 
-EXAMPLE = {"variant": "sequence", "system": "swiss", "rounds": 5, "starts_at": 1893456000}
+EXAMPLE = {"variant": variants.names()[0], "system": "swiss", "rounds": 5,
+           "starts_at": 1893456000}  # fmt: skip
 
 
 @blp.route("")

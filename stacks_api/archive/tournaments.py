@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import Engine, insert, select, update
@@ -160,7 +160,7 @@ class TournamentBook:
             )  # fmt: skip
         return bool(done.rowcount)
 
-    def add_round(self, tournament_id: str, number: int, tables: Sequence[JSON]) -> bool:
+    def add_round(self, tournament_id: str, number: int, tables: list[JSON]) -> bool:
         """Make round ``number`` with its ``tables`` (each: ``seats``, ``game_id``,
         ``server_seed``, and ``points`` for a bye), unless another worker made it
         first (then False, and nothing is written)."""

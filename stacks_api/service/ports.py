@@ -9,7 +9,7 @@ The service never imports the archive: the live path runs without a database.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
 from ..record import JSON, Archived, HistoryQuery
@@ -175,7 +175,7 @@ class Tournaments(Protocol):
 
     def advance(self, tournament_id: str, status: str, to: str, ended_at: float | None) -> bool: ...
 
-    def add_round(self, tournament_id: str, number: int, tables: Sequence[JSON]) -> bool: ...
+    def add_round(self, tournament_id: str, number: int, tables: list[JSON]) -> bool: ...
 
     def score(self, tournament_id: str, number: int, board: int, points: list[float]) -> bool: ...
 

@@ -29,21 +29,20 @@ each game's record names its tournament and round.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
 from dataclasses import replace
 
 from .. import bots
 from ..arena import pair_free
-from ..arena import points as arena_points
 from ..engine import SetupError, create_game
 from ..fairness import SCHEME, commitment, server_seed
 from ..problems import Refusal, validation_error
 from ..record import JSON, SERVER_EVENTS, Event, Fairness, GameRecord, Seat
-from ..swiss import Entrant, Result, pair, standings
+from ..swiss import pair
 from ..tokens import new_token, token_hash
 from .concede import Concede
 from .lobby import START_RATING, Lobby
 from .ports import Tournaments as Book
+from .standings import active, arena_standings, entrants, last_opponents, shown
 from .table import Table
 
 DEFAULT_TURN_SECONDS = 60.0  # every tournament game is clocked: an absent player's ends
@@ -173,7 +172,7 @@ class Tournaments:
         if found is None:
             return 0
         if found["status"] == "upcoming":
-            if found["system"] == "swiss" and len(_active(found)) < 2:
+            if found["system"] == "swiss" and len(active(found)) < 2:
                 return 0  # a swiss waits past its time until two have entered
             self.book.advance(tournament_id, "upcoming", "running", None)
             found = self.book.get(tournament_id)
@@ -191,7 +190,7 @@ class Tournaments:
             if any(t["points"] is None for t in current):
                 return 0  # games still being played
             found = fresh
-        if found["round"] >= found["rounds"] or len(_active(found)) < 2:
+        if found["round"] >= found["rounds"] or len(active(found)) < 2:
             return int(self.book.advance(tournament_id, "running", "finished", now))
         return self._next_round(found)
 
@@ -208,11 +207,11 @@ class Tournaments:
             if busy:
                 return 0
             return int(self.book.advance(found["id"], "running", "finished", now))
-        scored = {s["entry"]: s["points"] for s in _arena_standings(found)}
+        scored = {s["entry"]: s["points"] for s in arena_standings(found)}
         free = [e for e in entrants(found) if e.id not in busy]
         for entrant in free:  # ranked by arena points
             entrant.points = scored[entrant.id]
-        made = pair_free(free, _last_opponents(found), found["players"])
+        made = pair_free(free, last_opponents(found), found["players"])
         return self._add_round(found, [list(t.seats) for t in made], byes=())
 
     def _settle(self, tournament: JSON, table: JSON) -> None:
@@ -257,7 +256,7 @@ class Tournaments:
         made = pair(entrants(tournament), tournament["players"])
         return self._add_round(tournament, [list(t.seats) for t in made.tables], made.byes)
 
-    def _add_round(self, tournament: JSON, seated: list[list[str]], byes: Sequence[str]) -> int:
+    def _add_round(self, tournament: JSON, seated: list[list[str]], byes: tuple[str, ...]) -> int:
         """Make the next round (an arena's next wave of pairings) with these tables and
         byes, unless another worker made it first, then its games."""
         if not seated and not byes:
@@ -317,95 +316,3 @@ def _points(record: GameRecord) -> list[float]:
     if record.result is None:  # aborted or cancelled: nobody scores
         return [0.0] * record.players
     return list(record.result.scores)
-
-
-def _last_opponents(tournament: JSON) -> dict[str, str]:
-    """Each entry's opponent in its latest two-player game."""
-    last: dict[str, str] = {}
-    for table in tournament["tables"]:  # in the order they were made
-        if len(table["seats"]) == 2:
-            a, b = table["seats"]
-            last[a], last[b] = b, a
-    return last
-
-
-def _active(tournament: JSON) -> list[JSON]:
-    return [e for e in tournament["entries"] if e["withdrawn_at"] is None]
-
-
-def entrants(tournament: JSON) -> list[Entrant]:
-    """The entries still in, as the pairing sees them after the rounds so far."""
-    found = {e["entry"]: Entrant(e["entry"], e["rating"]) for e in _active(tournament)}
-    for table in tournament["tables"]:
-        seats, points = table["seats"], table["points"] or [0.0] * len(table["seats"])
-        for seat, (entry, scored) in enumerate(zip(seats, points, strict=True)):
-            entrant = found.get(entry)
-            if entrant is None:
-                continue  # withdrawn: its past results still count for the others
-            entrant.points += scored
-            if table["game_id"] is None:
-                entrant.byes += 1
-                continue
-            entrant.met.update(e for e in seats if e != entry)
-            entrant.seats.append(min(seat, 1))
-    return list(found.values())
-
-
-def shown(tournament: JSON) -> JSON:
-    """A tournament as everyone may see it: its tables' server seeds stay secret (a
-    seed is revealed in its game's record once the game is over)."""
-    tables = [{k: v for k, v in t.items() if k != "server_seed"} for t in tournament["tables"]]
-    rounds: dict[int, list[JSON]] = {}
-    for table in tables:
-        rounds.setdefault(table["round"], []).append(table)
-    return {
-        **{k: v for k, v in tournament.items() if k not in ("tables", "entries")},
-        "entries": tournament["entries"],
-        "standings": _standings(tournament),
-        "pairings": [{"round": n, "tables": rounds[n]} for n in sorted(rounds)],
-    }
-
-
-def _standings(tournament: JSON) -> list[JSON]:
-    if tournament["system"] == "arena":
-        return _arena_standings(tournament)
-    names = {e["entry"]: e for e in tournament["entries"]}
-    results: list[Result] = []
-    byes: list[str] = []
-    for table in tournament["tables"]:
-        if table["points"] is None:
-            continue
-        if table["game_id"] is None:
-            byes += table["seats"]
-        else:
-            results.append(Result(tuple(table["seats"]), tuple(table["points"])))
-    ranked = standings({e: names[e]["rating"] for e in names}, results, byes)
-    return [
-        {"rank": place, "entry": s.id, "name": names[s.id]["name"], "bot": names[s.id]["bot"],
-         "player_id": names[s.id]["player_id"], "points": s.points, "buchholz": s.buchholz,
-         "sonneborn_berger": s.sonneborn_berger, "games": s.games, "wins": s.wins,
-         "byes": s.byes, "withdrawn": names[s.id]["withdrawn_at"] is not None, "streak": False}
-        for place, s in enumerate(ranked, start=1)
-    ]  # fmt: skip
-
-
-def _arena_standings(tournament: JSON) -> list[JSON]:
-    """Arena points (``stacks_api.arena``), then rating."""
-    names = {e["entry"]: e for e in tournament["entries"]}
-    played: dict[str, list[float]] = {entry: [] for entry in names}
-    for table in tournament["tables"]:  # in the order they were made
-        for entry, scored in zip(table["seats"], table["points"] or (), strict=False):
-            played[entry].append(scored)
-    rows = []
-    for entry, results in played.items():
-        total, streak = arena_points(results)
-        rows.append((entry, total, streak, results))
-    rows.sort(key=lambda r: (-r[1], -names[r[0]]["rating"], r[0]))
-    return [
-        {"rank": place, "entry": entry, "name": names[entry]["name"], "bot": names[entry]["bot"],
-         "player_id": names[entry]["player_id"], "points": float(total), "buchholz": 0.0,
-         "sonneborn_berger": 0.0, "games": len(results),
-         "wins": sum(1 for r in results if r == 1.0), "byes": 0,
-         "withdrawn": names[entry]["withdrawn_at"] is not None, "streak": streak}
-        for place, (entry, total, streak, results) in enumerate(rows, start=1)
-    ]  # fmt: skip

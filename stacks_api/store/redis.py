@@ -31,12 +31,13 @@ from . import (
     lobby_index,
     queue_score,
 )
-from .broadcast import Broadcaster, Subscription, Wake
+from .broadcast import Broadcaster
 from .keys import Keys
 from .packing import pack_events, pack_record, unpack_events, unpack_record
 from .redis_challenges import RedisChallenges
 from .redis_connect import connect
 from .redis_errors import FAILURES, reachable
+from .redis_feed import RedisFeed
 from .redis_jobs import RedisJobs
 from .redis_outbox import ARCHIVED, CLAIM_ARCHIVING, FORGET, REQUEUE, RedisOutbox
 from .redis_seeks import RedisSeeks
@@ -213,7 +214,9 @@ class RedisStore(RedisOutbox, RedisStreams):
         return [e for e in found if e["version"] > version]
 
     def feed(self, game_id: str, after: int) -> RedisFeed:
-        return RedisFeed(self, game_id, after)
+        # Subscribed before the backlog is read: nothing written in between is missed.
+        subscription = self.broadcaster.subscribe(self.keys.channel(game_id))
+        return RedisFeed(self.client, self.keys.events(game_id), subscription, after)
 
     def recall(self, game_id: str, key: str) -> JSON | None:
         with reachable():
@@ -351,59 +354,6 @@ class RedisStore(RedisOutbox, RedisStreams):
             pipe.execute_command("WAIT", self.replica_acks, REPLICA_WAIT_MS)
             written, replicas = pipe.execute()
         return int(written), int(replicas)
-
-
-class RedisFeed:
-    """A game's events from the process's shared subscription; the list in Redis is
-    the source of truth.
-
-    It subscribes before reading the backlog, so an event written in between is
-    never missed (one seen twice is dropped by its version). It remembers how far
-    into the game's event list it has read (an element a write): published batches
-    extend it directly,
-    and only a gap makes it read Redis again, from where it stopped. Redis does
-    not drop a message without dropping the connection, which ends every feed of
-    the process (``Lost``), so a quiet feed needs no rereading.
-    """
-
-    def __init__(self, store: RedisStore, game_id: str, after: int) -> None:
-        self._store, self._key = store, store.keys.events(game_id)
-        self._subscription: Subscription = store.broadcaster.subscribe(store.keys.channel(game_id))
-        self._index, self._last = 0, after
-        self._pending = self._read_new()
-
-    def next_batch(self, timeout: float) -> list[Event]:
-        if self._pending:
-            pending, self._pending = self._pending, []
-            return pending
-        batch: list[Event] = []
-        for published in self._subscription.take(timeout):
-            fresh = [e for e in published if e["version"] > self._last]
-            if not fresh:
-                continue  # already read from the list
-            if fresh[0]["version"] != self._last + 1:
-                batch += self._read_new()  # a gap: read what is missing
-                continue
-            batch += fresh
-            self._index += 1  # one write's events: one element of the list
-            self._last = fresh[-1]["version"]
-        return batch
-
-    def interrupt(self) -> None:
-        self._subscription.deliver(Wake())
-
-    def _read_new(self) -> list[Event]:
-        with reachable():
-            stored: list[Any] = self._store.client.lrange(self._key, self._index, -1)
-        self._index += len(stored)
-        unpacked = (e for element in stored for e in unpack_events(element))
-        events = [e for e in unpacked if e["version"] > self._last]
-        if events:
-            self._last = events[-1]["version"]
-        return events
-
-    def close(self) -> None:
-        self._subscription.close()
 
 
 def _decode(raw: bytes | str) -> Any:
