@@ -29,6 +29,7 @@ each game's record names its tournament and round.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from dataclasses import replace
 
 from .. import bots
@@ -180,16 +181,8 @@ class Tournaments:
         if found["system"] == "arena":
             return self._arena_step(found, now)
         current = [t for t in found["tables"] if t["round"] == found["round"]]
-        waiting = [t for t in current if t["points"] is None]
-        for table in waiting:
-            self._settle(found, table)
-        if any(t["points"] is None for t in current):
-            fresh = self.book.get(tournament_id)
-            assert fresh is not None
-            current = [t for t in fresh["tables"] if t["round"] == fresh["round"]]
-            if any(t["points"] is None for t in current):
-                return 0  # games still being played
-            found = fresh
+        if not self._settled(found, current):
+            return 0  # games still being played
         if found["round"] >= found["rounds"] or len(active(found)) < 2:
             return int(self.book.advance(tournament_id, "running", "finished", now))
         return self._next_round(found)
@@ -197,11 +190,8 @@ class Tournaments:
     def _arena_step(self, tournament: JSON, now: float) -> int:
         """Settle the games that ended, then pair whoever is free (until the arena's
         time is up; then finish it once its last games have ended)."""
-        for table in tournament["tables"]:
-            if table["points"] is None:
-                self._settle(tournament, table)
-        found = self.book.get(tournament["id"])
-        assert found is not None
+        found = tournament
+        self._settled(found, found["tables"])
         busy = {e for t in found["tables"] if t["points"] is None for e in t["seats"]}
         if now >= found["starts_at"] + 60 * found["minutes"]:
             if busy:
@@ -214,22 +204,36 @@ class Tournaments:
         made = pair_free(free, last_opponents(found), found["players"])
         return self._add_round(found, [list(t.seats) for t in made], byes=())
 
-    def _settle(self, tournament: JSON, table: JSON) -> None:
-        """Write the table's result if its game ended; make its game if it was lost
-        (its worker died between making the round and making the game)."""
+    def _settled(self, tournament: JSON, tables: list[JSON]) -> bool:
+        """Write the result of each of ``tables`` whose game ended (into the table too:
+        a result is the game's, whichever worker writes it first); whether every one
+        has its result now."""
+        for table in tables:
+            if table["points"] is None:
+                table["points"] = self._result(tournament, table)
+                if table["points"] is not None:
+                    self.book.score(tournament["id"], table["round"], table["board"],
+                                    table["points"])  # fmt: skip
+        return all(t["points"] is not None for t in tables)
+
+    def _result(self, tournament: JSON, table: JSON) -> list[float] | None:
+        """Each seat's points once the table's game ended (None while it is played).
+        A game never made (its worker died between making the round and making the
+        game) is made now; a no-show is forfeited."""
         record = self.table.store.load(table["game_id"])
-        if record is None:
-            kept = self._archived(table["game_id"])
-            if kept is None:
-                self._make_game(tournament, table)
-                return
-            scores = kept
-        elif not record.ended:
+        if record is not None:
+            if record.ended:
+                return _points(None if record.result is None else record.result.scores,
+                               record.players)  # fmt: skip
             self._forfeit_no_shows(record)
-            return
-        else:
-            scores = _points(record)
-        self.book.score(tournament["id"], table["round"], table["board"], scores)
+            return None
+        archive = self.table.archive
+        document = None if archive is None else archive.games.document(table["game_id"])
+        if document is None:
+            self._make_game(tournament, table)
+            return None
+        result = document["result"]  # the live store let the game go once archived
+        return _points(None if result is None else result["scores"], document["players"])
 
     def _forfeit_no_shows(self, record: GameRecord) -> None:
         """Resign, for them, the people whose clock ran out on their first turn (they
@@ -241,16 +245,6 @@ class Tournaments:
             absent = [s for s in late if not _acted(events, s)]
             if absent:
                 self.concede.forfeit(record.id, absent)
-
-    def _archived(self, game_id: str) -> list[float] | None:
-        """The points of a game the live store has let go (from its record), or None
-        if it never was."""
-        archive = self.table.archive
-        document = None if archive is None else archive.games.document(game_id)
-        if document is None:
-            return None
-        result = document.get("result")
-        return [0.0] * document["players"] if result is None else list(result["scores"])
 
     def _next_round(self, tournament: JSON) -> int:
         made = pair(entrants(tournament), tournament["players"])
@@ -278,7 +272,7 @@ class Tournaments:
         """The table's game, dealt from its kept server seed (made once: a second
         attempt finds it made)."""
         by_entry = {e["entry"]: e for e in tournament["entries"]}
-        seats = tuple(_seat(by_entry[entry], tournament["variant"]) for entry in table["seats"])
+        seats = tuple(_seat(by_entry[entry]) for entry in table["seats"])
         players = len(seats)
         game = create_game(tournament["variant"], players, secrets.randbits(63),
                            {"turn_seconds": tournament["turn_seconds"]})  # fmt: skip
@@ -297,7 +291,7 @@ class Tournaments:
                                                        self.table.clock())  # fmt: skip
 
 
-def _seat(entry: JSON, variant: str) -> Seat:
+def _seat(entry: JSON) -> Seat:
     if entry["bot"] is not None:  # named as entered: "medium bot 3"
         return replace(Seat.for_bot(entry["bot"], {}), name=entry["name"])
     # A person's seat answers to their player key; its own token is never handed out.
@@ -312,7 +306,7 @@ def _acted(events: list[Event], seat: int) -> bool:
                and e["version"] not in stood_in for e in events)  # fmt: skip
 
 
-def _points(record: GameRecord) -> list[float]:
-    if record.result is None:  # aborted or cancelled: nobody scores
-        return [0.0] * record.players
-    return list(record.result.scores)
+def _points(scores: Iterable[float] | None, players: int) -> list[float]:
+    """A game's points for the tournament: its scores (aborted or cancelled, none:
+    nobody scores)."""
+    return [0.0] * players if scores is None else list(scores)
