@@ -7,6 +7,7 @@ small and the same seed gives the same stream on every Python version.
 from __future__ import annotations
 
 import sys
+from bisect import bisect_left
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import TypeVar
@@ -22,6 +23,42 @@ T = TypeVar("T")
 def _limit(n: int) -> int:
     """``below(n)`` accepts a draw under this (no modulo bias)."""
     return (1 << 64) - ((1 << 64) % n)
+
+
+def _mix(z: int) -> int:
+    """SplitMix64's output for the state ``z``."""
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+    return z ^ (z >> 31)
+
+
+def _undo_xorshift(value: int, shift: int) -> int:
+    y = value
+    for _ in range(64 // shift + 1):
+        y = value ^ (y >> shift)
+    return y
+
+
+def _unmix(output: int) -> int:
+    """The state whose ``_mix`` is ``output`` (every step of the mix can be undone)."""
+    z = _undo_xorshift(output, 31)
+    z = _undo_xorshift(z * pow(_MIX2, -1, 1 << 64) & _MASK, 27)
+    return _undo_xorshift(z * pow(_MIX1, -1, 1 << 64) & _MASK, 30)
+
+
+# The k-th draw from ``state`` mixes ``state + k * GAMMA``. GAMMA is odd, so it has an
+# inverse modulo 2^64, and the k that reaches a given state z is
+# ``(z - state) * _GAMMA_INVERSE``: a question about a run of draws becomes a search
+# in one sorted list.
+_GAMMA_INVERSE = pow(_GAMMA, -1, 1 << 64)
+
+
+@lru_cache(maxsize=64)
+def _refusable(count: int) -> list[int]:
+    """For each state whose draw ``below(n)`` might refuse, for some n up to ``count + 1``
+    (a draw of the top few 64-bit numbers), that state times ``_GAMMA_INVERSE``; sorted."""
+    lowest = min(_limit(n) for n in range(2, count + 2))
+    return sorted(_unmix(x) * _GAMMA_INVERSE & _MASK for x in range(lowest, 1 << 64))
 
 
 # Each output of SplitMix64 is a mix of ``state + k * GAMMA``: the k-th output does
@@ -62,9 +99,7 @@ class Rng:
 
     def next64(self) -> int:
         self.state = z = (self.state + _GAMMA) & _MASK
-        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-        return z ^ (z >> 31)
+        return _mix(z)
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``, without modulo bias."""
@@ -116,23 +151,35 @@ class Rng:
             j = x % n
             items[i], items[j] = items[j], items[i]
 
+    def _all_taken(self, count: int) -> bool:
+        """Whether ``below`` takes each of the next ``count`` draws (a shuffle of
+        ``count + 1`` items), found without making them: none of the states they mix
+        is one whose draw might be refused."""
+        marks = _refusable(count)
+        if not marks:
+            return True
+        first = (self.state * _GAMMA_INVERSE + 1) & _MASK  # the first draw's k is 1
+        nearest = marks[bisect_left(marks, first) % len(marks)]  # at or after it, cyclically
+        return (nearest - first) & _MASK >= count
+
     def shuffled_from_end(self, items: list[T]) -> Iterator[T]:
         """The items ``shuffle(items)`` followed by ``items.pop()`` again and again would
         give, shuffling only as far as they are taken (a cut takes a few cards of a
-        fresh deck). The generator moves past the whole shuffle at once, as ``shuffle``
-        does."""
+        fresh deck): each draw is made when its card is taken. The generator moves past
+        the whole shuffle at once, as ``shuffle`` does."""
         size = len(items)
-        lanes = self._shuffle_draws(size)
-        if lanes is None:  # as in shuffle
+        if size < 2 or not self._all_taken(size - 1):  # as shuffle does, one by one
             self._shuffle_one_by_one(items)
             return reversed(items)
-        return _take_from_end(items, lanes)
+        start = self.state
+        self.state = (start + (size - 1) * _GAMMA) & _MASK
+        return _take_from_end(items, start)
 
 
-def _take_from_end(items: list[T], lanes: int) -> Iterator[T]:
+def _take_from_end(items: list[T], state: int) -> Iterator[T]:
     for i in range(len(items) - 1, 0, -1):
-        j = (lanes & _MASK) % (i + 1)
-        lanes >>= _LANE
+        state = (state + _GAMMA) & _MASK
+        j = _mix(state) % (i + 1)
         items[i], items[j] = items[j], items[i]
         yield items[i]
     yield items[0]

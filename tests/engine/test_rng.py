@@ -3,7 +3,7 @@
 
 import pytest
 
-from stacks_api.rules.rng import _GAMMA, _MASK, _MIX1, _MIX2, Rng
+from stacks_api.rules.rng import _GAMMA, _MASK, Rng, _limit, _refusable, _unmix
 
 
 def shuffled_one_draw_at_a_time(items: list[int], rng: Rng) -> list[int]:
@@ -15,20 +15,9 @@ def shuffled_one_draw_at_a_time(items: list[int], rng: Rng) -> list[int]:
     return out
 
 
-def undo_xorshift(value: int, shift: int) -> int:
-    """The y with ``y ^ (y >> shift) == value``."""
-    y = value
-    for _ in range(64 // shift + 1):
-        y = value ^ (y >> shift)
-    return y
-
-
 def state_before(output: int) -> int:
     """A state whose next ``next64`` returns ``output`` (SplitMix64's mix inverted)."""
-    z = undo_xorshift(output, 31)
-    z = undo_xorshift(z * pow(_MIX2, -1, 1 << 64) & _MASK, 27)
-    z = undo_xorshift(z * pow(_MIX1, -1, 1 << 64) & _MASK, 30)
-    return (z - _GAMMA) & _MASK
+    return (_unmix(output) - _GAMMA) & _MASK
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 52, 104, 120, 300, 600])
@@ -77,3 +66,36 @@ def test_taking_from_the_end_of_any_size(size):
     shuffled.shuffle(deck)
     assert list(lazy.shuffled_from_end(list(range(size)))) == deck[::-1]
     assert lazy.state == shuffled.state
+
+
+@pytest.mark.parametrize("refused_at", [0, 1, 2, 50, 101])
+def test_taking_from_the_end_with_a_refused_draw(refused_at):
+    # As above: the largest number, refused by below(104 - refused_at).
+    start = (state_before(_MASK) - refused_at * _GAMMA) & _MASK
+    shuffled, lazy = Rng(start), Rng(start)
+    deck = list(range(104))
+    shuffled.shuffle(deck)
+    taken = lazy.shuffled_from_end(list(range(104)))
+    assert lazy.state == shuffled.state == (start + 104 * _GAMMA) & _MASK
+    assert list(taken) == deck[::-1]
+
+
+def draws_refusable(rng: Rng, count: int) -> bool:
+    """Whether one of the next ``count`` draws is at or over the lowest limit of a
+    shuffle of ``count + 1`` items, found by making them."""
+    lowest = min(_limit(n) for n in range(2, count + 2))
+    probe = Rng(rng.state)
+    return any(probe.next64() >= lowest for _ in range(count))
+
+
+def test_all_taken_answers_as_making_the_draws_does():
+    marks = _refusable(103)
+    assert len(marks) > 50  # the top numbers that below(n) refuses for some n <= 104
+    # States whose k-th draw, for k around 1 and around 103, is one of them; and states
+    # past the last mark, where the search wraps round to the first.
+    firsts = [(m - d) & _MASK for m in marks for d in (0, 1, 101, 102, 103, 104)]
+    firsts += [marks[-1] + 1, _MASK]
+    for first in firsts:
+        rng = Rng((first - 1) * _GAMMA)  # its first draw's k is ``first``
+        assert rng._all_taken(103) == (not draws_refusable(rng, 103))
+    assert sum(not Rng((f - 1) * _GAMMA)._all_taken(103) for f in firsts) == 4 * len(marks)
