@@ -36,10 +36,10 @@ class CardGame(Game[SetupT, PositionT]):
     def _deal_hands(self, deck: list[str], hand_size: int) -> None:
         """Deal ``hand_size`` cards to each seat, one at a time from the seat about to
         act; the rest of ``deck`` is the draw pile."""
-        n = self.players
-        for _ in range(hand_size):
-            for k in range(n):
-                self.hands[(self.turn + k) % n].append(deck.pop())
+        n, dealt = self.players, self.players * hand_size
+        for k in range(n):  # the k-th seat from the turn takes every n-th card from the end
+            self.hands[(self.turn + k) % n].extend(deck[-1 - k : -1 - k - dealt : -n])
+        del deck[len(deck) - dealt :]
         self.draw = deck
 
     def view(self, seat: int | None = None) -> JSON:

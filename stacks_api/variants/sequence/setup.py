@@ -66,9 +66,8 @@ def resolve_setup(players: object, options: dict[str, Any] | None) -> Setup:
     return Setup(players, teams, needed)
 
 
-def cut_rank(card: str) -> int:
-    """Rank for the cut: aces high, jacks between ten and queen, suits ignored."""
-    return RANKS.index(card[0])
+# Rank for the cut: aces high, jacks between ten and queen, suits ignored.
+CUT_RANKS = {card: RANKS.index(card[0]) for card in ALL_CARDS}
 
 
 def cut_for_deal(rng: Rng, players: int) -> tuple[int, list[dict[str, Any]]]:
@@ -82,10 +81,11 @@ def cut_for_deal(rng: Rng, players: int) -> tuple[int, list[dict[str, Any]]]:
     while True:
         if left < len(cutting):  # only after absurdly many ties; keep cutting anyway
             deck, left = rng.shuffled_from_end(list(DECK)), len(DECK)
-        cards = [(seat, next(deck)) for seat in cutting]
+        cards: list[dict[str, Any]] = [{"seat": seat, "card": next(deck)} for seat in cutting]
         left -= len(cutting)
-        rounds.append({"type": "cut", "cards": [{"seat": s, "card": c} for s, c in cards]})
-        low = min(cut_rank(card) for _, card in cards)
-        cutting = [seat for seat, card in cards if cut_rank(card) == low]
+        rounds.append({"type": "cut", "cards": cards})
+        ranks = [CUT_RANKS[drawn["card"]] for drawn in cards]
+        low = min(ranks)
+        cutting = [seat for seat, rank in zip(cutting, ranks, strict=True) if rank == low]
         if len(cutting) == 1:
             return cutting[0], rounds
