@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, Self, TypeGuard
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeGuard
 
 from typing_extensions import TypeVar
 
@@ -131,10 +131,11 @@ class Game(ABC, Generic[SetupT, PositionT]):
     def status(self) -> str:
         return "active" if self.result is None else "finished"
 
-    @property
-    @abstractmethod
-    def to_move(self) -> list[int]:
-        """Seats that may act now."""
+    if TYPE_CHECKING:  # a property or a plain attribute, as each variant finds quicker
+
+        @property
+        def to_move(self) -> list[int]:
+            """Seats that may act now."""
 
     @abstractmethod
     def legal_actions(self, seat: int) -> list[Action]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import chain, compress
+from operator import or_
 from typing import ClassVar
 
 from ...rules.base import Action, Event, is_int
@@ -34,7 +35,7 @@ from .position import (
     sequence_cells,
 )
 from .scoring import new_sequences
-from .state import SequenceState
+from .state import MOVING, SequenceState
 
 
 class SequenceGame(SequenceState):
@@ -49,10 +50,6 @@ class SequenceGame(SequenceState):
     card_codes: ClassVar[frozenset[str]] = CARD_SET
     card_example: ClassVar[str] = "'7H' or 'JD'"
     # -- the façade ---------------------------------------------------------
-
-    @property
-    def to_move(self) -> list[int]:
-        return [] if self.result is not None else [self.turn]
 
     def _may_act(self, seat: int) -> bool:
         return seat == self.turn
@@ -114,7 +111,7 @@ class SequenceGame(SequenceState):
             elif card in TWO_EYED_JACKS:
                 plays += compress(PLAY[card], self.empty)  # type: ignore[arg-type]
             elif card in ONE_EYED_JACKS:
-                plays += map(PLAY[card].__getitem__, self._removable(seat))  # type: ignore[arg-type]
+                plays += compress(PLAY[card], self._removable(seat))  # type: ignore[arg-type]
             elif not self.exchanged:  # a plain card with both spaces taken: dead
                 exchanges.append(EXCHANGE[card])
         return exchanges + plays if exchanges else plays or [PASS]
@@ -122,12 +119,13 @@ class SequenceGame(SequenceState):
     def team_of(self, seat: int) -> int:
         return self.setup.team_of(seat)
 
-    def _removable(self, seat: int) -> list[int]:
-        """Cells a one-eyed jack of ``seat`` may clear: opposing chips not in a sequence."""
+    def _removable(self, seat: int) -> bytes | bytearray:
+        """1 where a one-eyed jack of ``seat`` may clear a cell: an opposing chip in no
+        sequence."""
         team = self.team_at[seat]
         if len(self.loose) == 2:
-            return sorted(self.loose[1 - team])
-        return sorted(set().union(*(cells for t, cells in enumerate(self.loose) if t != team)))
+            return self.loose[1 - team]
+        return bytes(map(or_, *(flags for t, flags in enumerate(self.loose) if t != team)))
 
     def _apply(self, seat: int, action: Action, now: float | None) -> list[Event]:
         kind = action["type"]
@@ -169,7 +167,7 @@ class SequenceGame(SequenceState):
             board[cell] = EMPTY
             self.empty[cell] = 1
             self.open_plays[printed] = both if board[other] == EMPTY else alone
-            self.loose[here].remove(cell)
+            self.loose[here][cell] = 0
             patterns = self.lines[here]
             for line, bit, _, _ in spots:
                 patterns[line] &= ~bit
@@ -179,7 +177,7 @@ class SequenceGame(SequenceState):
             board[cell] = team
             self.empty[cell] = 0
             self.open_plays[printed] = taken if board[other] == EMPTY else None
-            self.loose[team].add(cell)
+            self.loose[team][cell] = 1
         hand = self.hands[seat]
         hand.remove(card)  # _give_up, inlined with the count already looked up
         if copies == 1:
@@ -214,7 +212,8 @@ class SequenceGame(SequenceState):
             events.append(DRAW_EVENTS[seat])
         else:
             self._draw_card(seat, events)
-        self.turn = (seat + 1) % self.players  # _next_turn, inlined
+        self.turn = turn = (seat + 1) % self.players  # _move_to, inlined
+        self.to_move = MOVING[turn]
         self.exchanged = False
         return events
 
@@ -273,7 +272,7 @@ class SequenceGame(SequenceState):
     # -- bookkeeping --------------------------------------------------------
 
     def _next_turn(self) -> None:
-        self.turn = (self.turn + 1) % self.players
+        self._move_to((self.turn + 1) % self.players)
         self.exchanged = False
 
     def _draw_card(self, seat: int, events: list[Event]) -> None:
