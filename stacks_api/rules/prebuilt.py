@@ -17,12 +17,13 @@ from typing import Any, NoReturn
 
 def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
     raise TypeError(
-        "this action or event is shared by every game and read-only; change a copy: dict(it)"
+        f"this {type(self).__name__} is shared by every game and read-only; change a copy"
     )
 
 
 class ReadOnlyList(list[Any]):
-    """A list field of a prebuilt action or event (a cell)."""
+    """A list field of a prebuilt action or event (a cell), or another list that games
+    share (a Sequence game's ``to_move``)."""
 
     __slots__ = ()
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse

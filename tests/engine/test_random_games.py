@@ -92,6 +92,7 @@ def play_checked_games(variant, players, games, deck, probe, options_for):
             # What a game keeps up to date move by move (open spaces per card, lines,
             # card counts per hand) agrees with the same game rebuilt from scratch.
             rebuilt = load_game(game.to_dict())
+            assert rebuilt.to_move == game.to_move
             for seat in game.to_move:
                 assert rebuilt.legal_actions(seat) == game.legal_actions(seat)
         assert game.to_move == [] and all(game.legal_actions(s) == [] for s in range(players))
