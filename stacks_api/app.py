@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+import functools
+import inspect
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Flask
@@ -40,6 +42,23 @@ from .workers.archiver import chores
 from .workers.runner import RemoteWorkers, Runner
 
 
+@functools.lru_cache(maxsize=1024)
+def _is_coroutine_function(func: Callable[..., Any]) -> bool:
+    return inspect.iscoroutinefunction(func)
+
+
+class App(Flask):
+    """Flask, with one change: whether a hook or a view is a coroutine function is
+    worked out once per function. Flask asks it of each of them on every request,
+    nine times a game's view, and each answer walked the function again."""
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        # A class-based view's method comes bound to a new instance every request:
+        # asked of the function beneath, as the answer is the same.
+        asked = getattr(func, "__func__", func)
+        return self.async_to_sync(func) if _is_coroutine_function(asked) else func
+
+
 def create_app(config: type | None = None, **overrides: Any) -> Flask:
     """Build the app: its store (Redis when REDIS_URL is set, else memory), API and docs.
 
@@ -49,7 +68,7 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     """
     from .config import Config
 
-    app = Flask(__name__)
+    app = App(__name__)
     app.config.from_object(config or Config)
     app.config.update(overrides)
     # apispec merges the whole document into these options when it renders it: each

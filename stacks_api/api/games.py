@@ -105,13 +105,14 @@ def problems(*statuses: int) -> Callable[[Any], Any]:
 
 
 def _prefer_wait() -> int | None:
-    """The ``wait=N`` preference of a ``Prefer`` header (RFC 7240), capped at 10 s."""
-    for header in request.headers.getlist("Prefer"):
-        for preference in header.split(","):
-            name, _, value = preference.split(";")[0].strip().partition("=")
-            value = value.strip().strip('"')
-            if name.strip().lower() == "wait" and value.isascii() and value.isdigit():
-                return min(int(value[:6]), MAX_WAIT_S)
+    """The ``wait=N`` preference of a ``Prefer`` header (RFC 7240), capped at 10 s.
+    The server joins repeated headers into one, comma-separated: one lookup reads
+    them all (``getlist`` would walk the whole environment on every view)."""
+    for preference in request.headers.get("Prefer", "").split(","):
+        name, _, value = preference.split(";")[0].strip().partition("=")
+        value = value.strip().strip('"')
+        if name.strip().lower() == "wait" and value.isascii() and value.isdigit():
+            return min(int(value[:6]), MAX_WAIT_S)
     return None
 
 
