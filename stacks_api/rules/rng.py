@@ -25,6 +25,12 @@ def _limit(n: int) -> int:
     return (1 << 64) - ((1 << 64) % n)
 
 
+def _lowest_limit(count: int) -> int:
+    """The lowest ``_limit`` of the ``count`` draws of a shuffle of ``count + 1`` items:
+    a draw under it is taken whichever of them it is."""
+    return min(_limit(n) for n in range(2, count + 2))
+
+
 def _mix(z: int) -> int:
     """SplitMix64's output for the state ``z``."""
     z = ((z ^ (z >> 30)) * _MIX1) & _MASK
@@ -57,8 +63,7 @@ _GAMMA_INVERSE = pow(_GAMMA, -1, 1 << 64)
 def _refusable(count: int) -> list[int]:
     """For each state whose draw ``below(n)`` might refuse, for some n up to ``count + 1``
     (a draw of the top few 64-bit numbers), that state times ``_GAMMA_INVERSE``; sorted."""
-    lowest = min(_limit(n) for n in range(2, count + 2))
-    return sorted(_unmix(x) * _GAMMA_INVERSE & _MASK for x in range(lowest, 1 << 64))
+    return sorted(_unmix(x) * _GAMMA_INVERSE & _MASK for x in range(_lowest_limit(count), 1 << 64))
 
 
 # Each output of SplitMix64 is a mix of ``state + k * GAMMA``: the k-th output does
@@ -78,8 +83,7 @@ def _lanes(count: int) -> tuple[int, int, int, int, int]:
     is at or over the lowest ``_limit``, and those carry bits."""
     ones = sum(1 << (_LANE * k) for k in range(count))
     steps = sum((((k + 1) * _GAMMA) & _MASK) << (_LANE * k) for k in range(count))
-    lowest = min(_limit(n) for n in range(2, count + 2))
-    return ones, steps, ones * _MASK, ones * ((1 << 64) - lowest), ones << 64
+    return ones, steps, ones * _MASK, ones * ((1 << 64) - _lowest_limit(count)), ones << 64
 
 
 class Rng:

@@ -3,7 +3,7 @@
 
 import pytest
 
-from stacks_api.rules.rng import _GAMMA, _MASK, Rng, _limit, _refusable, _unmix
+from stacks_api.rules.rng import _GAMMA, _MASK, Rng, _lowest_limit, _refusable, _unmix
 
 
 def shuffled_one_draw_at_a_time(items: list[int], rng: Rng) -> list[int]:
@@ -83,7 +83,7 @@ def test_taking_from_the_end_with_a_refused_draw(refused_at):
 def draws_refusable(rng: Rng, count: int) -> bool:
     """Whether one of the next ``count`` draws is at or over the lowest limit of a
     shuffle of ``count + 1`` items, found by making them."""
-    lowest = min(_limit(n) for n in range(2, count + 2))
+    lowest = _lowest_limit(count)
     probe = Rng(rng.state)
     return any(probe.next64() >= lowest for _ in range(count))
 
