@@ -37,6 +37,9 @@ from .position import (
 from .scoring import new_sequences
 from .state import MOVING, SequenceState
 
+# A hand's cards without their second copies, in the hand's order (a dict's keys).
+_first_copies = dict.fromkeys
+
 
 class SequenceGame(SequenceState):
     """One game of Sequence: a 10x10 board, 104 cards, teams racing for sequences."""
@@ -87,7 +90,7 @@ class SequenceGame(SequenceState):
         if self.result is not None or seat != self.turn:
             return []
         hand = self.hands[seat]
-        cards = iter(dict.fromkeys(hand) if len(self.held[seat]) < len(hand) else hand)
+        cards = iter(_first_copies(hand) if len(self.held[seat]) < len(hand) else hand)
         open_plays = self.open_plays
         plays: list[Action] = []
         for card in cards:  # a plain loop: several times quicker than chain over a hand
@@ -103,9 +106,10 @@ class SequenceGame(SequenceState):
         """``legal_actions`` from ``first``, a jack or a dead card, on: ``plays`` holds
         the plays of the cards before it, ``rest`` the cards after it. Trades come
         first, then plays, each in the order of the hand."""
+        open_plays = self.open_plays
         exchanges: list[Action] = []
         for card in chain((first,), rest):
-            found = self.open_plays[card]
+            found = open_plays[card]
             if found is not None:
                 plays += found
             elif card in TWO_EYED_JACKS:
@@ -186,7 +190,7 @@ class SequenceGame(SequenceState):
             held[card] = 1
         self.discards[seat].append(card)
         self.passes = 0
-        events: list[Event] = [said[seat] or play_event(said, seat, card, cell)]
+        played = said[seat] or play_event(said, seat, card, cell)
         if here == EMPTY:
             # The chip joins its four lines; a new sequence needs five in a row on one
             # of them. Unrolled: every placement asks, and almost always hears no.
@@ -201,20 +205,29 @@ class SequenceGame(SequenceState):
             on_b = patterns[b] = patterns[b] | bit_b
             on_c = patterns[c] = patterns[c] | bit_c
             on_d = patterns[d] = patterns[d] | bit_d
-            if (five_a[on_a] or five_b[on_b] or five_c[on_c] or five_d[on_d]) and self._score(
-                cell, team, events
-            ):
-                return events
-        if self.draw:  # the usual case of _draw_card, inlined: every play draws
-            drawn = self.draw.pop()
+            if five_a[on_a] or five_b[on_b] or five_c[on_c] or five_d[on_d]:
+                return self._five_in_a_row(seat, cell, team, played)
+        draw = self.draw
+        if draw:  # the usual case of _draw_card, inlined: every play draws
+            drawn = draw.pop()
             held[drawn] = held.get(drawn, 0) + 1
             hand.append(drawn)
-            events.append(DRAW_EVENTS[seat])
+            events: list[Event] = [played, DRAW_EVENTS[seat]]
         else:
+            events = [played]
             self._draw_card(seat, events)
         self.turn = turn = (seat + 1) % self.players  # _move_to, inlined
         self.to_move = MOVING[turn]
         self.exchanged = False
+        return events
+
+    def _five_in_a_row(self, seat: int, cell: int, team: int, played: Event) -> list[Event]:
+        """The rest of a play whose chip made five in a row: the sequences it records,
+        and the game's end or the draw and the next turn."""
+        events = [played]
+        if not self._score(cell, team, events):
+            self._draw_card(seat, events)
+            self._next_turn()
         return events
 
     def _check_placement(self, card: str, cell: int) -> None:

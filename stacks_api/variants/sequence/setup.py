@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ...rules.base import is_int
@@ -26,6 +27,11 @@ class Setup:
     teams: int
     sequences_to_win: int
 
+    @cached_property  # a frozen dataclass still takes it: it writes the instance's dict
+    def seat_teams(self) -> tuple[int, ...]:
+        """Each seat's team, by seat."""
+        return tuple(self.team_of(seat) for seat in range(self.players))
+
     @property
     def hand_size(self) -> int:
         return HAND_SIZES[self.players]
@@ -47,6 +53,12 @@ def _team_choices(players: int) -> tuple[int, ...]:
 
 def resolve_setup(players: object, options: dict[str, Any] | None) -> Setup:
     """Check the player count and options; refuse anything docs/rules.md does not allow."""
+    if not options and type(players) is int and players in DEFAULT_SETUPS:
+        return DEFAULT_SETUPS[players]  # the usual case, checked once (every game asks)
+    return _checked_setup(players, options)
+
+
+def _checked_setup(players: object, options: dict[str, Any] | None) -> Setup:
     if not is_int(players) or players not in HAND_SIZES:
         counts = ", ".join(map(str, HAND_SIZES))
         raise SetupError(f"Sequence is played by {counts} players, not {players}", "players")
@@ -66,6 +78,9 @@ def resolve_setup(players: object, options: dict[str, Any] | None) -> Setup:
     return Setup(players, teams, needed)
 
 
+DEFAULT_SETUPS = {players: _checked_setup(players, None) for players in HAND_SIZES}
+
+
 # Rank for the cut: aces high, jacks between ten and queen, suits ignored.
 CUT_RANKS = {card: RANKS.index(card[0]) for card in ALL_CARDS}
 
@@ -81,11 +96,18 @@ def cut_for_deal(rng: Rng, players: int) -> tuple[int, list[dict[str, Any]]]:
     while True:
         if left < len(cutting):  # only after absurdly many ties; keep cutting anyway
             deck, left = rng.shuffled_from_end(list(DECK)), len(DECK)
-        cards: list[dict[str, Any]] = [{"seat": seat, "card": next(deck)} for seat in cutting]
         left -= len(cutting)
+        cards: list[dict[str, Any]] = []
+        low, lowest = len(RANKS), []  # the lowest rank so far and the seats that cut it
+        for seat in cutting:
+            card = next(deck)
+            cards.append({"seat": seat, "card": card})
+            rank = CUT_RANKS[card]
+            if rank < low:
+                low, lowest = rank, [seat]
+            elif rank == low:
+                lowest.append(seat)
         rounds.append({"type": "cut", "cards": cards})
-        ranks = [CUT_RANKS[drawn["card"]] for drawn in cards]
-        low = min(ranks)
-        cutting = [seat for seat, rank in zip(cutting, ranks, strict=True) if rank == low]
-        if len(cutting) == 1:
-            return cutting[0], rounds
+        if len(lowest) == 1:
+            return lowest[0], rounds
+        cutting = lowest

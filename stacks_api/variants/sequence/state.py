@@ -71,14 +71,14 @@ class SequenceState(CardGame[Setup, SequencePosition]):
         self.loose = [bytearray(CELLS) for _ in range(setup.teams)]
         # Per team, the pattern of each line with its chips and the corners (board.py).
         self.lines = [list(CORNER_PATTERNS) for _ in range(setup.teams)]
-        self.team_at = [setup.team_of(seat) for seat in range(setup.players)]
+        self.team_at = setup.seat_teams
         self.sequences: list[tuple[int, tuple[int, ...]]] = []
         self.hands: list[list[str]] = [[] for _ in range(setup.players)]
         # Per seat, how many copies of each card it holds. A dict lookup answers "does
         # the seat hold this card?" several times faster than a scan of the hand, and
         # fewer entries than cards mean a card held twice: legal_actions lists each
         # card's plays once, and most hands need no sorting out of duplicates.
-        self.held: list[dict[str, int]] = [{} for _ in range(setup.players)]
+        self.held: list[dict[str, int]] = []  # filled with the hands (_count_held)
         self.discards: list[list[str]] = [[] for _ in range(setup.players)]
         self.draw: list[str] = []  # the next card to draw is last
         self._move_to(0)
