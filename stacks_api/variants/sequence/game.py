@@ -322,8 +322,7 @@ class SequenceGame(SequenceState):
         for cells in found:
             self._record(team, cells)
             events.append({"type": "sequence", "team": team, "cells": sequence_cells(cells)})
-        total = sum(1 for t, _ in self.sequences if t == team)
-        if total >= self.setup.sequences_to_win:
+        if len(mine) + len(found) >= self.setup.sequences_to_win:
             self._finish({"winner_team": team}, events)
             return True
         return False

@@ -16,7 +16,7 @@ from ...rules.validate import (
     fail,
     remaining_deck,
 )
-from .board import CARD_SET, CORNERS, SIZE, cell_of, coords, is_straight_line
+from .board import CARD_SET, CORNERS, SIZE, cell_of, is_straight_line
 from .setup import CHIP_LETTERS, DECK, Setup
 
 EMPTY = -1
@@ -47,7 +47,7 @@ def board_rows(board: list[int]) -> list[str]:
 
 
 def sequence_cells(cells: tuple[int, ...]) -> list[list[int]]:
-    return [coords(c) for c in cells]
+    return [[c // SIZE, c % SIZE] for c in cells]  # coords, inlined
 
 
 def _read_board(value: object, setup: Setup) -> list[int]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from .board import RAYS, SPOTS
 
+Window = tuple[int, ...]
 
-def new_sequences(
-    cell: int, patterns: list[int], sequences: list[tuple[int, ...]]
-) -> list[tuple[int, ...]]:
+
+def new_sequences(cell: int, patterns: list[int], sequences: list[Window]) -> list[Window]:
     """The windows recorded for a chip a team just placed at ``cell``, given the
     pattern of each line with the team's chips (``board.line_patterns``) and the
     team's sequences so far.
@@ -16,15 +18,13 @@ def new_sequences(
     space with the team's sequences; two (sharing only ``cell``) when both ends
     qualify, else the first in reading order.
     """
-    found: list[tuple[int, ...]] = []
-    for (line, _, _, runs), (behind, ahead) in zip(SPOTS[cell], RAYS[cell], strict=True):
+    found: list[Window] = []
+    for direction, (line, _, _, runs) in enumerate(SPOTS[cell]):
         reach = runs[patterns[line]]
         if reach is None:
             continue  # no five in a row through the cell along this line
-        back, fwd = reach
-        run = (*behind[:back][::-1], cell, *ahead[:fwd])
-        windows = [run[s : s + 5] for s in range(max(0, back - 4), min(back, len(run) - 5) + 1)]
-        fitting = [w for w in windows if _fits(w, sequences)]
+        windows = _windows(cell, direction, reach)
+        fitting = [w for w in windows if _fits(w, sequences)] if sequences else windows
         if not fitting:
             continue
         if len(fitting) > 1 and fitting[-1][0] == cell and fitting[0][-1] == cell:
@@ -34,6 +34,21 @@ def new_sequences(
     return found
 
 
-def _fits(window: tuple[int, ...], sequences: list[tuple[int, ...]]) -> bool:
+@cache  # at most 25 reaches for each cell and direction
+def _windows(cell: int, direction: int, reach: tuple[int, int]) -> tuple[Window, ...]:
+    """The five-space windows holding ``cell`` in a run of held spaces along
+    ``direction`` that reaches ``reach`` (spaces behind the cell, spaces ahead), in
+    reading order: worked out once, as every game's sequences come from a few."""
+    back, ahead = reach
+    behind, after = RAYS[cell][direction]
+    run = (*behind[:back][::-1], cell, *after[:ahead])
+    return tuple(run[s : s + 5] for s in range(max(0, back - 4), min(back, len(run) - 5) + 1))
+
+
+def _fits(window: Window, sequences: list[Window]) -> bool:
+    """Whether ``window`` shares at most one space with each of ``sequences``."""
     cells = set(window)
-    return all(len(cells.intersection(other)) <= 1 for other in sequences)
+    for other in sequences:  # a loop, not all() of a generator: no generator to make
+        if len(cells.intersection(other)) > 1:
+            return False
+    return True
