@@ -48,7 +48,4 @@ def _windows(cell: int, direction: int, reach: tuple[int, int]) -> tuple[Window,
 def _fits(window: Window, sequences: list[Window]) -> bool:
     """Whether ``window`` shares at most one space with each of ``sequences``."""
     cells = set(window)
-    for other in sequences:  # a loop, not all() of a generator: no generator to make
-        if len(cells.intersection(other)) > 1:
-            return False
-    return True
+    return all(len(cells.intersection(other)) <= 1 for other in sequences)
