@@ -1,5 +1,7 @@
 """Each Sequence rule of docs/rules.md, shown on hand-built positions."""
 
+from itertools import pairwise
+
 import pytest
 
 from stacks_api.engine import SetupError, create_game
@@ -47,6 +49,7 @@ def test_every_player_count_deals_its_hand_size_and_seats_teams(players):
     colors = {p["color"] for p in view["players"]}
     assert colors == {"blue", "green", "red"} if teams == 3 else {"blue", "green"}
     assert view["draw_pile_count"] == 104 - players * HAND_SIZES[players]
+    assert g.options == {"teams": teams, "sequences_to_win": 2 if teams == 2 else 1}
     assert view["to_move"] == [(view["dealer"] + 1) % players]
     assert sum(cards_in_play(g).values()) == 104
 
@@ -90,9 +93,12 @@ def test_the_cut_is_logged_and_the_lowest_card_deals():
         low = min(ranks.index(card[0]) for card in last.values())
         assert [s for s, c in last.items() if ranks.index(c[0]) == low] == [deal["dealer"]]
         assert deal["first"] == (deal["dealer"] + 1) % 4
-        for earlier in cuts[:-1]:  # a tie among the lowest cuts again
-            low_cards = sorted(ranks.index(c["card"][0]) for c in earlier["cards"])
-            assert low_cards[0] == low_cards[1]
+        for earlier, later in pairwise(cuts):  # a tie among the lowest cuts again
+            earlier_ranks = {c["seat"]: ranks.index(c["card"][0]) for c in earlier["cards"]}
+            lowest = min(earlier_ranks.values())
+            tied = [s for s, rank in earlier_ranks.items() if rank == lowest]
+            assert len(tied) > 1
+            assert [c["seat"] for c in later["cards"]] == tied
 
 
 def test_same_seed_same_game_and_other_seed_other_game():
