@@ -51,10 +51,6 @@ def cell_of(row: int, col: int) -> int:
     return row * SIZE + col
 
 
-def coords(cell: int) -> list[int]:
-    return [cell // SIZE, cell % SIZE]
-
-
 def _ray(cell: int, dr: int, dc: int) -> tuple[int, ...]:
     """Up to four cells from ``cell`` (excluded) stepping by (dr, dc)."""
     row, col = divmod(cell, SIZE)

@@ -47,7 +47,8 @@ def board_rows(board: list[int]) -> list[str]:
 
 
 def sequence_cells(cells: tuple[int, ...]) -> list[list[int]]:
-    return [[c // SIZE, c % SIZE] for c in cells]  # coords, inlined
+    """The cells as [row, col] pairs, as the API shows them."""
+    return [[c // SIZE, c % SIZE] for c in cells]
 
 
 def _read_board(value: object, setup: Setup) -> list[int]:
