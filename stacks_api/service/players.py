@@ -128,11 +128,13 @@ def _matches(record: GameRecord, query: HistoryQuery) -> bool:
     if query.until is not None and record.created_at >= query.until:
         return False
     seats = record.seats
+    mine = next((i for i, s in enumerate(seats) if s.player_id == query.player_id), None)
+    if mine is None:  # left before the start: the seat is open again, the game not theirs
+        return False
     if query.opponent is not None and all(s.player_id != query.opponent for s in seats):
         return False
     if query.result is None:
         return True
-    mine = next(i for i, s in enumerate(seats) if s.player_id == query.player_id)
     return record.result is not None and record.result.scores[mine] == SCORES[query.result]
 
 

@@ -209,6 +209,18 @@ def test_a_players_history_lists_live_games_then_ended_ones_a_page_at_a_time(app
     assert all(r["format"]["name"] == "stacks-record" for r in records)
 
 
+def test_a_table_left_before_the_deal_is_not_in_the_players_history(client):
+    player_id, key = new_player(client)
+    game_id = create(client, variant="sequence", players=2)["game"]["id"]
+    client.post(f"{API}/{game_id}/players", json={}, headers=bearer(key))
+    assert [g["id"] for g in client.get(f"{PLAYERS}/{player_id}/games").json["games"]] == [game_id]
+    left = client.post(f"{API}/{game_id}/leave", headers=bearer(key))
+    assert left.status_code == 200 and view(client, game_id)["players"][0]["player_id"] is None
+    for query in ("", "?result=won", "?opponent=nobody"):
+        listed = client.get(f"{PLAYERS}/{player_id}/games{query}")
+        assert listed.status_code == 200 and listed.json["games"] == []
+
+
 def test_a_profile_is_public_and_an_unknown_player_is_not_found(client):
     player_id, _ = new_player(client, "Bo")
     profile = client.get(f"{PLAYERS}/{player_id}").json
