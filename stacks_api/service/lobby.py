@@ -256,20 +256,23 @@ class Lobby:
         caller = self.table.caller(token)
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
+            host = caller.token is not None and matches(caller.token, record.host)
+            seat = _person_of(record, caller)
+            waiting = record.status == "waiting"
+            # Who asks comes before what the game allows: a stranger's token is refused
+            # as such whatever state the game is in.
+            if waiting and not host:
+                raise Refusal("unauthorized", "only the host token may cancel this game")
+            if not waiting and seat is None and not host:
+                raise Refusal("unauthorized", "send your seat's token to agree to cancel")
             if record.ended:
                 raise Refusal("game_not_active", f"the game is already {record.status}")
-            host = caller.token is not None and matches(caller.token, record.host)
             events: list[Event] = []
-            if record.status == "waiting":
-                if not host:
-                    raise Refusal("unauthorized", "only the host token may cancel this game")
+            if waiting:
                 return self._cancelled(record, events)
-            seat = _person_of(record, caller)
             if seat is None:
-                if host:
-                    raise Refusal("game_started", "the game has been dealt: only the people at "
-                                  "the table can cancel it now, every one of them")  # fmt: skip
-                raise Refusal("unauthorized", "send your seat's token to agree to cancel")
+                raise Refusal("game_started", "the game has been dealt: only the people at "
+                              "the table can cancel it now, every one of them")  # fmt: skip
             if seat in record.cancel_agreed:  # said before: nothing changes
                 return Change(None), render(record, self.table.game(record), None)
             agreed = tuple(sorted({*record.cancel_agreed, seat}))

@@ -125,6 +125,8 @@ def test_cancel_needs_the_host_token(client):
     assert cancelled.status_code == 200 and cancelled.json["status"] == "cancelled"
     again = client.delete(f"{API}/{game_id}", headers=bearer(body["host_token"]))
     problem(again, 409, "game_not_active")
+    # Who asks is checked before the game's state: a stranger hears only that.
+    problem(client.delete(f"{API}/{game_id}", headers=bearer("x")), 401, "unauthorized")
     problem(client.post(f"{API}/{game_id}/players", json={"name": "x"}), 409, "game_not_active")
     assert client.get(f"{API}?status=cancelled").json["games"][0]["id"] == game_id
 
