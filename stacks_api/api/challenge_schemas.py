@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from ..fairness import ENTROPY
-from ..variants.fields import whole
+from ..variants.fields import Flag, whole
 from .schemas import KNOWN_VARIANT, GameViewSchema
 from .seek_schemas import TURN_CLOCKS
 
@@ -23,14 +23,14 @@ class NewChallengeSchema(Schema):
         validate=validate.Range(min=2, max=12),
         metadata={"description": "Seats beyond the two of you are open to anyone"},
     )
-    rated = fields.Boolean(load_default=False)
+    rated = Flag(load_default=False)
     clock = whole(
         load_default=0,
         validate=validate.OneOf(TURN_CLOCKS),
         metadata={"description": "Each person's seconds for a turn; 0: no clock (a rated "
                   "game without one gets 60 s)"},
     )  # fmt: skip
-    unlisted = fields.Boolean(load_default=False, metadata={"description": "Not in Watch"})
+    unlisted = Flag(load_default=False, metadata={"description": "Not in Watch"})
     entropy = _entropy("Your part of the deal, 1 to 64 hex digits (a rated challenge needs it)")
 
 
@@ -79,6 +79,6 @@ class ChallengeListSchema(Schema):
 
 
 class SettingsSchema(Schema):
-    accepts_challenges = fields.Boolean(
+    accepts_challenges = Flag(
         required=True, metadata={"description": "False: nobody may challenge you"}
     )

@@ -30,6 +30,7 @@ from ..variants.fields import (
     MAX_PLAYERS,
     MAX_SEAT,
     MAX_VERSION,
+    Flag,
     Strict,
     ref,
     whole,
@@ -109,13 +110,13 @@ class CreateGameSchema(Schema):
         "Position", "Start from this moment of a game (the variant's position notation); "
         "marks practice."
     )  # fmt: skip
-    unlisted = fields.Boolean(
+    unlisted = Flag(
         metadata={
             "description": "A private table: not in the public lobby, joined by its link "
             "(its id) only. Default false."
         },
     )
-    rated = fields.Boolean(
+    rated = Flag(
         metadata={
             "description": "A rated game: every person joins with a player key and "
             "entropy, the deal is the server's committed one (no seed, no position), and "

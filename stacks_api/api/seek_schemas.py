@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from ..variants.fields import whole
+from ..variants.fields import Flag, whole
 from .schemas import KNOWN_VARIANT
 
 TURN_CLOCKS = (0, 15, 30, 60, 120, 300)  # a few clocks, so that seekers meet
@@ -13,7 +13,7 @@ TURN_CLOCKS = (0, 15, 30, 60, 120, 300)  # a few clocks, so that seekers meet
 class NewSeekSchema(Schema):
     variant = fields.String(required=True, validate=KNOWN_VARIANT)
     players = whole(required=True, validate=validate.Range(min=2, max=12))
-    rated = fields.Boolean(load_default=False)
+    rated = Flag(load_default=False)
     turn_seconds = whole(
         load_default=0,
         validate=validate.OneOf(TURN_CLOCKS),

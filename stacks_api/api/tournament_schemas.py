@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from ..variants.fields import whole
+from ..variants.fields import Flag, whole
 from .names import shown_text
 from .schemas import KNOWN_VARIANT
 from .seek_schemas import TURN_CLOCKS
@@ -36,7 +36,7 @@ class NewTournamentSchema(Schema):
         validate=validate.Range(min=2, max=4),
         metadata={"description": "At each table: 2 (Sequence or Stacks), 3 or 4 (Stacks)"},
     )
-    rated = fields.Boolean(load_default=False)
+    rated = Flag(load_default=False)
     clock = whole(
         load_default=60,
         validate=validate.OneOf([c for c in TURN_CLOCKS if c]),

@@ -25,6 +25,16 @@ def whole(**kwargs: Any) -> fields.Integer:
     return fields.Integer(strict=True, **kwargs)
 
 
+class Flag(fields.Boolean):
+    """A JSON true or false. The plain Boolean also takes 0, 1 and strings such as
+    "yes", which the OpenAPI document's ``boolean`` does not allow."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if type(value) is not bool:
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 def ranged(low: int, high: int, **kwargs: Any) -> fields.Integer:
     return whole(validate=validate.Range(min=low, max=high), **kwargs)
 

@@ -147,8 +147,9 @@ def test_the_limits_the_setting_and_who_may_be_challenged(client):
     _, cy_key = new_player(client, "Cy")
     problem(client.post(f"{ROOT}/players/{bo}/challenges", json={"variant": "sequence"},
                         headers=bearer(cy_key)), 403, "forbidden")  # fmt: skip
-    problem(client.patch(f"{ROOT}/players/me/settings", json={"accepts_challenges": "maybe"},
-                         headers=bearer(bo_key)), 422, "validation_error")  # fmt: skip
+    for wrong in ("maybe", 1, "true"):  # JSON's true and false only
+        problem(client.patch(f"{ROOT}/players/me/settings", json={"accepts_challenges": wrong},
+                             headers=bearer(bo_key)), 422, "validation_error")  # fmt: skip
     got = client.get(f"{ROOT}/players/me/settings", headers=bearer(bo_key)).json
     assert got == {"accepts_challenges": False}
     stranger = client.get(f"{ROOT}/challenges", headers=bearer(cy_key)).json["challenges"]

@@ -23,6 +23,15 @@ def test_body_that_is_not_an_object(client):
     problem(client.post(API, data="null", content_type="application/json"), 422, "validation_error")
 
 
+@pytest.mark.parametrize("value", [0, 1, "true", "no", None])
+@pytest.mark.parametrize("name", ["unlisted", "rated"])
+def test_a_flag_is_true_or_false_and_nothing_else(client, name, value):
+    body = {"variant": "sequence", "players": 2, name: value}
+    refused = problem(client.post(API, json=body), 422, "validation_error")
+    assert name in refused["errors"]
+    assert client.get(API).json["games"] == []  # and nothing was made
+
+
 def test_health_reports_the_store_and_the_archive(client, store_url):
     response = client.get("/api/v1/health")
     assert response.status_code == 200

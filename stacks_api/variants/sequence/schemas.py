@@ -9,6 +9,7 @@ from marshmallow import Schema, fields, validate
 from ..fields import (
     ActionShape,
     ClockedOptions,
+    Flag,
     Parts,
     PassSchema,
     Strict,
@@ -154,7 +155,7 @@ class SequencePositionSchema(Strict):
     discards = per_seat_cards(CARD_SET, "Each seat's discard pile, bottom first")
     draw_pile = card_list(CARD_SET, metadata={"description": "Next card to draw first"})
     turn = ranged(0, 11, required=True, metadata={"description": "The seat about to act"})
-    exchanged = fields.Boolean(
+    exchanged = Flag(
         metadata={"description": "The seat about to act has already traded a dead card"}
     )
     passes = ranged(0, 11, metadata={"description": "Consecutive passes just before"})
