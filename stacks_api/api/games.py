@@ -215,7 +215,7 @@ class Game(MethodView):
 
 @blp.route("/<game_id>/players")
 class Players(MethodView):
-    @blp.arguments(JoinSchema(), example={"name": "Ada"})
+    @blp.arguments(JoinSchema(), required=False, example={"name": "Ada"})
     @blp.response(201, JoinedSchema, example=examples.JOINED)
     @problems(400, 401, 404, 409, 413, 422, 429, 503)
     @blp.doc(operationId="joinGame", security=[{}, *BEARER])

@@ -29,7 +29,7 @@ def _figures() -> dict[str, Any]:
 class Metrics(MethodView):
     @blp.doc(
         operationId="getMetrics",
-        security=BEARER,
+        security=[{}, *BEARER],  # the token only when the operator set one
         responses={"200": {"description": "The figures, in the Prometheus text format",
                            "content": {metrics.CONTENT_TYPE: {"schema": {"type": "string"}}}}},
     )  # fmt: skip
