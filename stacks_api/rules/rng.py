@@ -177,15 +177,14 @@ class Rng:
         if size < 2 or not self._all_taken(size - 1):  # as shuffle does, one by one
             self._shuffle_one_by_one(items)
             return reversed(items)
-        start = self.state
-        self.state = (start + (size - 1) * _GAMMA) & _MASK
-        return _take_from_end(items, start)
+        draws = Rng(self.state)  # the shuffle's draws, made as its cards are taken
+        self.state = (self.state + (size - 1) * _GAMMA) & _MASK
+        return _take_from_end(items, draws)
 
 
-def _take_from_end(items: list[T], state: int) -> Iterator[T]:
+def _take_from_end(items: list[T], draws: Rng) -> Iterator[T]:
     for i in range(len(items) - 1, 0, -1):
-        state = (state + _GAMMA) & _MASK
-        j = _mix(state) % (i + 1)
+        j = draws.next64() % (i + 1)
         items[i], items[j] = items[j], items[i]
         yield items[i]
     yield items[0]
