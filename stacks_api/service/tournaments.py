@@ -190,19 +190,18 @@ class Tournaments:
     def _arena_step(self, tournament: JSON, now: float) -> int:
         """Settle the games that ended, then pair whoever is free (until the arena's
         time is up; then finish it once its last games have ended)."""
-        found = tournament
-        self._settled(found, found["tables"])
-        busy = {e for t in found["tables"] if t["points"] is None for e in t["seats"]}
-        if now >= found["starts_at"] + 60 * found["minutes"]:
+        self._settled(tournament, tournament["tables"])
+        busy = {e for t in tournament["tables"] if t["points"] is None for e in t["seats"]}
+        if now >= tournament["starts_at"] + 60 * tournament["minutes"]:
             if busy:
                 return 0
-            return int(self.book.advance(found["id"], "running", "finished", now))
-        scored = {s["entry"]: s["points"] for s in arena_standings(found)}
-        free = [e for e in entrants(found) if e.id not in busy]
+            return int(self.book.advance(tournament["id"], "running", "finished", now))
+        scored = {s["entry"]: s["points"] for s in arena_standings(tournament)}
+        free = [e for e in entrants(tournament) if e.id not in busy]
         for entrant in free:  # ranked by arena points
             entrant.points = scored[entrant.id]
-        made = pair_free(free, last_opponents(found), found["players"])
-        return self._add_round(found, [list(t.seats) for t in made], byes=())
+        made = pair_free(free, last_opponents(tournament), tournament["players"])
+        return self._add_round(tournament, [list(t.seats) for t in made], byes=())
 
     def _settled(self, tournament: JSON, tables: list[JSON]) -> bool:
         """Write the result of each of ``tables`` whose game ended (into the table too:
