@@ -33,7 +33,7 @@ from .api import (
 )
 from .api.problems import ProblemApi
 from .archive import open_archive
-from .outbound import Allowed
+from .outbound.addresses import Allowed
 from .service import GameService
 from .service.webhooks import Sending
 from .store import make_store

@@ -32,6 +32,7 @@ MAY_IMPORT = {
     "metrics": set(),
     "logs": set(),
     "outbound": set(),
+    "model": set(),
     "outcomes": set(),
     "swiss": set(),
     "arena": {"swiss"},
@@ -41,8 +42,9 @@ MAY_IMPORT = {
     "bots": {"rules", "variants", "engine"},
     "store": {"record"},
     # The archive implements the service's ports; its failures are the store's 503.
-    "archive": {"record", "store", "problems", "tokens", "ratings"},
-    "service": SERVICE_NEEDS | {"offload", "metrics", "outbound", "outcomes", "swiss", "arena"},
+    "archive": {"record", "model", "store", "problems", "tokens", "ratings"},
+    "service": SERVICE_NEEDS
+    | {"model", "offload", "metrics", "outbound", "outcomes", "swiss", "arena"},
     "workers": {"service"},
     "api": {
         "offload",

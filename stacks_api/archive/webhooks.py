@@ -14,11 +14,11 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Select, delete, func, insert, select, update
 
+from ..model.deliveries import Attempt, Candidate, Due
 from ..problems import Refusal
 from ..record import JSON
 from .errors import connected
@@ -32,21 +32,6 @@ RETRY_FOR_S = 25 * 3600  # a delivery is retried at least a day before it fails
 DISABLE_AFTER_S = 24 * 3600
 MAX_DELAY_S = 6 * 3600  # the longest wait between two attempts
 SHOWN_DELIVERIES = 50
-
-
-@dataclass(frozen=True)
-class Due:
-    """A leased delivery, with what sending it needs."""
-
-    id: str
-    webhook_id: str
-    url: str
-    secret: str
-    event: str
-    payload: str
-    attempts: int
-    created_at: float
-    lease_until: float
 
 
 def retry_delay(attempts: int, first_s: float, rng: random.Random) -> float:
@@ -165,43 +150,61 @@ class WebhookBook:
             )
         return int(count or 0)
 
-    def claim(self, lease_s: float, limit: int) -> list[Due]:
-        """Lease up to ``limit`` due deliveries of enabled webhooks, oldest due first;
-        each taken by a compare-and-set, so no two workers send one at once."""
+    def due(self, limit: int, per_webhook: int = 2) -> list[Candidate]:
+        """Up to ``limit`` due deliveries of enabled webhooks that nobody holds, oldest
+        due first, at most ``per_webhook`` of each webhook (so one account's pile
+        cannot hide everyone else's)."""
         now = self.clock()
-        query = (
-            select(WebhookDelivery.id, WebhookDelivery.lease_until)
+        nth = func.row_number().over(
+            partition_by=WebhookDelivery.webhook_id,
+            order_by=(WebhookDelivery.next_at, WebhookDelivery.id),
+        )
+        ranked = (
+            select(WebhookDelivery.id, WebhookDelivery.next_at, WebhookDelivery.webhook_id,
+                   nth.label("nth"))
             .join(Webhook, Webhook.id == WebhookDelivery.webhook_id)
             .where(WebhookDelivery.state == "pending", WebhookDelivery.next_at <= now,
                    WebhookDelivery.lease_until <= now, Webhook.disabled_at.is_(None))
-            .order_by(WebhookDelivery.next_at)
+        ).subquery()  # fmt: skip
+        query = (
+            select(ranked.c.id, Webhook.url, Webhook.player_id)
+            .join(Webhook, Webhook.id == ranked.c.webhook_id)
+            .where(ranked.c.nth <= per_webhook)
+            .order_by(ranked.c.next_at, ranked.c.id)
             .limit(limit)
-        )  # fmt: skip
-        if self.engine.dialect.name == "postgresql":
-            query = query.with_for_update(skip_locked=True, of=WebhookDelivery)
+        )
+        with connected(self.engine) as connection:
+            rows = connection.execute(query).all()
+        return [Candidate(r.id, r.url, r.player_id) for r in rows]
+
+    def lease(self, ids: list[str], lease_s: float) -> list[Due]:
+        """Lease those of ``ids`` that are still due and free, each by a compare-and-set
+        (no two workers send one at once); the leased ones."""
+        now = self.clock()
         until = now + lease_s
-        taken = []
+        if not ids:
+            return []
         with connected(self.engine, write=True) as connection:
-            for row in connection.execute(query).all():
-                done = connection.execute(
-                    update(WebhookDelivery)
-                    .where(WebhookDelivery.id == row.id,
-                           WebhookDelivery.lease_until == row.lease_until)
-                    .values(lease_until=until, attempts=WebhookDelivery.attempts + 1)
-                )  # fmt: skip
-                if done.rowcount:
-                    taken.append(row.id)
+            taken = [delivery_id for delivery_id in ids if connection.execute(
+                update(WebhookDelivery)
+                .where(WebhookDelivery.id == delivery_id, WebhookDelivery.state == "pending",
+                       WebhookDelivery.lease_until <= now)
+                .values(lease_until=until, attempts=WebhookDelivery.attempts + 1)
+            ).rowcount]  # fmt: skip
             rows = connection.execute(
-                select(WebhookDelivery, Webhook.url, Webhook.secret)
+                select(WebhookDelivery, Webhook.url, Webhook.secret, Webhook.player_id)
                 .join(Webhook, Webhook.id == WebhookDelivery.webhook_id)
                 .where(WebhookDelivery.id.in_(taken))
             ).all()
         return [
-            Due(r.id, r.webhook_id, r.url, r.secret,
-                r.event, r.payload, r.attempts,
-                r.created_at, until)
+            Due(r.id, r.webhook_id, r.player_id, r.url, r.secret, r.event, r.payload,
+                r.attempts, r.created_at, until)
             for r in rows
         ]  # fmt: skip
+
+    def claim(self, lease_s: float, limit: int) -> list[Due]:
+        """Lease up to ``limit`` due deliveries, oldest due first."""
+        return self.lease([c.id for c in self.due(limit)], lease_s)
 
     def finish(
         self,
@@ -212,9 +215,18 @@ class WebhookBook:
         duration_ms: float,
         first_delay_s: float,
     ) -> str:
-        """Record an attempt and what follows: ``delivered``, ``retry`` or ``failed``
-        (nothing changes when the lease was lost meanwhile: another worker has it)."""
-        now = self.clock()
+        """Record one attempt (``finish_many``)."""
+        return self.finish_many([Attempt(due, ok, status, error, duration_ms)], first_delay_s)[0]
+
+    def finish_many(self, attempts: list[Attempt], first_delay_s: float) -> list[str]:
+        """Record attempts, in one transaction, and what follows each: ``delivered``,
+        ``retry`` or ``failed`` (``lost`` and nothing changed when the lease ran out
+        meanwhile: another worker has the delivery)."""
+        with connected(self.engine, write=True) as connection:
+            return [self._finish(connection, attempt, first_delay_s) for attempt in attempts]
+
+    def _finish(self, connection: Connection, attempt: Attempt, first_delay_s: float) -> str:
+        now, due, ok = self.clock(), attempt.due, attempt.ok
         outcome = "delivered" if ok else "retry"
         if not ok and now - due.created_at >= RETRY_FOR_S:
             outcome = "failed"
@@ -223,35 +235,34 @@ class WebhookBook:
             values["next_at"] = now + retry_delay(due.attempts, first_delay_s, self.rng)
         else:
             values["state"] = outcome
-        with connected(self.engine, write=True) as connection:
-            mine = connection.execute(
-                update(WebhookDelivery)
-                .where(WebhookDelivery.id == due.id, WebhookDelivery.lease_until == due.lease_until)
-                .values(**values)
+        mine = connection.execute(
+            update(WebhookDelivery)
+            .where(WebhookDelivery.id == due.id, WebhookDelivery.lease_until == due.lease_until)
+            .values(**values)
+        )  # fmt: skip
+        if not mine.rowcount:
+            return "lost"
+        connection.execute(insert(WebhookAttempt).values(
+            delivery_id=due.id, at=now, status=attempt.status, error=attempt.error,
+            duration_ms=attempt.duration_ms))  # fmt: skip
+        hook = update(Webhook).where(Webhook.id == due.webhook_id)
+        if ok:
+            connection.execute(hook.where(Webhook.failing_since.is_not(None))
+                               .values(failing_since=None))  # fmt: skip
+            return outcome
+        connection.execute(hook.where(Webhook.failing_since.is_(None))
+                           .values(failing_since=now))  # fmt: skip
+        disabled = connection.execute(
+            hook.where(Webhook.failing_since <= now - DISABLE_AFTER_S,
+                       Webhook.disabled_at.is_(None)).values(disabled_at=now)
+        )  # fmt: skip
+        if disabled.rowcount:  # what waits for it will not be sent
+            connection.execute(
+                update(WebhookDelivery).where(WebhookDelivery.webhook_id == due.webhook_id,
+                                              WebhookDelivery.state == "pending")
+                .values(state="failed")
             )  # fmt: skip
-            if not mine.rowcount:
-                return "lost"
-            connection.execute(insert(WebhookAttempt).values(
-                delivery_id=due.id, at=now, status=status, error=error,
-                duration_ms=duration_ms))  # fmt: skip
-            hook = update(Webhook).where(Webhook.id == due.webhook_id)
-            if ok:
-                connection.execute(hook.where(Webhook.failing_since.is_not(None))
-                                   .values(failing_since=None))  # fmt: skip
-            else:
-                connection.execute(hook.where(Webhook.failing_since.is_(None))
-                                   .values(failing_since=now))  # fmt: skip
-                disabled = connection.execute(
-                    hook.where(Webhook.failing_since <= now - DISABLE_AFTER_S,
-                               Webhook.disabled_at.is_(None)).values(disabled_at=now)
-                )  # fmt: skip
-                if disabled.rowcount:  # what waits for it will not be sent
-                    connection.execute(
-                        update(WebhookDelivery).where(WebhookDelivery.webhook_id == due.webhook_id,
-                                                      WebhookDelivery.state == "pending")
-                        .values(state="failed")
-                    )  # fmt: skip
-                    outcome = "failed"
+            outcome = "failed"
         return outcome
 
 

@@ -10,8 +10,9 @@ The service never imports the archive: the live path runs without a database.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol
+from typing import Protocol
 
+from ..model.deliveries import Attempt, Candidate, Due
 from ..record import JSON, Archived, HistoryQuery
 from ..store import EventFeed, StoreDegraded, StoreUnavailable, WorkQueue
 
@@ -148,12 +149,13 @@ class Webhooks(Protocol):
 
     def queued(self) -> int: ...
 
-    def claim(self, lease_s: float, limit: int) -> list[Any]:
-        """Leased deliveries: each with ``id``, ``webhook_id``, ``url``, ``secret``,
-        ``event``, ``payload``, ``attempts`` and ``created_at``."""
+    def due(self, limit: int, per_webhook: int = 2) -> list[Candidate]: ...
 
-    def finish(self, due: Any, ok: bool, status: int | None, error: str | None,
-               duration_ms: float, first_delay_s: float) -> str: ...  # fmt: skip
+    def lease(self, ids: list[str], lease_s: float) -> list[Due]: ...
+
+    def claim(self, lease_s: float, limit: int) -> list[Due]: ...
+
+    def finish_many(self, attempts: list[Attempt], first_delay_s: float) -> list[str]: ...
 
 
 class Tournaments(Protocol):

@@ -8,27 +8,33 @@ derived from the webhook and the event (``your_turn`` of a game's version,
 many processes dispatch, and however often one restarts, an event is queued
 once.
 
-**Sending.** The sender leases due deliveries from the queue
-(``archive.webhooks``), POSTs each signed as Standard Webhooks do (headers
-``webhook-id``, ``webhook-timestamp``, ``webhook-signature: v1,<base64 of
-HMAC-SHA256 over "id.timestamp.body">``), and records the attempt: a 2xx
-delivers it; anything else, or no answer, retries later with growing delays
-for a day. Never inside a request.
+**Sending.** The sender takes due deliveries from the queue
+(``archive.webhooks``, at most two per webhook at a time) only as the courier
+(``stacks_api.outbound.courier``) has room for them: room in all, at the
+delivery's destination and for its account. It leases those, and the courier
+POSTs each signed as Standard Webhooks do (headers ``webhook-id``,
+``webhook-timestamp``, ``webhook-signature: v1,<base64 of HMAC-SHA256 over
+"id.timestamp.body">``) on a thread of its own, within one deadline, and the
+attempt is recorded there: a 2xx delivers it; anything else, or no answer,
+retries later with growing delays for a day. A receiver that stalls holds only
+its own slots. Never inside a request.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import json
-import time
+import queue
 from dataclasses import dataclass
-from typing import Any
 
-import requests
-
-from .. import metrics, outbound
+from .. import metrics
+from ..model.deliveries import Attempt, Due
+from ..outbound.addresses import NOTHING_ALLOWED, Allowed, Refused, Resolve, check, resolve
+from ..outbound.courier import Courier, Letter, Rules
+from ..outbound.http import Answer
 from ..problems import Refusal
 from ..record import JSON
 from .account_feed import AccountFeed, Told
@@ -38,8 +44,7 @@ from .table import Table
 EVENTS = ("your_turn", "game_started", "game_ended", "paired", "seek_closed", "challenge",
           "challenge_answered", "tournament_started", "tournament_round",
           "tournament_ended")  # fmt: skip
-TIMEOUT_S = (3.0, 10.0)  # connect, read
-BATCH = 20
+CANDIDATES = 200  # due deliveries looked at a pass (at most two of each webhook)
 
 
 def sign(secret: str, message_id: str, timestamp: int, body: str) -> str:
@@ -74,7 +79,7 @@ class Sending:
     """How deliveries are sent: the operator's allowed addresses, the first retry's
     wait, and how long a worker holds a delivery (longer than an attempt takes)."""
 
-    allowed: outbound.Allowed = outbound.NOTHING_ALLOWED
+    allowed: Allowed = NOTHING_ALLOWED
     first_delay_s: float = 5.0
     lease_s: float = 30.0
 
@@ -88,7 +93,8 @@ class WebhookDesk:
         table: Table,
         feed: AccountFeed,
         sending: Sending = DEFAULT_SENDING,
-        resolver: outbound.Resolve = outbound.resolve,
+        courier: Courier | None = None,
+        resolver: Resolve = resolve,
     ) -> None:
         self.table = table
         self.feed = feed
@@ -96,8 +102,9 @@ class WebhookDesk:
         self.first_delay_s = sending.first_delay_s
         self.lease_s = sending.lease_s
         self.resolver = resolver
+        self.courier = courier or Courier(Rules(allowed=sending.allowed), resolver)
         self._followed: dict[str, Told] = {}  # player -> what was queued for them
-        self.session = requests.Session()
+        self._answers: queue.SimpleQueue[Attempt] = queue.SimpleQueue()
 
     @property
     def archive(self) -> Archive:
@@ -107,8 +114,8 @@ class WebhookDesk:
 
     def create(self, player_id: str, url: str, events: list[str]) -> tuple[JSON, str]:
         try:
-            outbound.check(url, self.allowed, self.resolver)
-        except outbound.Refused as refused:
+            check(url, self.allowed, self.resolver)
+        except Refused as refused:
             raise Refusal("url_refused", str(refused), {"url": [str(refused)]}) from None
         made = self.archive.webhooks.create(player_id, url, sorted(set(events)))
         self.table.jobs.wake()  # in-process workers start now, if they had not
@@ -156,37 +163,55 @@ class WebhookDesk:
         return self.archive.webhooks.enqueue(queued)
 
     def deliver(self) -> int:
-        """Send a batch of due deliveries; how many were attempted."""
-        due = self.archive.webhooks.claim(self.lease_s, BATCH)
-        for delivery in due:
-            self._send(delivery)
-        return len(due)
+        """Record the attempts the courier finished, then hand it every due delivery
+        it has room for; how many it took."""
+        self.record()
+        book = self.archive.webhooks
+        picked = []
+        for candidate in book.due(CANDIDATES):
+            slot = self.courier.reserve(candidate.url, candidate.player_id)
+            if slot is not None:
+                picked.append((candidate.id, slot))
+        leased = {due.id: due for due in book.lease([i for i, _ in picked], self.lease_s)}
+        for delivery_id, slot in picked:
+            due = leased.get(delivery_id)
+            if due is None:  # another worker took it
+                slot.release()
+                continue
+            slot.send(_letter(due, self.table.clock()), functools.partial(self._answered, due))
+        return len(leased)
 
-    def _send(self, due: Any) -> None:
-        started = time.perf_counter()
-        status, error = None, None
-        try:
-            outbound.check(due.url, self.allowed, self.resolver)
-            timestamp = int(time.time())
-            headers = {
-                "content-type": "application/json",
-                "user-agent": "stacks-api-webhooks",
-                "webhook-id": due.id,
-                "webhook-timestamp": str(timestamp),
-                "webhook-signature": sign(due.secret, due.id, timestamp, due.payload),
-            }
-            answer = self.session.post(due.url, data=due.payload.encode(), headers=headers,
-                                       timeout=TIMEOUT_S, allow_redirects=False)  # fmt: skip
-            status = answer.status_code
-            answer.close()
-        except outbound.Refused as refused:
-            error = str(refused)[:200]
-        except requests.RequestException as failure:
-            error = type(failure).__name__
-        ok = status is not None and 200 <= status < 300
-        took = (time.perf_counter() - started) * 1000
-        outcome = self.archive.webhooks.finish(due, ok, status, error, took, self.first_delay_s)
-        metrics.WEBHOOK_DELIVERIES.labels(outcome=outcome).inc()
+    def record(self) -> int:
+        """Record, in one transaction, the attempts finished since the last call."""
+        attempts = []
+        while True:
+            try:
+                attempts.append(self._answers.get_nowait())
+            except queue.Empty:
+                break
+        if attempts:
+            for outcome in self.archive.webhooks.finish_many(attempts, self.first_delay_s):
+                metrics.WEBHOOK_DELIVERIES.labels(outcome=outcome).inc()
+        return len(attempts)
+
+    def _answered(self, due: Due, answer: Answer) -> None:
+        """Keep an attempt's outcome for ``record`` (called on the courier's thread:
+        one writer records them all, in batches)."""
+        error = None if answer.status is not None else answer.error
+        self._answers.put(Attempt(due, answer.ok, answer.status, error, answer.seconds * 1000))
+
+
+def _letter(due: Due, now: float) -> Letter:
+    """A delivery as the courier sends it, signed now."""
+    timestamp = int(now)
+    headers = {
+        "content-type": "application/json",
+        "user-agent": "stacks-api-webhooks",
+        "webhook-id": due.id,
+        "webhook-timestamp": str(timestamp),
+        "webhook-signature": sign(due.secret, due.id, timestamp, due.payload),
+    }
+    return Letter(due.url, due.payload.encode(), due.player_id, headers)
 
 
 def _payload(event: JSON, at: float) -> str:

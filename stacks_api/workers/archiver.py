@@ -73,8 +73,9 @@ class Archiver:
                                      daemon=True).start()  # fmt: skip
 
     def _courier(self) -> None:
-        """Find new account events for the webhooks and send what is due, every
-        ``WEBHOOK_EVERY_S`` (at once again while deliveries keep coming)."""
+        """Find new account events for the webhooks and hand what is due to the
+        courier, every ``WEBHOOK_EVERY_S`` or as soon as the courier has room again
+        (the courier sends on threads of its own: nothing here waits on a receiver)."""
         assert self.webhooks is not None
         while not self._stop.is_set():
             try:
@@ -85,7 +86,7 @@ class Archiver:
                 log.warning("webhooks: %s; trying again in %g s", err, RETRY_S)
             except Exception:  # the thread must live on: deliveries wait in the queue
                 log.exception("webhooks: a pass failed")
-            self._stop.wait(WEBHOOK_EVERY_S)
+            self.webhooks.courier.wait_for_room(WEBHOOK_EVERY_S)
 
     def _analyst(self) -> None:
         """Analyse asked-for games one at a time, looking for one every ``IDLE_S``."""

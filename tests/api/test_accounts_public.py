@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import insert
 
 from stacks_api.archive.models import PlayerRating
-from stacks_api.outbound import Allowed
+from stacks_api.outbound.addresses import Allowed
 
 from . import test_archive
 from .helpers import API, bearer, create, join, problem

@@ -12,14 +12,19 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from stacks_api.outbound import Allowed, Refused, check
+from stacks_api.outbound.addresses import Allowed, Refused, check
+from stacks_api.outbound.courier import Courier, Rules
+from stacks_api.service.webhooks import Sending, WebhookDesk
 from stacks_api.testing import create_database, drop_database
 
+from ..outbound.hostile import Receiver as Hostile
+from ..outbound.hostile import ok, silent, trickle, wait_for
 from .helpers import API, bearer, create, problem
 from .receiver import Receiver
 from .test_archive import archive_apps, new_player, play_out
@@ -92,6 +97,60 @@ def test_a_game_tells_its_webhook_each_event_once_signed_through_failures(client
     assert sum(a["status"] == 500 for d in deliveries["deliveries"] for a in d["attempts"]) == 3
 
 
+def _join_a_game(client, key: str) -> str:  # type: ignore[no-untyped-def]
+    game_id = create(client, variant="sequence", players=2,
+                     seats=[{}, {"bot": "random"}])["game"]["id"]  # fmt: skip
+    assert client.post(f"{API}/{game_id}/players", json={}, headers=bearer(key)).status_code == 201
+    return str(game_id)
+
+
+def test_one_accounts_stalling_receivers_delay_no_other_account_on_either_worker(client, app):
+    """Mallory's five receivers (three trickle, two never answer) hold every delivery
+    sent to them for the whole test; Ada's webhook, on another host, is delivered
+    meanwhile, by whichever of two workers takes it."""
+    games = app.extensions["stacks_api.games"]
+    loopback = Allowed.parse("127.0.0.0/8")
+    patient = Rules(in_flight=16, deadline_s=600, allowed=loopback)  # outlasts the test
+    games.webhooks.allowed = loopback
+    games.webhooks.courier = Courier(patient)
+    other = WebhookDesk(games.table, games.account_feed, Sending(loopback, 0.05, 900),
+                        courier=Courier(patient))  # fmt: skip
+    stop = threading.Event()
+
+    def second_worker() -> None:
+        while not stop.is_set():
+            other.dispatch()
+            other.deliver()
+            other.courier.wait_for_room(0.1)
+
+    hostile = [Hostile(trickle) for _ in range(3)] + [Hostile(silent) for _ in range(2)]
+    victim = Hostile(ok(), host="127.0.0.2")
+    try:
+        _, mallory = new_player(client, "Mallory")
+        for receiver in hostile:
+            made = client.post(HOOKS, json={"url": receiver.start(), "events": ["your_turn"]},
+                               headers=bearer(mallory))  # fmt: skip
+            assert made.status_code == 201, made.json
+        threading.Thread(target=second_worker, daemon=True).start()
+        for _ in range(3):
+            _join_a_game(client, mallory)
+        both = 2 * patient.per_owner  # each worker sends Mallory's share, no more
+        wait_for(lambda: sum(r.open_now for r in hostile) == both)
+
+        _, ada = new_player(client, "Ada")
+        made = client.post(HOOKS, json={"url": victim.start(), "events": ["your_turn"]},
+                           headers=bearer(ada))  # fmt: skip
+        assert made.status_code == 201, made.json
+        _join_a_game(client, ada)
+        wait_for(lambda: len(victim.requests) >= 1)
+        assert b'"type":"your_turn"' in victim.requests[0]
+        assert sum(r.open_now for r in hostile) == both, "sent while Mallory's still stall"
+    finally:
+        stop.set()
+        for receiver in [*hostile, victim]:
+            receiver.stop()
+
+
 def test_webhook_requests_are_checked(client, app):
     _, key = new_player(client)
     mine = bearer(key)
@@ -150,6 +209,20 @@ PRIVATE = [
     "fe80::1",
     "::ffff:127.0.0.1",
     "224.0.0.1",
+    "198.18.0.1",  # benchmarking
+    "100.127.255.254",  # CGNAT
+    "fc00::1",  # unique-local
+    "fec0::1",  # site-local (deprecated)
+    "ff02::1",
+    # IPv6 forms that carry an IPv4 address, refused whatever that address is
+    "::7f00:1",  # IPv4-compatible 127.0.0.1
+    "::5db8:d70e",  # IPv4-compatible of a public address
+    "64:ff9b::7f00:1",  # NAT64
+    "64:ff9b::5db8:d70e",
+    "64:ff9b:1::a00:1",  # local-use NAT64
+    "2002:7f00:1::1",  # 6to4
+    "2002:5db8:d70e::1",
+    "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo
 ]
 
 
@@ -161,6 +234,22 @@ def test_private_addresses_are_refused_however_they_are_named(address):
     with pytest.raises(Refused):  # a public-looking name that resolves there
         check("https://hooks.example.org/x", Allowed(), lambda host, port: [address])
     check("https://hooks.example.org/x", Allowed(), lambda host, port: ["93.184.215.14"])
+
+
+@pytest.mark.parametrize("host", ["127.1", "2130706433", "0x7f.0.0.1", "017700000001", "0"])
+def test_loopback_written_as_odd_numbers_is_refused_by_what_it_resolves_to(host):
+    with pytest.raises(Refused):
+        check(f"http://{host}:8000/hook", Allowed())
+
+
+def test_a_checked_url_names_the_address_a_send_connects_to():
+    both = ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"]
+    target = check("https://hooks.example.org:8443/x?y=1", Allowed(), lambda host, port: both)
+    assert (target.address, target.host, target.port, target.path) == (
+        "93.184.215.14", "hooks.example.org", 8443, "/x?y=1")  # fmt: skip
+    with pytest.raises(Refused):  # one private address among public ones is enough
+        check("https://hooks.example.org/x", Allowed(),
+              lambda host, port: ["93.184.215.14", "10.0.0.7"])  # fmt: skip
 
 
 def test_the_operator_allows_hosts_and_networks():
