@@ -4,7 +4,7 @@
 A-Z a-z 0-9 . _ : -), else a new one; answered on every response, problems
 included, and written on every log line of the request. The access line and
 the metrics name the route template (``/api/v1/games/<game_id>``), never the
-query string or a header.
+path, the query string or a header, and the method from a fixed set.
 """
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ from .. import logs, metrics
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:\-]{1,128}")
 HEADER = "X-Request-ID"
+# The methods the metrics name; any other token a client sends counts as "other"
+# (each label value is a series kept for ever: a client must not make them).
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE",
+                     "CONNECT"})  # fmt: skip
 
 
 def install(app: Flask) -> None:
@@ -44,7 +48,8 @@ def _end(response: Response) -> Response:
     route = request.url_rule.rule if request.url_rule is not None else "unmatched"
     status = response.status_code
     if current_app.config["METRICS"]:
-        counted, timed = _series(route, request.method, status)
+        method = request.method if request.method in METHODS else "other"
+        counted, timed = _series(route, method, status)
         counted.inc()
         timed.observe(time.perf_counter() - g.started)
     if current_app.config["ACCESS_LOG"]:
@@ -55,7 +60,8 @@ def _end(response: Response) -> Response:
 @functools.cache
 def _series(route: str, method: str, status: int) -> tuple[Any, Any]:
     """The request's counter and histogram series, looked up once per label set
-    (a route template, a method, a status: a few hundred at most)."""
+    (a route template or "unmatched", one of ``METHODS`` or "other", a status the
+    app answered: a few hundred at most)."""
     counted = metrics.REQUESTS.labels(route=route, method=method, status=str(status))
     return counted, metrics.REQUEST_SECONDS.labels(route=route)
 

@@ -130,6 +130,33 @@ def test_the_metrics_page_names_the_figures_and_may_need_a_token(make_app, tmp_p
     assert other.get("/metrics", headers=bearer("s3cret")).status_code == 200
 
 
+def test_made_up_methods_and_paths_make_no_new_series(make_app, tmp_path):
+    """Each label value of a series is kept for ever: a client may not make them."""
+    app = make_app(DATABASE_URL=f"sqlite:///{tmp_path}/a.sqlite3")
+    client = app.test_client()
+
+    def series() -> set[str]:
+        page = client.get("/metrics").text
+        return {line.split(" ")[0] for line in page.splitlines()
+                if line.startswith("stacks_http_requests_total{")}  # fmt: skip
+
+    series()  # the page's own series
+    client.open("/api/v1/games/nope", method="BREW")  # one of each kind, counted once
+    client.open("/nowhere", method="BREW")
+    client.get("/api/v1/no/such/route")
+    before = series()
+    for n in range(200):
+        client.open(f"/api/v1/games/g{n}", method=f"M{n}X")
+        client.open(f"/random/{n}", method=f"Z{n}")
+        client.get(f"/api/v1/nothing/{n}")
+    after = series()
+    assert after == before, after - before
+    methods = {re.search(r'method="([^"]*)"', s).group(1) for s in after}  # type: ignore[union-attr]
+    assert methods <= {"GET", "POST", "other"} and "other" in methods
+    routes = {re.search(r'route="([^"]*)"', s).group(1) for s in after}  # type: ignore[union-attr]
+    assert not any("/g1" in r or "/random" in r or "nothing" in r for r in routes), routes
+
+
 def _get(url: str) -> str:
     with urllib.request.urlopen(url, timeout=10) as answer:
         text: str = answer.read().decode()
