@@ -54,3 +54,38 @@ def last_side(sides: Collection[int], resigned: Collection[int]) -> int | None:
     up (None: more than one is)."""
     still = {side for side in sides if side not in resigned}
     return next(iter(still)) if len(still) == 1 else None
+
+
+# Events after which the server plays a seat (until ``back``, for ``away``).
+STOOD_IN = frozenset({"away", "left", "resigned"})
+
+
+def own_moves(events: Iterable[Mapping[str, Any]], seats: int) -> list[int]:
+    """How many moves each seat made itself: not those the clock made for it (in
+    the change of its ``timeout`` event), nor the stand-in's while its person was
+    away, had left or had resigned."""
+    events = list(events)
+    clocked = {(e.get("version"), e["seat"]) for e in events if e["type"] == "timeout"}
+    made, absent = [0] * seats, set()
+    for event in events:
+        kind = event["type"]
+        if kind in STOOD_IN:
+            absent.add(event["seat"])
+        elif kind == "back":
+            absent.discard(event["seat"])
+        elif kind in MOVES and "seat" in event:
+            seat = event["seat"]
+            if seat not in absent and (event.get("version"), seat) not in clocked:
+                made[seat] += 1
+    return made
+
+
+def away_at_end(events: Iterable[Mapping[str, Any]]) -> set[int]:
+    """The seats whose person was away when the events end (never back)."""
+    away: set[int] = set()
+    for event in events:
+        if event["type"] == "away":
+            away.add(event["seat"])
+        elif event["type"] == "back":
+            away.discard(event["seat"])
+    return away

@@ -19,7 +19,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from .outcomes import opening_over
+from .outcomes import OPENING_MOVES, away_at_end, opening_over, own_moves
 from .record import JSON
 
 START_MU = 1500.0
@@ -48,6 +48,10 @@ def fresh(subject: str, variant: str) -> Rating:
     return Rating()
 
 
+# A person who gave their seat up is a side of their own, numbered from here.
+GONE_SIDES = 1000
+
+
 @dataclass(frozen=True, slots=True)
 class Standing:
     """One rated seat: who it rates (a player id, or ``bot:<level>``), its side in the
@@ -58,6 +62,12 @@ class Standing:
     side: int
     rank: int
 
+    @property
+    def gone(self) -> bool:
+        """Whether the seat's person left, or was away to the end: they rank last and
+        never gain from what the stand-in did for them."""
+        return self.side >= GONE_SIDES
+
 
 def bot_subject(level: str) -> str:
     """The rated name of a bot level (never on the leaderboard: it is no player)."""
@@ -67,20 +77,26 @@ def bot_subject(level: str) -> str:
 def standings(document: Mapping[str, Any]) -> list[Standing]:
     """The standings of a finished rated game (empty: it changes no rating).
 
-    Sides are the game's teams (in Stacks every player is one), ranked by their
-    score: the winners first, everyone else equal below them, and all equal in a
-    draw. A person who left is a side of their own below everyone (their team, with
-    the stand-in that played on, is ranked by the result). A bot level is rated only
-    when it sits once in the game; otherwise its seats are left out.
+    Only play is rated: a game in which a side made fewer than ``OPENING_MOVES``
+    moves of its own (not the clock's nor the stand-in's for it), or someone left
+    before the opening was over, rates nobody. Sides are the game's teams (in
+    Stacks every player is one), ranked by their score: the winners first,
+    everyone else equal below them, and all equal in a draw. A person who left, or
+    whose seat the stand-in played to the end (away and never back), is a side of
+    their own below everyone (their team, with the stand-in that played on, is
+    ranked by the result). A bot level is rated only when it sits once in the
+    game; otherwise its seats are left out.
     """
     if not document.get("rated") or document.get("status") != "finished":
         return []
-    seats = document["seats"]
-    if _abandoned(document["events"], seats):
+    seats, events = document["seats"], document["events"]
+    if _abandoned(events, seats) or not _played(events, seats):
         return []
     scores = document["result"]["scores"]
     levels = [s["bot"] for s in seats if s["bot"] is not None]
-    order = sorted({scores[s["seat"]] for s in seats if not s["left"]}, reverse=True)
+    away = away_at_end(events)
+    gone = {s["seat"] for s in seats if s["left"] or (s["seat"] in away and s["bot"] is None)}
+    order = sorted({scores[s["seat"]] for s in seats if s["seat"] not in gone}, reverse=True)
     last = len(order) + 1
     rated = []
     for seat in seats:
@@ -92,8 +108,8 @@ def standings(document: Mapping[str, Any]) -> list[Standing]:
             subject = seat["player_id"]
         else:  # a rated game has no anonymous person; nothing to rate
             continue
-        if seat["left"]:
-            side, rank = 1000 + seat["seat"], last
+        if seat["seat"] in gone:
+            side, rank = GONE_SIDES + seat["seat"], last
         else:
             side, rank = _side(seat), 1 + order.index(scores[seat["seat"]])
         rated.append(Standing(seat["seat"], subject, side, rank))
@@ -109,6 +125,15 @@ def _abandoned(events: list[JSON], seats: list[JSON]) -> bool:
     return not opening_over(events[:first_leave], sides)
 
 
+def _played(events: list[JSON], seats: list[JSON]) -> bool:
+    """Whether every side made ``OPENING_MOVES`` moves of its own."""
+    made = own_moves(events, len(seats))
+    per_side: dict[int, int] = {}
+    for seat in seats:
+        per_side[_side(seat)] = per_side.get(_side(seat), 0) + made[seat["seat"]]
+    return min(per_side.values()) >= OPENING_MOVES
+
+
 def _side(seat: JSON) -> int:
     """A seat's side: its team, or (a game without teams, as Stacks) the seat itself."""
     team: int | None = seat["team"]
@@ -117,17 +142,21 @@ def _side(seat: JSON) -> int:
 
 def rate(current: Mapping[str, Rating], rated: list[Standing]) -> dict[str, Rating]:
     """Each subject's rating after the game (``current`` holds every subject's
-    rating before it; a subject missing from it starts new)."""
+    rating before it; a subject missing from it starts new). A subject who is
+    ``gone`` never gains (ranked last, they may still tie another who is gone)."""
     sides = sorted({s.side for s in rated})
     teams = [[s for s in rated if s.side == side] for side in sides]
     start = Rating()
     before = [[_model_rating(current.get(s.subject, start)) for s in team] for team in teams]
     after = MODEL.rate(before, ranks=[float(t[0].rank) for t in teams])
-    return {
-        standing.subject: Rating(new.mu, new.sigma)
-        for team, new_team in zip(teams, after, strict=True)
-        for standing, new in zip(team, new_team, strict=True)
-    }
+    moved = {}
+    for team, new_team in zip(teams, after, strict=True):
+        for standing, new in zip(team, new_team, strict=True):
+            mu = new.mu
+            if standing.gone:
+                mu = min(mu, current.get(standing.subject, start).mu)
+            moved[standing.subject] = Rating(mu, new.sigma)
+    return moved
 
 
 def _model_rating(rating: Rating) -> Any:

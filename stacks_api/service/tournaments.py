@@ -36,8 +36,9 @@ from .. import bots
 from ..arena import pair_free
 from ..engine import SetupError, create_game
 from ..fairness import SCHEME, commitment, server_seed
+from ..outcomes import own_moves
 from ..problems import Refusal, validation_error
-from ..record import JSON, SERVER_EVENTS, Event, Fairness, GameRecord, Seat
+from ..record import JSON, Fairness, GameRecord, Seat
 from ..swiss import pair
 from ..tokens import new_token, token_hash
 from .concede import Concede
@@ -240,8 +241,8 @@ class Tournaments:
         late = [s for s, seat in enumerate(record.seats) if seat.state in ("human", "away")
                 and seat.timeouts > 0]  # fmt: skip
         if late:
-            events = self.table.store.events_after(record.id, 0)
-            absent = [s for s in late if not _acted(events, s)]
+            made = own_moves(self.table.store.events_after(record.id, 0), record.players)
+            absent = [s for s in late if not made[s]]
             if absent:
                 self.concede.forfeit(record.id, absent)
 
@@ -296,13 +297,6 @@ def _seat(entry: JSON) -> Seat:
     # A person's seat answers to their player key; its own token is never handed out.
     return Seat("human", name=entry["name"], token=token_hash(new_token()),
                 player_id=entry["player_id"], rating=entry["rating"])  # fmt: skip
-
-
-def _acted(events: list[Event], seat: int) -> bool:
-    """Whether ``seat`` made a move of its own (not one the clock made for it)."""
-    stood_in = {e["version"] for e in events if e["type"] == "timeout" and e["seat"] == seat}
-    return any(e.get("seat") == seat and e["type"] not in SERVER_EVENTS
-               and e["version"] not in stood_in for e in events)  # fmt: skip
 
 
 def _points(scores: Iterable[float] | None, players: int) -> list[float]:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+import pytest
+
 from . import test_archive
-from .helpers import API, bearer, create, problem
+from .helpers import API, act, bearer, create, problem
 from .test_archive import archived, new_player, play_out
 
 # The archive's app and client: the embedded store with SQLite, Redis with PostgreSQL.
@@ -104,3 +107,61 @@ def test_a_bot_level_starts_where_the_ladder_puts_it(app, client):
     }
     assert changes["beginner"]["before"] == round(table["beginner"])
     assert changes["person"]["before"] == 1500
+
+
+def _clocked_rated_game(app: Any, client: Any, bot: str) -> tuple[list[float], str, str, str]:
+    """A rated Sequence game of a new account against ``bot`` with a 10 s clock, the
+    service's clock set by the test and its runners stopped (the test advances the
+    game): the clock, the game, the account and its seat token."""
+    service = app.extensions["stacks_api.games"]
+    now = [time.time()]
+    service.table.clock = lambda: now[0]
+    service.jobs.stop()
+    ada, key = new_player(client, "Ada")
+    made = create(client, variant="sequence", players=2, rated=True,
+                  options={"turn_seconds": 10}, seats=[{}, {"bot": bot}])  # fmt: skip
+    game_id = made["game"]["id"]
+    token = seat_with_key(client, game_id, key)["token"]
+    return now, game_id, ada, token
+
+
+def _run_out(app: Any, client: Any, now: list[float], game_id: str) -> None:
+    """Let every clock of the game run out until it is over, then archive it."""
+    service = app.extensions["stacks_api.games"]
+    for _ in range(500):
+        if client.get(f"{API}/{game_id}").json["status"] == "finished":
+            break
+        now[0] += 11
+        service.turns.advance(game_id)
+    assert client.get(f"{API}/{game_id}").json["status"] == "finished"
+    service.archiving.drain(now[0], 100)
+    assert service.archive.games.archived([game_id])
+
+
+@pytest.mark.parametrize("bot", ["random", "beginner"])
+def test_an_account_that_never_acts_against_a_bot_gains_nothing(app, client, bot):
+    now, game_id, ada, _ = _clocked_rated_game(app, client, bot)
+    _run_out(app, client, now, game_id)  # timeouts, then away: the stand-in plays it all
+    events = [e["type"] for e in client.get(f"{API}/{game_id}/events?after=0").json["events"]]
+    assert "timeout" in events and "away" in events
+    assert client.get(f"{API}/{game_id}/ratings").json["state"] == "unrated"
+    assert "sequence" not in client.get(f"/api/v1/players/{ada}").json["ratings"]
+
+
+def test_a_person_away_to_the_end_ranks_last_whatever_the_stand_in_did(app, client):
+    now, game_id, ada, token = _clocked_rated_game(app, client, "random")
+    service = app.extensions["stacks_api.games"]
+    own = 0
+    while own < 3:  # three moves of Ada's own, then she is gone
+        seen = client.get(f"{API}/{game_id}", headers=bearer(token)).json
+        if seen["to_move"] == [0]:
+            assert act(client, game_id, token, seen["you"]["legal_actions"][0]).status_code == 200
+            own += 1
+        else:
+            service.turns.advance(game_id)
+    _run_out(app, client, now, game_id)
+    answer = client.get(f"{API}/{game_id}/ratings").json
+    assert answer["state"] == "rated"
+    changes = {c["subject"]: c for c in answer["changes"]}
+    assert changes[ada]["rank"] == 2 and changes["bot:random"]["rank"] == 1
+    assert changes[ada]["change"] <= 0 < changes["bot:random"]["change"]

@@ -23,6 +23,8 @@ def document(teams: list[int | None], scores: list[float], *, left: tuple[int, .
         events += [{"type": "draw", "seat": s["seat"]} for s in seats]
     if left_after is None:
         events += [{"type": "left", "seat": s} for s in left]
+    for version, event in enumerate(events, start=1):
+        event["version"] = version
     return {"rated": True, "status": "finished", "seats": seats, "events": events,
             "result": {"scores": scores}}  # fmt: skip
 
@@ -92,3 +94,64 @@ def test_a_bot_level_is_rated_once_a_game_and_never_against_itself():
     twice = standings(document([0, 1, 0, 1], [1.0, 0.0, 1.0, 0.0], bots={1: "easy", 2: "easy"}))
     assert {s.subject for s in twice} == {"p0", "p3"}
     assert standings(document([0, 1], [1.0, 0.0], bots={0: "easy", 1: "easy"})) == []
+
+
+def _timed_out(doc: dict[str, Any], seat: int, rounds: range) -> dict[str, Any]:
+    """The document with ``seat``'s plays in ``rounds`` made by the clock: each in the
+    change of a ``timeout`` event of its own (as the server writes them)."""
+    plays = [e for e in doc["events"] if e["type"] == "play" and e["seat"] == seat]
+    clocked = {plays[r]["version"] for r in rounds}
+    events = []
+    for event in doc["events"]:
+        if event["type"] == "play" and event["version"] in clocked:
+            events.append({"type": "timeout", "seat": seat, "version": event["version"]})
+        events.append(event)
+    return {**doc, "events": events}
+
+
+def test_a_side_whose_every_move_the_clock_made_rates_nobody():
+    doc = _timed_out(document([0, 1], [1.0, 0.0], bots={1: "beginner"}, moves=5), 0, range(5))
+    assert standings(doc) == []
+    one_own = _timed_out(document([0, 1], [1.0, 0.0], moves=5), 0, range(1, 5))
+    assert standings(one_own) == [], "one move of its own is not two"
+    two_own = _timed_out(document([0, 1], [1.0, 0.0], moves=5), 0, range(2, 5))
+    assert standings(two_own) != []
+
+
+def test_a_team_is_rated_when_its_people_made_two_moves_between_them():
+    doc = _timed_out(document([0, 1, 0, 1], [1.0, 0.0, 1.0, 0.0], moves=4), 0, range(4))
+    assert {s.subject for s in standings(doc)} == {"p0", "p1", "p2", "p3"}
+
+
+def _away(doc: dict[str, Any], seat: int, after_round: int, back_round: int | None = None):  # type: ignore[no-untyped-def]
+    """The document with ``seat`` away from ``after_round`` (and back at ``back_round``)."""
+    plays = [e for e in doc["events"] if e["type"] == "play" and e["seat"] == seat]
+    marks = {plays[after_round]["version"]: "away"}
+    if back_round is not None:
+        marks[plays[back_round]["version"]] = "back"
+    events = []
+    for event in doc["events"]:
+        if event["version"] in marks:
+            events.append({"type": marks[event["version"]], "seat": seat,
+                           "version": event["version"]})  # fmt: skip
+        events.append(event)
+    return {**doc, "events": events}
+
+
+def test_a_person_away_to_the_end_ranks_last_and_gains_nothing_from_the_stand_in():
+    won_for_them = _away(document([0, 1], [1.0, 0.0], moves=5), 0, after_round=2)
+    rated = {s.subject: s for s in standings(won_for_them)}
+    assert rated["p0"].gone and rated["p0"].rank > rated["p1"].rank == 1
+    moved = after(won_for_them)
+    assert moved["p0"] < START_MU < moved["p1"]
+    came_back = _away(document([0, 1], [1.0, 0.0], moves=5), 0, after_round=2, back_round=4)
+    assert after(came_back)["p0"] > START_MU, "back before the end: ranked by the result"
+
+
+def test_people_who_are_gone_never_gain_even_when_they_tie_among_themselves():
+    doc = document([None, None, None], [0.0, 0.0, 1.0], left=(0, 1))
+    rated = standings(doc)
+    assert {s.subject for s in rated if s.gone} == {"p0", "p1"}
+    before = {"p0": Rating(1200.0, 300.0), "p1": Rating(1900.0, 300.0)}
+    moved = rate(before, rated)
+    assert moved["p0"].mu <= 1200.0 and moved["p1"].mu < 1900.0 and moved["p2"].mu > START_MU
