@@ -58,11 +58,9 @@ def run(args: argparse.Namespace) -> int:
         reason = args.reason.strip()[:200]
         if not reason:
             return _said(False, "", "give a --reason")
+        # The server's workers settle the rest within seconds: its live games are left,
+        # its challenges cancelled, its seek withdrawn (``service.closures``).
         closed = moderation.close(args.player, reason)
-        if closed:
-            seek = (store := _live_store()).seeks.latest(args.player)
-            if seek is not None and seek["status"] == "waiting":  # it would seat nobody
-                store.seeks.close(seek["id"], "withdrawn", datetime.now(UTC).timestamp())
         return _said(closed, f"closed {args.player}", f"no open account {args.player!r}")
     name = args.name.strip()
     try:

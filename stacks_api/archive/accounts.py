@@ -53,6 +53,14 @@ class Accounts:
             ).first()  # fmt: skip
         return None if found is None else _player_json(found)
 
+    def closed_since(self, since: float) -> list[str]:
+        """The accounts closed (or deleted) after ``since``."""
+        with connected(self.engine) as connection:
+            rows = connection.execute(
+                select(Player.id).where(Player.closed_at > since).order_by(Player.closed_at)
+            ).all()
+        return [row.id for row in rows]
+
     def set_challenges(self, player_id: str, accepts: bool) -> None:
         """Whether the player takes challenges from anyone (True) or from nobody."""
         with connected(self.engine, write=True) as connection:

@@ -2,8 +2,9 @@
 renaming, deleting, and a player's export of everything kept about them.
 
 Each change is one transaction: a deletion revokes the keys, removes the
-webhooks (with their deliveries) and the reports the player filed, and gives
-the player's seats in every archived game ``DELETED_NAME``, or none of it.
+webhooks (with their deliveries) and the reports the player filed, takes the
+player out of every tournament, and gives the player's seats in every archived
+game and tournament ``DELETED_NAME``, or none of it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .models import (
     Webhook,
 )
 from .names import DELETED_NAME, rename_seats
+from .tournaments import take_out
 from .webhooks import drop
 
 REPORTS_PER_DAY = 10  # a reporter files at most this many reports in 24 hours
@@ -86,8 +88,10 @@ class Moderation:
 
     def close(self, player_id: str, reason: str) -> bool:
         """Close an account: its keys are refused (403 ``account_closed``), it leaves
-        the leaderboards, and the reports about it are resolved. False: no such
-        open account."""
+        the leaderboards and its tournaments (``take_out``), its webhooks are
+        removed, and the reports about it are resolved. False: no such open
+        account. (What the live store holds of it, the service settles:
+        ``service.closures``.)"""
         now = self.clock()
         with connected(self.engine, write=True) as connection:
             done = connection.execute(
@@ -99,6 +103,8 @@ class Moderation:
                     update(Report).where(Report.player_id == player_id,
                                          Report.resolved_at.is_(None)).values(resolved_at=now)
                 )  # fmt: skip
+                take_out(connection, player_id, now, forget=False)
+                drop(connection, select(Webhook.id).where(Webhook.player_id == player_id))
         return bool(done.rowcount)
 
     def rename(self, player_id: str, name: str) -> int:
@@ -130,6 +136,7 @@ class Moderation:
             drop(connection, select(Webhook.id).where(Webhook.player_id == player_id))
             connection.execute(delete(Report).where(Report.reporter_id == player_id))
             rename_seats(connection, player_id, DELETED_NAME)
+            take_out(connection, player_id, now, forget=True)
 
     def export(
         self, player_id: str, games: Callable[[HistoryQuery], Iterator[JSON]]

@@ -10,16 +10,18 @@ once.
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Connection, Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..record import JSON
 from .errors import connected
 from .models import Tournament, TournamentEntry, TournamentTable
+from .names import DELETED_NAME
 
 LISTED = 50  # tournaments a list answers, of each status
 
@@ -193,6 +195,49 @@ class TournamentBook:
                 .values(points=json.dumps(points), ended_at=self.clock())
             )
         return bool(done.rowcount)
+
+
+def take_out(connection: Connection, player_id: str, now: float, forget: bool) -> None:
+    """Take a closed or deleted account out of every tournament, in the caller's
+    transaction: its entries in upcoming ones are gone, and in running ones
+    withdrawn (never paired again; its results so far still count for the
+    others). ``forget`` (a deleted account): in running and finished ones, each
+    entry keeps its results under a new id, without the player's id or name."""
+    upcoming = select(Tournament.id).where(Tournament.status == "upcoming")
+    mine = TournamentEntry.player_id == player_id
+    connection.execute(
+        delete(TournamentEntry).where(mine, TournamentEntry.tournament_id.in_(upcoming))
+    )
+    connection.execute(
+        update(TournamentEntry).where(mine, TournamentEntry.withdrawn_at.is_(None))
+        .values(withdrawn_at=now)
+    )  # fmt: skip
+    if not forget:
+        return
+    entries = connection.execute(
+        select(TournamentEntry.tournament_id, TournamentEntry.entry).where(mine)
+    ).all()
+    for tournament_id, entry in entries:
+        anonymous = f"gone:{secrets.token_hex(6)}"
+        connection.execute(
+            update(TournamentEntry)
+            .where(TournamentEntry.tournament_id == tournament_id, TournamentEntry.entry == entry)
+            .values(entry=anonymous, player_id=None, name=DELETED_NAME)
+        )  # fmt: skip
+        tables = connection.execute(
+            select(TournamentTable.round, TournamentTable.board, TournamentTable.seats)
+            .where(TournamentTable.tournament_id == tournament_id)
+        ).all()  # fmt: skip
+        for number, board, seats in tables:
+            listed = json.loads(seats)
+            if entry in listed:
+                renamed = [anonymous if seat == entry else seat for seat in listed]
+                connection.execute(
+                    update(TournamentTable)
+                    .where(TournamentTable.tournament_id == tournament_id,
+                           TournamentTable.round == number, TournamentTable.board == board)
+                    .values(seats=json.dumps(renamed))
+                )  # fmt: skip
 
 
 def _table_row(tournament_id: str, number: int, board: int, table: JSON, now: float) -> JSON:

@@ -39,6 +39,7 @@ from .analysis_desk import AnalysisDesk
 from .archiving import CLAIM_S, Archiving
 from .challenges import Challenges
 from .chat import Chat
+from .closures import Closures
 from .concede import Concede
 from .hints import Hints
 from .lobby import Lobby
@@ -77,7 +78,8 @@ class GameService:
         self.rematch = Rematch(self.table, self.lobby)
         self.concede = Concede(self.table)
         self.chat = Chat(self.table)
-        self.players = Players(self.table)
+        self.closures = Closures(self.table, self.lobby)
+        self.players = Players(self.table, self.closures)
         self.ratings = RatingDesk(self.table)
         self.pairing = Pairing(self.table, self.lobby)
         self.challenges = Challenges(self.table, self.lobby)

@@ -123,6 +123,9 @@ class Challenges:
             raise Refusal("challenge_closed", f"the challenge is {challenge['status']}")
         fields: JSON = {"answered_at": self.table.clock()}
         token = None
+        if how == "accept" and self._gone(challenge["from"]):
+            self.board.settle(challenge_id, "cancelled", fields)
+            raise Refusal("challenge_closed", "the challenger's account was closed")
         if how == "accept":
             if challenge["rated"] and entropy is None:
                 raise validation_error("entropy", "a rated game is dealt with every person's "
@@ -140,6 +143,14 @@ class Challenges:
             return {"challenge": shown(settled)}
         game = self._open(settled)
         return {"challenge": shown(settled), "game": game, "seat": 1, "token": token}
+
+    def _gone(self, player_id: str) -> bool:
+        """Whether the account was closed or deleted (its challenges die with it)."""
+        try:
+            self.table.refuse_closed(player_id)
+        except Refusal:
+            return True
+        return False
 
     def _own(self, player_id: str, challenge_id: str) -> JSON:
         found = self.board.get(challenge_id)

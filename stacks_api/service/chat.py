@@ -53,6 +53,8 @@ class Chat:
             if record.ended:
                 raise Refusal("game_not_active", f"the game is {record.status}: its chat is over")
             seat = _seat(record, caller)
+            if seat is not None:
+                self.table.refuse_closed(record.seats[seat].player_id)
             said: JSON = {"type": "chat", "text": line, "at": self.table.clock()}
             if seat is not None and record.seats[seat].state not in GONE | {"reserved"}:
                 said.update(seat=seat, name=record.seats[seat].name)

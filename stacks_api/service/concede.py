@@ -24,7 +24,7 @@ from ..problems import Refusal
 from ..record import GONE, JSON, STAND_IN, Event, GameRecord, Result
 from ..store import Change
 from .changes import revealed, settled, side_of, stamped
-from .table import Table, own_seat
+from .table import Table
 from .views import render
 
 
@@ -37,7 +37,7 @@ class Concede:
         caller = self.table.caller(token)
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
-            seat = _person(record, own_seat(record, caller))
+            seat = _person(record, self.table.acting_seat(record, caller))
             game = self.table.game(record)
             return self._resigned(record, game, seat, [{"type": "resigned", "seat": seat}])
 
@@ -49,7 +49,7 @@ class Concede:
         caller = self.table.caller(token)
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
-            seat = _person(record, own_seat(record, caller))
+            seat = _person(record, self.table.acting_seat(record, caller))
             game = self.table.game(record)
             sides: dict[int, list[int]] = {}
             for s in range(record.players):
@@ -111,7 +111,7 @@ class Concede:
         caller = self.table.caller(token)
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
-            seat = _person(record, own_seat(record, caller))
+            seat = _person(record, self.table.acting_seat(record, caller))
             if record.tournament is not None:
                 raise Refusal("forbidden", "a tournament game cannot be aborted: resign instead")
             game = self.table.game(record)

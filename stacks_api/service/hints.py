@@ -15,7 +15,7 @@ from ..bots.hints import hint
 from ..offload import offload
 from ..problems import Refusal
 from ..record import JSON
-from .table import Table, own_seat
+from .table import Table
 
 BATCH = 4  # hints a worker computes before it looks at its other chores
 
@@ -33,7 +33,7 @@ class Hints:
         asked for), and that version."""
         caller = self.table.caller(token)
         record = self.table.load(game_id)
-        seat = own_seat(record, caller)
+        seat = self.table.acting_seat(record, caller)
         if record.rated:
             raise Refusal("hints_off", "hints are off in rated games")
         if record.status != "active" or seat not in record.to_move:

@@ -228,9 +228,13 @@ class Lobby:
     def leave(self, game_id: str, token: str | None) -> JSON:
         """A person leaves: before the start the seat is open again, after it the
         stand-in bot plays it to the end. The token stops working."""
+        return self._leave(game_id, self.table.caller(token))
 
-        caller = self.table.caller(token)
+    def leave_for(self, game_id: str, player_id: str) -> JSON:
+        """The account's seat leaves the game, as its person would (a closed account)."""
+        return self._leave(game_id, Caller(None, player_id))
 
+    def _leave(self, game_id: str, caller: Caller) -> JSON:
         def decide(record: GameRecord) -> tuple[Change, JSON]:
             seat = own_seat(record, caller)
             if record.ended:

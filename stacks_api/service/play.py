@@ -17,7 +17,7 @@ from . import replay
 from .archiving import document
 from .changes import settled, stamped
 from .chat import TableOnly, is_spectators
-from .table import Caller, Table, own_seat, seat_of
+from .table import Caller, Table, seat_of
 from .views import render
 
 # The engine's refusal codes, in the server's vocabulary.
@@ -136,7 +136,7 @@ class Play:
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
             # Authentication comes first: a refused token stores nothing.
-            seat = own_seat(record, caller)
+            seat = self.table.acting_seat(record, caller)
             slot = None if idempotency_key is None else idempotency_slot(seat, idempotency_key)
             if slot is not None:
                 prior = self.table.store.recall(game_id, slot)

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..problems import Refusal
 from ..record import JSON, GameRecord, HistoryQuery
+from .closures import Closures
 from .cursors import cursor
 from .ports import Archive
 from .table import Table
@@ -17,8 +18,9 @@ SCORES = {"won": 1.0, "lost": 0.0, "drawn": 0.5}
 
 
 class Players:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, closures: Closures) -> None:
         self.table = table
+        self.closures = closures
 
     @property
     def archive(self) -> Archive:
@@ -45,9 +47,11 @@ class Players:
         return {**found, "ratings": self.archive.ratings.of(player_id)}
 
     def delete(self, player_id: str) -> None:
-        """Delete the account (``archive.moderation``), once none of its games is live
-        or waits to be archived; its waiting seek is withdrawn and the live store's
-        copies of its ended games are dropped (read from the archive after)."""
+        """Delete the account (``archive.moderation``: keys, webhooks, tournaments),
+        once none of its games is live or waits to be archived; then what the live
+        store holds of it is settled (``closures``: challenges, seek) and the live
+        store's copies of its ended games are dropped (read from the archive after).
+        Should this process die between the two, the workers' sweep settles it."""
         store, ended = self.table.store, []
         for game_id in store.player_games(player_id):
             record = store.load(game_id)
@@ -59,14 +63,12 @@ class Players:
                                             "delete your account once it ended")  # fmt: skip
             if record.ended:
                 ended.append(game_id)
-        seek = store.seeks.latest(player_id)
-        if seek is not None and seek["status"] == "waiting":
-            store.seeks.close(seek["id"], "withdrawn", self.table.clock())
         for game_id in ended:
             if not store.forget(game_id):
                 raise Refusal("games_live", f"game {game_id} has just ended and is being "
                                             "archived: try again in a few seconds")  # fmt: skip
         self.archive.moderation.delete(player_id)
+        self.closures.settle(player_id)
 
     def export_account(self, player_id: str) -> Iterator[JSON]:
         """Everything kept about the account, one object a line: its profile, keys,

@@ -75,6 +75,9 @@ class Accounts(Protocol):
     def player_of(self, key: str) -> str | None:
         """The player a key acts for; None for an unknown or revoked key."""
 
+    def closed_since(self, since: float) -> list[str]:
+        """The accounts closed (or deleted) after ``since``."""
+
     def set_challenges(self, player_id: str, accepts: bool) -> None:
         """Whether the player takes challenges from anyone, or from nobody."""
 

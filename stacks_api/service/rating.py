@@ -11,8 +11,8 @@ from .table import Table
 # What a game's rating changes are, as GET /games/{id}/ratings says:
 # casual: not a rated game; live: rated, not over yet; pending: over, not rated
 # yet (the archive keeps it in a moment); rated: here are the changes;
-# unrated: a rated game that changed nobody's rating (cancelled, or abandoned
-# in its first moves).
+# unrated: a rated game that changed nobody's rating (cancelled, abandoned in its
+# first moves, or a side made fewer than two moves of its own).
 STATES = ("casual", "live", "pending", "rated", "unrated")
 
 

@@ -14,7 +14,7 @@ from ..store import Change
 from ..tokens import new_token, token_hash
 from .changes import stamped, started_when_full
 from .lobby import Lobby, check_rated_join, committed, with_entropy
-from .table import Table, own_seat
+from .table import Table
 from .views import render
 
 # How long a rematch holds a person's seat for them: then a stand-in bot takes it
@@ -53,7 +53,7 @@ class Rematch:
         the first call; ``entropy`` is mixed into the next game's deal."""
         caller = self.table.caller(token)
         old = self.table.load(game_id)
-        seat = own_seat(old, caller)
+        seat = self.table.acting_seat(old, caller)
         if old.status != "finished":
             raise Refusal(
                 "game_not_active", f"a rematch follows a finished game; this one is {old.status}"

@@ -11,11 +11,13 @@ from ..problems import Refusal
 from ..record import JSON, Event, GameRecord
 from ..store import Change, GameStore
 from ..tokens import is_player_key, matches
+from ..ttl_cache import TtlCache
 from .archiving import archivable
 from .ports import Archive, Jobs
 from .replay import final_record
 
 Decide = Callable[[GameRecord], tuple[Change, JSON]]
+CLOSED_KEPT_S = 2.0
 
 
 def not_found(game_id: str) -> Refusal:
@@ -46,6 +48,9 @@ class Table:
         self.jobs = jobs
         self.clock = clock
         self.archive = archive
+        # Whether an account is closed, asked again at most every few seconds: a seat
+        # linked to a closed account is refused as soon as the operator closes it.
+        self._closed = TtlCache[bool](CLOSED_KEPT_S, size=4096)
 
     def load(self, game_id: str) -> GameRecord:
         """The game's record: the live store's, else (once it has let an ended game
@@ -100,6 +105,26 @@ class Table:
             raise Refusal("unauthorized", "this player key is unknown or was revoked")
         return Caller(token, player)
 
+    def acting_seat(self, record: GameRecord, caller: Caller) -> int:
+        """The caller's seat, for acting in the game or talking at it: refused
+        without a token, with another's, and for a seat whose account was closed."""
+        seat = own_seat(record, caller)
+        self.refuse_closed(record.seats[seat].player_id)
+        return seat
+
+    def refuse_closed(self, player_id: str | None) -> None:
+        """403 ``account_closed`` when ``player_id`` names a closed (or deleted) account."""
+        if player_id is not None and self.archive is not None and self._is_closed(player_id):
+            raise Refusal("account_closed", "this seat's account was closed")
+
+    def _is_closed(self, player_id: str) -> bool:
+        def look() -> bool:
+            assert self.archive is not None
+            found = self.archive.accounts.player(player_id)
+            return found is None or bool(found["closed"])
+
+        return self._closed.get(player_id, look)
+
     @staticmethod
     def game(record: GameRecord) -> Game:
         """The record's game, as our own store kept it (not checked again)."""
@@ -146,10 +171,10 @@ def own_seat(record: GameRecord, caller: Caller) -> int:
 def seat_of(record: GameRecord, caller: Caller) -> int | None:
     """The seat the caller's token holds, or that its player key is linked to (None:
     no token, a spectator); refused if it holds none."""
-    if caller.token is None:
+    if caller.token is None and caller.player_id is None:
         return None
     for i, seat in enumerate(record.seats):
-        if matches(caller.token, seat.token):
+        if caller.token is not None and matches(caller.token, seat.token):
             return i
         if caller.player_id is not None and seat.player_id == caller.player_id:
             return i

@@ -6,7 +6,8 @@ game ended) when none does, and every ``SWEEP_EVERY_S`` looks for ended games
 whose outbox entry went missing. It also makes quick pairing's pass over every
 pool every ``PAIR_EVERY_S`` (``service.pairing``: seekers whose ranges widened
 while nobody new came are paired too), moves every tournament on every
-``TOURNAMENTS_EVERY_S`` (``service.tournaments``), and computes the hints players asked for
+``TOURNAMENTS_EVERY_S`` (``service.tournaments``), settles the accounts operators closed every
+``CLOSURES_EVERY_S`` (``service.closures``), and computes the hints players asked for
 (``service.hints``). Analyses of finished games, which take tens of seconds, run
 in a thread of their own beside it, and so do webhooks (``service.webhooks``:
 finding account events and sending them). While the store or the database is down it
@@ -32,6 +33,7 @@ RETRY_S = 1.0  # after a failure of the store or the database
 SWEEP_EVERY_S = 60.0
 PAIR_EVERY_S = 1.0
 TOURNAMENTS_EVERY_S = 1.0
+CLOSURES_EVERY_S = 5.0
 WEBHOOK_EVERY_S = 0.5
 BATCH = 100
 
@@ -46,8 +48,10 @@ class Archiver:
         clock: Callable[[], float] = time.time,
         webhooks: Webhooks | None = None,
         tournaments: Callable[[float], object] | None = None,
+        closures: Callable[[float], object] | None = None,
     ) -> None:
         self.archiving = archiving
+        self.closures = closures
         self.webhooks = webhooks
         self.tournaments = tournaments
         self.pair = pair
@@ -110,12 +114,15 @@ class Archiver:
         self._nudge.set()
 
     def serve(self) -> None:
-        next_sweep = next_pairing = next_tournaments = self.clock()
+        next_sweep = next_pairing = next_tournaments = next_closures = self.clock()
         while not self._stop.is_set():
             try:
                 if self.clock() >= next_sweep:
                     next_sweep = self.clock() + SWEEP_EVERY_S
                     self.archiving.sweep(self.clock())
+                if self.closures is not None and self.clock() >= next_closures:
+                    next_closures = self.clock() + CLOSURES_EVERY_S
+                    self.closures(self.clock())
                 if self.pair is not None and self.clock() >= next_pairing:
                     next_pairing = self.clock() + PAIR_EVERY_S
                     self.pair(self.clock())
@@ -144,4 +151,5 @@ def chores(service: GameService) -> Archiver:
     assert service.archiving is not None
     return Archiver(service.archiving, service.pairing.run, service.hints.compute,
                     service.analyses.compute, webhooks=service.webhooks,
-                    tournaments=service.tournaments.step)  # fmt: skip
+                    tournaments=service.tournaments.step,
+                    closures=service.closures.sweep)  # fmt: skip

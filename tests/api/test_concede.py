@@ -115,15 +115,30 @@ def test_an_abort_ends_the_opening_unrated_and_later_only_resigning_is_left(app,
     assert view(client, later)["status"] == "active"
 
 
-def test_a_resignation_is_a_rated_loss(app, client):
+def test_a_resignation_is_a_rated_loss_once_both_sides_have_played(app, client):
     ada, ada_key = new_player(client, "Ada")
     bo, bo_key = new_player(client, "Bo")
     game_id = create(client, variant="sequence", players=2, rated=True)["game"]["id"]
     tokens = [seat_with_key(client, game_id, key)["token"] for key in (ada_key, bo_key)]
-    resign(client, game_id, tokens[0])  # before any move: a resignation still counts
+    for _ in range(4):  # two moves of each side's own
+        shown = view(client, game_id, tokens[0])
+        mover = shown["to_move"][0]
+        legal = view(client, game_id, tokens[mover])["you"]["legal_actions"]
+        assert act(client, game_id, tokens[mover], legal[0]).status_code == 200
+    resign(client, game_id, tokens[0])
     archived(app, game_id)
     changes = {c["subject"]: c for c in client.get(f"{API}/{game_id}/ratings").json["changes"]}
     assert changes[ada]["change"] < 0 < changes[bo]["change"]
+
+
+def test_a_resignation_before_both_sides_played_rates_nobody(app, client):
+    _, ada_key = new_player(client, "Ada")
+    _, bo_key = new_player(client, "Bo")
+    game_id = create(client, variant="sequence", players=2, rated=True)["game"]["id"]
+    tokens = [seat_with_key(client, game_id, key)["token"] for key in (ada_key, bo_key)]
+    assert resign(client, game_id, tokens[0])["status"] == "finished"
+    archived(app, game_id)
+    assert client.get(f"{API}/{game_id}/ratings").json["state"] == "unrated"
 
 
 def test_resign_and_abort_refuse_strangers_and_unknown_games(client):

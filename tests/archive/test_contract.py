@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 
 import pytest
@@ -145,3 +146,50 @@ def test_the_db_upgrade_command_brings_an_empty_database_up_to_date(database_url
     engine = connect(database_url)
     assert is_current(engine)
     engine.dispose()
+
+
+def _tournament(archive: Archive, creator: str, entries: list[str]) -> str:
+    made = {"id": secrets.token_hex(6), "name": "T", "creator": creator,
+            "variant": "sequence", "system": "swiss", "rounds": 3, "minutes": None,
+            "players": 2, "rated": False, "turn_seconds": 60.0, "max_players": 100,
+            "starts_at": 0.0}  # fmt: skip
+    archive.tournaments.create(made)
+    for player in entries:
+        entry = {"entry": player, "player_id": player, "bot": None, "name": f"N{player[:4]}",
+                 "rating": 1500.0}  # fmt: skip
+        assert archive.tournaments.enter(made["id"], entry, 100) is None
+    return str(made["id"])
+
+
+def test_a_deleted_account_leaves_every_tournament_and_keeps_its_results_without_its_name(
+    archive,
+):
+    ada, bo, cy = players(archive, 3)
+    upcoming = _tournament(archive, bo, [ada, bo])
+    running = _tournament(archive, cy, [ada, bo, cy])
+    assert archive.tournaments.advance(running, "upcoming", "running", None)
+    tables = [{"seats": [ada, bo], "game_id": "g1", "server_seed": "s"},
+              {"seats": [cy], "points": [1.0]}]  # fmt: skip
+    assert archive.tournaments.add_round(running, 1, tables)
+    assert archive.tournaments.score(running, 1, 1, [1.0, 0.0])
+
+    archive.moderation.delete(ada)
+
+    assert [e["entry"] for e in archive.tournaments.get(upcoming)["entries"]] == [bo]
+    kept = archive.tournaments.get(running)
+    gone = next(e for e in kept["entries"] if e["entry"] not in (bo, cy))
+    assert gone["player_id"] is None and gone["name"] == "deleted player"
+    assert gone["withdrawn_at"] is not None, "never paired again"
+    assert kept["tables"][0]["seats"] == [gone["entry"], bo] and kept["tables"][0]["points"]
+    assert ada not in str(kept)
+
+
+def test_a_closed_account_is_withdrawn_from_tournaments_and_keeps_its_name(archive):
+    ada, bo = players(archive, 2)
+    upcoming = _tournament(archive, bo, [ada, bo])
+    running = _tournament(archive, bo, [ada, bo])
+    assert archive.tournaments.advance(running, "upcoming", "running", None)
+    assert archive.moderation.close(ada, "abuse")
+    assert [e["entry"] for e in archive.tournaments.get(upcoming)["entries"]] == [bo]
+    entries = {e["entry"]: e for e in archive.tournaments.get(running)["entries"]}
+    assert entries[ada]["withdrawn_at"] is not None and entries[ada]["name"] == f"N{ada[:4]}"
