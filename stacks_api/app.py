@@ -129,6 +129,7 @@ def build_service(config: Mapping[str, Any]) -> GameService:
             config["WEBHOOK_FIRST_DELAY_S"],
             config["WEBHOOK_LEASE_S"],
         ),
+        "bots_alone": config["LIMIT_BOTS_ALONE"] if config["RATE_LIMITS"] else None,
     }
     if config["JOBS"] != "local":
         return GameService(store, RemoteWorkers(store.work), **settings)

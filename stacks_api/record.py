@@ -202,6 +202,8 @@ class GameRecord:
     rated: bool = False  # its players' ratings change when it ends
     # The tournament and round it was made for ({"id", "round"}), if any.
     tournament: JSON | None = None
+    # Lines of chat said so far: at the table, among the spectators.
+    chat_lines: tuple[int, int] = (0, 0)
 
     @property
     def ended(self) -> bool:
@@ -265,6 +267,7 @@ class GameRecord:
             "unlisted": self.unlisted,
             "rated": self.rated,
             "tournament": self.tournament,
+            **({"chat_lines": list(self.chat_lines)} if any(self.chat_lines) else {}),
         }
 
     @classmethod
@@ -296,6 +299,7 @@ class GameRecord:
             unlisted=data.get("unlisted", False),
             rated=data.get("rated", False),
             tournament=data.get("tournament"),
+            chat_lines=tuple(data.get("chat_lines") or (0, 0)),
         )
 
 

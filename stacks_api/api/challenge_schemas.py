@@ -76,6 +76,17 @@ class ChallengeAnswerSchema(Schema):
 
 class ChallengeListSchema(Schema):
     challenges = fields.List(fields.Nested(ChallengeSchema), required=True)
+    next = fields.String(
+        required=True, allow_none=True, metadata={"description": "The next page's cursor"}
+    )
+
+
+class ChallengeListQuerySchema(Schema):
+    cursor = fields.String(
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": "The `next` of the page before"},
+    )
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
 class SettingsSchema(Schema):

@@ -13,6 +13,7 @@ from .caching import NEVER_STORE
 from .challenge_schemas import (
     AnswerSchema,
     ChallengeAnswerSchema,
+    ChallengeListQuerySchema,
     ChallengeListSchema,
     ChallengeMadeSchema,
     ChallengeSchema,
@@ -51,13 +52,16 @@ class Challenge(MethodView):
 
 @blp.route("/challenges")
 class Challenges(MethodView):
+    @blp.arguments(ChallengeListQuerySchema(), location="query")
     @blp.response(200, ChallengeListSchema)
     @blp.doc(security=BEARER)
-    @problems(401, 403, 503)
+    @problems(401, 403, 422, 503)
     @blp.doc(operationId="listChallenges")
-    def get(self) -> Any:
-        """Your challenges, sent and received, newest first (the last hour's)"""
-        return {"challenges": service().challenges.of(me())}, 200, PRIVATE
+    def get(self, query: dict[str, Any]) -> Any:
+        """Your challenges, sent and received, newest first (the last hour's), a page
+        at a time: each answer's `next` is the cursor of the page after"""
+        found, following = service().challenges.of(me(), query.get("cursor"), query["limit"])
+        return {"challenges": found, "next": following}, 200, PRIVATE
 
 
 @blp.route("/challenges/<challenge_id>")

@@ -31,6 +31,9 @@ CODES: dict[str, tuple[int, str]] = {
     "account_closed": (403, "Account closed"),
     "games_live": (409, "Games live"),
     "too_many_webhooks": (409, "Too many webhooks"),
+    "too_many_tournaments": (409, "Too many tournaments"),
+    "too_many_bots": (409, "Too many bots"),
+    "chat_full": (409, "Chat full"),
     "player_deleted": (410, "Player deleted"),
     "url_refused": (422, "URL refused"),
     "stale_version": (412, "Stale version"),
@@ -49,16 +52,15 @@ CODES: dict[str, tuple[int, str]] = {
 }
 
 # The code for an HTTP status that something other than a refusal produced (werkzeug,
-# Flask-Limiter, gunicorn). Any other status answers as bad_request or internal_error.
+# Flask-Limiter, gunicorn): the generic one of each status. Any other status answers
+# as bad_request or internal_error.
 BY_STATUS: dict[int, str] = {
-    status: code
-    for code, (status, _) in CODES.items()
-    if code not in ("not_your_turn", "illegal_action", "game_not_active", "seat_taken",
-                    "game_full", "too_many_keys", "game_started", "already_seeking", "hints_off",
-                    "account_closed", "games_live", "too_many_webhooks", "url_refused",
-                    "idempotency_key_reused", "opening_over", "nothing_to_claim",
-                    "challenge_pending", "challenge_closed", "tournament_full",
-                    "already_entered", "tournament_over", "degraded")
+    CODES[code][0]: code
+    for code in ("bad_request", "unauthorized", "forbidden", "not_found", "method_not_allowed",
+                 "request_timeout", "player_deleted", "stale_version", "payload_too_large",
+                 "uri_too_long", "unsupported_media_type", "expectation_failed",
+                 "validation_error", "rate_limited", "headers_too_large", "internal_error",
+                 "not_implemented", "store_unavailable")
 }  # fmt: skip
 
 

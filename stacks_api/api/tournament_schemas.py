@@ -9,7 +9,8 @@ from .names import shown_text
 from .schemas import KNOWN_VARIANT
 from .seek_schemas import TURN_CLOCKS
 
-STATUSES = ["upcoming", "running", "finished"]
+STATUSES = ["upcoming", "running", "finished", "cancelled"]
+LISTED_STATUSES = ["upcoming", "running", "finished"]
 
 
 def _name(value: str) -> None:
@@ -56,9 +57,25 @@ class JoinTournamentSchema(Schema):
     )
     count = whole(
         load_default=1,
-        validate=validate.Range(min=1, max=64),
-        metadata={"description": "How many bots of that level"},
+        validate=validate.Range(min=1, max=8),
+        metadata={
+            "description": "How many bots of that level (a tournament holds at most 8 "
+            "of its creator's bots)"
+        },
     )
+
+
+class TournamentListQuerySchema(Schema):
+    status = fields.String(
+        validate=validate.OneOf(LISTED_STATUSES),
+        metadata={"description": "One list, a page at a time (default: the first page of "
+                  "each)"},
+    )  # fmt: skip
+    cursor = fields.String(
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": "The `next` of the page before (with `status`)"},
+    )
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=50))
 
 
 class WithdrawQuerySchema(Schema):
@@ -133,8 +150,13 @@ class TournamentSummarySchema(Schema):
     rated = fields.Boolean(required=True)
     turn_seconds = fields.Float(required=True)
     max_players = whole(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(STATUSES),
+        metadata={"description": "cancelled: fewer than two entries at its start"},
+    )
     round = whole(required=True, metadata={"description": "Rounds made so far"})
+    entrants = whole(required=True, metadata={"description": "Entries still in"})
     created_at = fields.Float(required=True)
     starts_at = fields.Float(required=True)
     ended_at = fields.Float(required=True, allow_none=True)
@@ -150,3 +172,8 @@ class TournamentSchema(TournamentSummarySchema):
 
 class TournamentListSchema(Schema):
     tournaments = fields.List(fields.Nested(TournamentSummarySchema), required=True)
+    next = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "With `status`: the next page's cursor (null: the last)"},
+    )

@@ -15,6 +15,7 @@ from .players import me, service
 from .tournament_schemas import (
     JoinTournamentSchema,
     NewTournamentSchema,
+    TournamentListQuerySchema,
     TournamentListSchema,
     TournamentSchema,
     WithdrawQuerySchema,
@@ -30,12 +31,22 @@ EXAMPLE = {"variant": variants.names()[0], "system": "swiss", "rounds": 5,
 
 @blp.route("")
 class Tournaments(MethodView):
+    @blp.arguments(TournamentListQuerySchema(), location="query")
     @blp.response(200, TournamentListSchema)
-    @problems(501, 503)
+    @problems(422, 501, 503)
     @blp.doc(operationId="listTournaments", security=[])
-    def get(self) -> Any:
-        """Upcoming tournaments soonest first, then running ones, then the last finished"""
-        return {"tournaments": service().tournaments.listed()}, 200, FRESH
+    def get(self, query: dict[str, Any]) -> Any:
+        """Upcoming tournaments (most entrants first), running ones, the last finished
+
+        Without `status`: the first page of each list. With `status`: that list
+        a page at a time, each answer's `next` the cursor of the page after.
+        """
+        tournaments = service().tournaments
+        if "status" not in query:
+            return {"tournaments": tournaments.listed(), "next": None}, 200, FRESH
+        found, following = tournaments.page(query["status"], query.get("cursor"),
+                                            query["limit"])  # fmt: skip
+        return {"tournaments": found, "next": following}, 200, FRESH
 
     @blp.arguments(NewTournamentSchema(), example=EXAMPLE)
     @blp.response(201, TournamentSchema)
@@ -46,10 +57,12 @@ class Tournaments(MethodView):
         """Make a swiss or an arena; it starts at `starts_at`
 
         Every game is clocked (`clock`, 60 s a turn unless you choose). In a
-        swiss the workers pair each round once the one before has ended (a
-        swiss waits past its start for a second entry); in an arena they pair
-        whoever is free about once a second until its `minutes` are over. The
-        games begin at once: your player key acts for your seat in each.
+        swiss the workers pair each round once the one before has ended; in an
+        arena they pair whoever is free about once a second until its `minutes`
+        are over. One with fewer than two entries at its start is cancelled.
+        The games begin at once: your player key acts for your seat in each.
+        An account has at most 5 upcoming tournaments (409
+        `too_many_tournaments`).
         """
         return service().tournaments.create(me(), body), 201, FRESH
 

@@ -15,15 +15,17 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy import Connection, Engine, delete, func, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..record import JSON
 from .errors import connected
-from .models import Tournament, TournamentEntry, TournamentTable
+from .models import Player, Tournament, TournamentEntry, TournamentTable
 from .names import DELETED_NAME
 
 LISTED = 50  # tournaments a list answers, of each status
+# Statuses a tournament ends in: nothing about it changes any more.
+ENDED = ("finished", "cancelled")
 
 
 class TournamentBook:
@@ -31,12 +33,25 @@ class TournamentBook:
         self.engine = engine
         self.clock = clock
 
-    def create(self, tournament: JSON) -> None:
+    def create(self, tournament: JSON, most_upcoming: int) -> bool:
         """Keep a new tournament (``tournament`` holds every column but ``status``,
-        ``round`` and ``created_at``)."""
+        ``round`` and ``created_at``), unless its creator has ``most_upcoming``
+        upcoming ones already (False: nothing was kept)."""
         row = {**tournament, "status": "upcoming", "round": 0, "created_at": self.clock()}
         with connected(self.engine, write=True) as connection:
+            # Lock the creator's row (PostgreSQL) so that concurrent creations count right.
+            locking = select(Player.id).where(Player.id == tournament["creator"])
+            if self.engine.dialect.name == "postgresql":
+                locking = locking.with_for_update()
+            connection.execute(locking)
+            upcoming = connection.scalar(
+                select(func.count()).where(Tournament.creator == tournament["creator"],
+                                           Tournament.status == "upcoming")
+            )  # fmt: skip
+            if (upcoming or 0) >= most_upcoming:
+                return False
             connection.execute(insert(Tournament), [row])
+        return True
 
     def get(self, tournament_id: str) -> JSON | None:
         """The tournament with its entries and every table so far, or None."""
@@ -63,21 +78,46 @@ class TournamentBook:
         }
 
     def listed(self) -> list[JSON]:
-        """Upcoming ones soonest first, running ones, then the latest finished."""
-        order: dict[str, Any] = {
-            "upcoming": Tournament.starts_at.asc(),
-            "running": Tournament.starts_at.asc(),
-            "finished": Tournament.ended_at.desc(),
-        }
-        found: list[JSON] = []
-        with connected(self.engine) as connection:
-            for status, ordering in order.items():
-                rows = connection.execute(
-                    select(Tournament).where(Tournament.status == status)
-                    .order_by(ordering).limit(LISTED)
-                ).all()  # fmt: skip
-                found += [_tournament(row) for row in rows]
+        """The first page of upcoming ones (most entrants first), running ones soonest
+        started first, then the latest finished."""
+        found = self.page("upcoming", None, LISTED)[0]
+        for status in ("running", "finished"):
+            found += self.page(status, None, LISTED)[0]
         return found
+
+    def page(
+        self, status: str, after: tuple[float, float, str] | None, limit: int
+    ) -> tuple[list[JSON], tuple[float, float, str] | None]:
+        """A page of the tournaments in ``status`` and where the next one starts.
+        Upcoming ones: most entrants first, then soonest; running ones: soonest
+        started first; finished ones: latest ended first. ``after`` is the last
+        row's sort key, (entrants or 0, time, id), as given with the page before."""
+        entrants = (
+            select(func.count()).where(TournamentEntry.tournament_id == Tournament.id,
+                                       TournamentEntry.withdrawn_at.is_(None))
+            .correlate(Tournament).scalar_subquery()
+        )  # fmt: skip
+        # Each listing reads ascending on (first, second, id).
+        first: Any = -entrants if status == "upcoming" else literal(0)
+        second: Any = -Tournament.ended_at if status == "finished" else Tournament.starts_at
+        query = select(Tournament, entrants.label("entrants")).where(Tournament.status == status)
+        if after is not None:
+            a_first, a_second, a_id = after
+            query = query.where(
+                (first > a_first)
+                | ((first == a_first) & (second > a_second))
+                | ((first == a_first) & (second == a_second) & (Tournament.id > a_id))
+            )
+        query = query.order_by(first, second, Tournament.id).limit(limit + 1)
+        with connected(self.engine) as connection:
+            rows = connection.execute(query).all()
+        found = [{**_tournament(row), "entrants": int(row.entrants)} for row in rows[:limit]]
+        if len(rows) <= limit:
+            return found, None
+        last = found[-1]
+        key_first = -last["entrants"] if status == "upcoming" else 0
+        key_second = -last["ended_at"] if status == "finished" else last["starts_at"]
+        return found, (float(key_first), float(key_second), last["id"])
 
     def enter(self, tournament_id: str, entry: JSON, limit: int) -> str | None:
         """Add an entry (its columns but the tournament's id and ``joined_at``) while
@@ -140,7 +180,7 @@ class TournamentBook:
 
     def live(self, now: float) -> list[str]:
         """The tournaments a worker has something to do for: running ones, and
-        upcoming ones whose start has come."""
+        upcoming ones whose start has come (never a finished or cancelled one)."""
         with connected(self.engine) as connection:
             rows = connection.execute(
                 select(Tournament.id).where(

@@ -67,6 +67,7 @@ class GameService:
         archive: Archive | None = None,
         archive_claim_s: float = CLAIM_S,
         webhook_sending: Sending = DEFAULT_SENDING,
+        bots_alone: str | None = None,
     ) -> None:
         self.store = store
         self.jobs = jobs
@@ -83,7 +84,7 @@ class GameService:
         self.ratings = RatingDesk(self.table)
         self.pairing = Pairing(self.table, self.lobby)
         self.challenges = Challenges(self.table, self.lobby)
-        self.tournaments = Tournaments(self.table, self.lobby, self.concede)
+        self.tournaments = Tournaments(self.table, self.lobby, self.concede, bots_alone)
         self.hints = Hints(self.table)
         self.analyses = AnalysisDesk(self.table)
         self.account_feed = AccountFeed(self.table, self.ratings)

@@ -28,6 +28,7 @@ from ..problems import Refusal, validation_error
 from ..record import JSON, Fairness, Seat
 from ..store import ChallengeBoard
 from ..tokens import new_token, token_hash
+from .cursors import cursor, read_cursor
 from .lobby import START_RATING, Lobby
 from .pairing import RATED_CLOCK_S, RECOVER_AFTER_S
 from .table import Table
@@ -104,9 +105,18 @@ class Challenges:
         assert player is not None  # the caller's key was found
         return {"accepts_challenges": player["accepts_challenges"]}
 
-    def of(self, player_id: str) -> list[JSON]:
-        """The player's challenges, sent and received, newest first."""
-        return [shown(self._current(c)) for c in self.board.of(player_id)]
+    def of(
+        self, player_id: str, after: str | None = None, limit: int = 20
+    ) -> tuple[list[JSON], str | None]:
+        """A page of the player's challenges, sent and received, newest first, and the
+        cursor of the next page (None: this was the last)."""
+        every = self.board.of(player_id)  # newest first: (created_at, id) descending
+        if after is not None:
+            at, last_id = read_cursor(after)
+            every = [c for c in every if (c["created_at"], c["id"]) < (at, last_id)]
+        page = [shown(self._current(c)) for c in every[:limit]]
+        more = len(every) > limit
+        return page, cursor(page[-1]["created_at"], page[-1]["id"]) if more else None
 
     def get(self, player_id: str, challenge_id: str) -> JSON:
         return shown(self._own(player_id, challenge_id))

@@ -6,12 +6,15 @@ who must send a player key, talk apart: their lines reach the players only once
 the game has ended. A message is a change of the game like any other (it takes
 a version and is in the record), but it changes nothing anyone acts on, so an
 ``expected_version`` it made stale still counts as current. Each sender may say
-``PER_WINDOW`` lines per ``WINDOW_S``; a line is at most ``LONGEST`` characters.
+``PER_WINDOW`` lines per ``WINDOW_S``; a line is at most ``LONGEST`` characters,
+and a game holds at most ``MOST_LINES`` lines of each audience (players,
+spectators): each line is a new version of the game, kept with it.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from ..problems import Refusal, validation_error
 from ..record import GONE, JSON, Event, GameRecord
@@ -20,6 +23,7 @@ from .changes import stamped
 from .table import Caller, Table, seat_of
 
 LONGEST = 300
+MOST_LINES = 1000  # of each audience, a game
 PER_WINDOW, WINDOW_S = 5, 10.0
 RECENT = 100  # the newest versions a sender's recent lines are counted in
 FIRST_LOOK = 16  # the newest versions looked at first
@@ -63,6 +67,14 @@ class Chat:
             else:
                 raise Refusal("unauthorized", "spectators chat with their player key")
             self._within_limit(record, said)
+            audience = 1 if "spectator" in said else 0
+            if record.chat_lines[audience] >= MOST_LINES:
+                who = "spectators" if audience else "players"
+                raise Refusal("chat_full", f"this game's {who} have said {MOST_LINES} lines: "
+                              "its chat is full")  # fmt: skip
+            counted = list(record.chat_lines)
+            counted[audience] += 1
+            record = replace(record, chat_lines=(counted[0], counted[1]))
             events: list[Event] = []
             return Change(stamped(record, [said], events), events), events[0]
 

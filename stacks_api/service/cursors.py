@@ -6,18 +6,51 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from typing import Any
 
 from ..problems import validation_error
 
 
-def cursor(at: float, game_id: str) -> str:
-    """The cursor of the page after the game changed (or ended) at ``at``."""
-    return base64.urlsafe_b64encode(json.dumps([at, game_id]).encode()).decode().rstrip("=")
+def cursor(at: float, item_id: str) -> str:
+    """The cursor of the page after the item (a game, a challenge) changed, ended or
+    was made at ``at``."""
+    return _text([at, item_id])
 
 
 def read_cursor(text: str) -> tuple[float, str]:
     try:
-        at, game_id = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
-        return float(at), str(game_id)
-    except (ValueError, TypeError, binascii.Error):
-        raise validation_error("cursor", "not a cursor this server gave") from None
+        at, item_id = _values(text)
+        return float(at), str(item_id)
+    except (ValueError, TypeError):
+        raise _refused() from None
+
+
+def key_cursor(key: tuple[float, float, str]) -> str:
+    """The cursor of the page after a row whose sort key is ``key``."""
+    return _text(list(key))
+
+
+def read_key(text: str) -> tuple[float, float, str]:
+    try:
+        first, second, item_id = _values(text)
+        return float(first), float(second), str(item_id)
+    except (ValueError, TypeError):
+        raise _refused() from None
+
+
+def _text(values: list[object]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(values).encode()).decode().rstrip("=")
+
+
+def _values(text: str) -> list[Any]:
+    try:
+        values = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+    except (ValueError, binascii.Error):
+        raise _refused() from None
+    if not isinstance(values, list):
+        raise _refused()
+    return values
+
+
+def _refused() -> Exception:
+    return validation_error("cursor", "not a cursor this server gave")

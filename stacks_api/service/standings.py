@@ -50,6 +50,7 @@ def shown(tournament: JSON) -> JSON:
         rounds.setdefault(table["round"], []).append(table)
     return {
         **{k: v for k, v in tournament.items() if k not in ("tables", "entries")},
+        "entrants": len(active(tournament)),
         "entries": tournament["entries"],
         "standings": _standings(tournament),
         "pairings": [{"round": n, "tables": rounds[n]} for n in sorted(rounds)],

@@ -5,8 +5,9 @@ creator may enter bots (``bot:<level>``). Nothing of the running happens in a
 request: every worker's chores call ``step`` about once a second, which, for each
 tournament with something to do,
 
-1. starts it once its time has come (a swiss with fewer than two entries waits
-   until a second one joins);
+1. starts it once its time has come, or cancels it then if fewer than two
+   entries are in (a cancelled tournament, like a finished one, is never read
+   by the workers again);
 2. writes the result of each table of the current round whose game has ended
    (points: the game's scores, 1 a win, 0.5 a draw, 0 a loss; an aborted or
    cancelled game scores 0 for every seat);
@@ -42,6 +43,7 @@ from ..record import JSON, Fairness, GameRecord, Seat
 from ..swiss import pair
 from ..tokens import new_token, token_hash
 from .concede import Concede
+from .cursors import key_cursor, read_key
 from .lobby import START_RATING, Lobby
 from .ports import Tournaments as Book
 from .standings import active, arena_standings, entrants, last_opponents, shown
@@ -50,15 +52,22 @@ from .table import Table
 DEFAULT_TURN_SECONDS = 60.0  # every tournament game is clocked: an absent player's ends
 MOST_ROUNDS = 20
 MOST_ENTRIES = 1000
-MOST_BOTS_A_CALL = 64
+MOST_BOTS = 8  # a creator's bots in one tournament
+MOST_UPCOMING = 5  # upcoming tournaments one account has made
+PAGE = 20
 BOT = "bot:"
 
 
 class Tournaments:
-    def __init__(self, table: Table, lobby: Lobby, concede: Concede) -> None:
+    def __init__(
+        self, table: Table, lobby: Lobby, concede: Concede, bots_alone: str | None = None
+    ) -> None:
         self.table = table
         self.lobby = lobby
         self.concede = concede
+        # The creator's budget of games with no person in them (None: no limit), the
+        # same as for games a request makes with a bot at every seat.
+        self.bots_alone = bots_alone
 
     @property
     def book(self) -> Book:
@@ -88,12 +97,23 @@ class Tournaments:
             "max_players": body.get("max_players") or MOST_ENTRIES,
             "starts_at": max(float(body["starts_at"]), now),
         }  # fmt: skip
-        self.book.create(tournament)
+        if not self.book.create(tournament, MOST_UPCOMING):
+            raise Refusal("too_many_tournaments", f"you have {MOST_UPCOMING} upcoming "
+                          "tournaments already: let one start first")  # fmt: skip
         self.table.jobs.wake()  # in-process workers start with the first thing to do
         return self.get(tournament["id"])
 
     def listed(self) -> list[JSON]:
         return self.book.listed()
+
+    def page(
+        self, status: str, after: str | None, limit: int = PAGE
+    ) -> tuple[list[JSON], str | None]:
+        """A page of the tournaments in ``status`` (upcoming ones most entrants first)
+        and the cursor of the next (None: this was the last)."""
+        start = None if after is None else read_key(after)
+        found, following = self.book.page(status, start, limit)
+        return found, None if following is None else key_cursor(following)
 
     def get(self, tournament_id: str) -> JSON:
         """The tournament, its entries, standings and rounds (each with its tables)."""
@@ -118,8 +138,10 @@ class Tournaments:
             if bot not in bots.NAMES:
                 raise validation_error("bot", f"unknown bot {bot!r}; choose from "
                                               f"{', '.join(bots.BOTS)}")  # fmt: skip
-            if not 1 <= count <= MOST_BOTS_A_CALL:
-                raise validation_error("count", f"from 1 to {MOST_BOTS_A_CALL} bots a call")
+            bots_in = [e for e in active(found) if e["bot"] is not None]
+            if len(bots_in) + count > MOST_BOTS:
+                raise Refusal("too_many_bots", f"a creator enters at most {MOST_BOTS} bots in "
+                              f"a tournament ({len(bots_in)} are in)")  # fmt: skip
             taken = {e["entry"] for e in found["entries"]}
             numbers = (n for n in range(1, MOST_ENTRIES + 2) if f"{BOT}{bot}:{n}" not in taken)
             rating = self._rating(f"{BOT}{bot}", found)
@@ -150,8 +172,8 @@ class Tournaments:
         found = self.book.get(tournament_id)
         if found is None:
             raise Refusal("not_found", f"no tournament with id {tournament_id!r}")
-        if found["status"] == "finished":
-            raise Refusal("tournament_over", "the tournament is over")
+        if found["status"] in ("finished", "cancelled"):
+            raise Refusal("tournament_over", f"the tournament is {found['status']}")
         return found
 
     def _rating(self, subject: str, tournament: JSON) -> float:
@@ -174,8 +196,8 @@ class Tournaments:
         if found is None:
             return 0
         if found["status"] == "upcoming":
-            if found["system"] == "swiss" and len(active(found)) < 2:
-                return 0  # a swiss waits past its time until two have entered
+            if len(active(found)) < 2:  # nobody to play: it ends before it began
+                return int(self.book.advance(tournament_id, "upcoming", "cancelled", now))
             self.book.advance(tournament_id, "upcoming", "running", None)
             found = self.book.get(tournament_id)
             assert found is not None
@@ -273,6 +295,8 @@ class Tournaments:
         attempt finds it made)."""
         by_entry = {e["entry"]: e for e in tournament["entries"]}
         seats = tuple(_seat(by_entry[entry]) for entry in table["seats"])
+        if self._over_budget(tournament, seats):
+            return  # made by a later step, once the creator's budget has room
         players = len(seats)
         game = create_game(tournament["variant"], players, secrets.randbits(63),
                            {"turn_seconds": tournament["turn_seconds"]})  # fmt: skip
@@ -289,6 +313,13 @@ class Tournaments:
                 if seat.player_id is not None:
                     self.table.store.index_player_game(seat.player_id, record.id,
                                                        self.table.clock())  # fmt: skip
+
+    def _over_budget(self, tournament: JSON, seats: tuple[Seat, ...]) -> bool:
+        """Whether a game of bots alone would go past its creator's budget."""
+        if self.bots_alone is None or any(seat.state != "bot" for seat in seats):
+            return False
+        budgets = self.table.store.budgets
+        return not budgets.take("bots-alone", tournament["creator"], self.bots_alone)
 
 
 def _seat(entry: JSON) -> Seat:

@@ -196,6 +196,12 @@ class ChallengeBoard(Protocol):
         it is now (unchanged if it was no longer pending), None if unknown."""
 
 
+class Budget(Protocol):
+    def take(self, budget: str, subject: str, rule: str) -> bool:
+        """Spend one of ``subject``'s ``budget`` if ``rule`` (``3/minute;20/hour``)
+        leaves room; whether it did."""
+
+
 class JobBoard(Protocol):
     """Jobs asked of the workers (hints, analyses) and their results: ``key`` begins
     with the game's id."""
@@ -233,6 +239,10 @@ class GameStore(Protocol):
     @property
     def hints(self) -> JobBoard:
         """Hints asked for and computed."""
+
+    @property
+    def budgets(self) -> Budget:
+        """What one subject may start in a moving window (``store.budgets``)."""
 
     @property
     def analyses(self) -> JobBoard:

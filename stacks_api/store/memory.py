@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from ..record import ENDED, JSON, Event, GameRecord
 from . import IDEMPOTENCY_TTL_S, PLAYER_GAMES_KEPT, TTL_SECONDS, Change, queue_score
+from .budgets import Budgets
 from .memory_challenges import MemoryChallenges
 from .memory_jobs import MemoryJobs
 from .memory_seeks import MemorySeeks
@@ -63,6 +64,7 @@ class MemoryStore:
         self.work = MemoryWorkQueue(self)
         self.seeks = MemorySeeks()
         self.challenges = MemoryChallenges()
+        self.budgets = Budgets(None, "memory")
         self.hints = MemoryJobs(clock)
         self.analyses = MemoryJobs(clock)
         # Ended games waiting to be archived: id -> when it may next be claimed.

@@ -32,6 +32,7 @@ from . import (
     queue_score,
 )
 from .broadcast import Broadcaster
+from .budgets import Budgets
 from .keys import Keys
 from .packing import pack_events, pack_record, unpack_events, unpack_record
 from .redis_challenges import RedisChallenges
@@ -136,6 +137,7 @@ class RedisStore(RedisOutbox, RedisStreams):
         self.work = RedisWorkQueue(self.connection, self.keys, self.indexes)
         self.seeks = RedisSeeks(self.connection, self.keys)
         self.challenges = RedisChallenges(self.connection, self.keys)
+        self.budgets = Budgets(url, prefix)
         self.hints = RedisJobs(self.connection, self.keys, "hint")
         self.analyses = RedisJobs(self.connection, self.keys, "analysis")
         self._write_game = self.connection.script(WRITE_GAME)

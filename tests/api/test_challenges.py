@@ -213,3 +213,20 @@ def test_games_to_watch_are_listed_best_rated_first_with_their_spectators(app, c
     assert [g["id"] for g in listed] == [best, usual, nobody]
     assert [g["rating"] for g in listed] == [1800.0, 1500.0, None]
     assert [g["spectators"] for g in listed] == [1, 0, 0]
+
+
+def test_challenges_are_listed_a_page_at_a_time_and_one_waits_per_pair(client):
+    ada, ada_key = new_player(client, "Ada")
+    sent = []
+    for name in ("Bo", "Cy", "Di"):
+        _, key = new_player(client, name)
+        sent.append(challenge(client, key, ada)["challenge"]["id"])
+        problem(client.post(f"{ROOT}/players/{ada}/challenges", json={"variant": "sequence"},
+                            headers=bearer(key)), 409, "challenge_pending")  # fmt: skip
+    first = client.get(f"{ROOT}/challenges?limit=2", headers=bearer(ada_key)).json
+    assert [c["id"] for c in first["challenges"]] == sent[::-1][:2] and first["next"]
+    rest = client.get(f"{ROOT}/challenges?limit=2&cursor={first['next']}",
+                      headers=bearer(ada_key)).json  # fmt: skip
+    assert [c["id"] for c in rest["challenges"]] == [sent[0]] and rest["next"] is None
+    problem(client.get(f"{ROOT}/challenges?cursor=nope", headers=bearer(ada_key)), 422,
+            "validation_error")  # fmt: skip

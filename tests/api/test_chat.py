@@ -108,3 +108,21 @@ def test_a_watching_stream_counts_while_it_is_open(app, client):
     assert client.get(f"{API}/{game_id}/chat").json["spectators"] == 1
     response.close()
     assert client.get(f"{API}/{game_id}/chat").json["spectators"] == 0
+
+
+def test_a_game_holds_so_many_lines_of_each_audience(client, monkeypatch):
+    from stacks_api.service import chat
+
+    monkeypatch.setattr(chat, "MOST_LINES", 3)
+    monkeypatch.setattr(chat, "PER_WINDOW", 100)
+    game_id, tokens = two_people(client)
+    _, watcher_key = new_player(client, "Cy")
+    for n in range(3):
+        say(client, game_id, tokens[n % 2], f"line {n}")
+    full = say(client, game_id, tokens[0], "one more", status=409).json
+    assert full["code"] == "chat_full" and "players" in full["detail"]
+    for n in range(3):  # the spectators' count is their own
+        say(client, game_id, watcher_key, f"aside {n}")
+    assert say(client, game_id, watcher_key, "and more", status=409).json["code"] == "chat_full"
+    assert texts(client, game_id, tokens[1]) == ["line 0", "line 1", "line 2"]
+    assert view(client, game_id)["status"] == "active"

@@ -341,3 +341,65 @@ def test_a_worker_that_dies_while_making_a_round_changes_no_pairing(app, client,
     assert done["round"] == 3
     for number, (shown, replay) in enumerate(zip(recorded(done), replayed(done), strict=True), 1):
         assert shown == replay, f"round {number} was paired as an undisturbed run pairs it"
+
+
+def test_an_account_has_at_most_five_upcoming_tournaments(client):
+    _, key = new_player(client)
+    for _ in range(5):
+        swiss(client, key)
+    body = {"variant": "sequence", "system": "swiss", "rounds": 3, "starts_at": time.time()}
+    problem(client.post(TOURNAMENTS, headers=bearer(key), json=body), 409, "too_many_tournaments")
+    _, other = new_player(client, "Bo")
+    swiss(client, other)  # one account's cap is its own
+
+
+def test_a_tournament_without_two_entries_at_its_start_is_cancelled_and_never_read_again(
+    app, client
+):
+    _, key = new_player(client)
+    lonely = swiss(client, key)
+    enter_bots(client, key, lonely["id"], 1)
+    body = {"variant": "sequence", "system": "arena", "minutes": 5,
+            "starts_at": time.time() + LATER}  # fmt: skip
+    arena = client.post(TOURNAMENTS, headers=bearer(key), json=body).json
+    service = app.extensions["stacks_api.games"]
+    at = time.time() + LATER
+    assert set(service.archive.tournaments.live(at)) >= {lonely["id"], arena["id"]}
+    service.tournaments.step(at)
+    for made in (lonely, arena):
+        shown = client.get(f"{TOURNAMENTS}/{made['id']}").json
+        assert shown["status"] == "cancelled" and shown["ended_at"] == at and shown["round"] == 0
+    assert not {lonely["id"], arena["id"]} & set(service.archive.tournaments.live(at + 60))
+    problem(client.post(f"{TOURNAMENTS}/{lonely['id']}/players", headers=bearer(key), json={}),
+            409, "tournament_over")  # fmt: skip
+
+
+def test_upcoming_tournaments_are_listed_most_entrants_first_a_page_at_a_time(client):
+    _, key = new_player(client)
+    made = [swiss(client, key, starts_at=time.time() + LATER + n) for n in range(3)]
+    enter_bots(client, key, made[2]["id"], 3)
+    enter_bots(client, key, made[0]["id"], 1)
+    first = client.get(f"{TOURNAMENTS}?status=upcoming&limit=2").json
+    assert [t["id"] for t in first["tournaments"]][:2] == [made[2]["id"], made[0]["id"]]
+    assert [t["entrants"] for t in first["tournaments"]] == [3, 1] and first["next"]
+    rest = client.get(f"{TOURNAMENTS}?status=upcoming&limit=2&cursor={first['next']}").json
+    assert [t["id"] for t in rest["tournaments"]] == [made[1]["id"]] and rest["next"] is None
+    problem(client.get(f"{TOURNAMENTS}?status=upcoming&cursor=nonsense"), 422,
+            "validation_error")  # fmt: skip
+    problem(client.get(f"{TOURNAMENTS}?status=gone"), 422, "validation_error")
+
+
+def test_a_creator_enters_at_most_eight_bots_and_their_games_spend_its_budget(app, client):
+    _, key = new_player(client)
+    made = swiss(client, key, rounds=1)
+    enter_bots(client, key, made["id"], 6)
+    refused = client.post(f"{TOURNAMENTS}/{made['id']}/players", headers=bearer(key),
+                          json={"bot": "random", "count": 3})  # fmt: skip
+    assert problem(refused, 409, "too_many_bots")["detail"].endswith("(6 are in)")
+    enter_bots(client, key, made["id"], 2)
+    service = app.extensions["stacks_api.games"]
+    service.tournaments.bots_alone = "2/hour"  # the games of bots alone it may make
+    service.tournaments.step(time.time() + LATER)
+    tables = client.get(f"{TOURNAMENTS}/{made['id']}").json["pairings"][0]["tables"]
+    made_games = [t for t in tables if client.get(f"{API}/{t['game_id']}").status_code == 200]
+    assert len(tables) == 4 and len(made_games) == 2, "the other two wait for the budget"

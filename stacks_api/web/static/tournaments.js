@@ -117,9 +117,11 @@ function remember(gameId) {
   sessionStorage.setItem(OPENED, JSON.stringify([...opened(), gameId].slice(-50)));
 }
 
+const over = (tournament) => tournament.status === "finished" || tournament.status === "cancelled";
+
 // The player's game still being played that this tab has not opened yet.
 function yourGame(tournament, me) {
-  if (!me || tournament.status === "finished") return null;
+  if (!me || over(tournament)) return null;
   const seen = opened();
   for (const round of tournament.pairings) {
     for (const table of round.tables) {
@@ -144,7 +146,7 @@ function page(tournament, me, say, refresh) {
   };
   const players = `/tournaments/${tournament.id}/players`;
   const actions = [];
-  if (tournament.status !== "finished") {
+  if (!over(tournament)) {
     if (!me) actions.push(h("p", { class: "hint" }, t("tournament_account")));
     else if (entered) {
       const playing = tournament.pairings.some((r) => r.tables.some((x) => x.points === null && x.seats.includes(me.id)));
@@ -172,7 +174,7 @@ function page(tournament, me, say, refresh) {
 
 function botForm(act, players) {
   const level = h("select", { "data-bot-level-choice": "" }, ...BOTS.map((b) => h("option", { value: b }, t(`level_${b}`))));
-  const count = h("input", { type: "number", min: 1, max: 64, value: 1, "aria-label": t("count") });
+  const count = h("input", { type: "number", min: 1, max: 8, value: 1, "aria-label": t("count") });
   return h("p", { class: "add-bots" }, level, " × ", count, " ",
     h("button", { "data-add-bots": "", onclick: () => act("POST", players, { bot: level.value, count: Number(count.value) }) }, t("add_bots")));
 }
