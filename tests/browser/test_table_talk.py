@@ -92,6 +92,22 @@ def test_a_challenge_from_the_leaderboard_a_chat_and_a_resignation(archived_serv
     shoot(bo_page, "chat-phone")
     shoot(ada_page, "chat-desktop")
 
+    # A report asks why before it is sent, then says it was.
+    bo_page.click("[data-chat]:nth-child(2) [data-report-line]")
+    bo_page.wait_for_selector("[data-report-form]")
+    with sqlite3.connect(database) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM reports").fetchone()[0] == 0
+    bo_page.select_option("[data-report-why]", "abuse")
+    bo_page.fill("[data-report-more]", "rude all game")
+    shoot(bo_page, "report-form-phone")
+    bo_page.click("[data-report-send]")
+    bo_page.wait_for_selector("[data-reported]")
+    assert bo_page.locator("[data-report-form]").count() == 0
+    assert "Reported to the operators" in bo_page.text_content("body")
+    with sqlite3.connect(database) as connection:
+        reason, reported_game = connection.execute("SELECT reason, game_id FROM reports").fetchone()
+    assert "abuse" in reason and "rude all game" in reason and reported_game == game_id
+
     assert ada_page.locator("[data-abort]").count() == 1  # the opening: abort, not resign
     play_moves(server.url, game_id, [ada_key, bo_key], 3)
     ada_page.wait_for_selector("[data-resign]", timeout=15_000)

@@ -9,6 +9,7 @@ import { seatName } from "./history.js";
 
 const MUTED = "stacks:muted";
 const PHRASES = ["phrase_good_luck", "phrase_well_played", "phrase_thanks", "phrase_good_game"];
+const REASONS = ["abuse", "cards", "spam", "other"];
 
 function muted() {
   try {
@@ -31,7 +32,8 @@ function senderOf(line, view) {
 
 export class ChatPanel {
   constructor(gameId, token, page) {
-    Object.assign(this, { gameId, token, page, lines: [], spectators: 0, node: null, draft: "" });
+    Object.assign(this, { gameId, token, page, lines: [], spectators: 0, node: null, draft: "",
+      reporting: null, reported: new Set() });
   }
 
   // The chat so far (a player's token reads the table's lines only while the game is on).
@@ -65,15 +67,36 @@ export class ChatPanel {
     this.refresh();
   }
 
-  async report(sender, line) {
+  // Report asks why first (a form under the line), then says it was sent.
+  askReport(line) {
+    this.reporting = this.reporting === line.version ? null : line.version;
+    this.refresh();
+  }
+
+  async report(sender, line, why, more) {
     const me = account();
+    const reason = [`${t(`report_${why}`)} (${why})`, more.trim(), `chat: ${line.text}`]
+      .filter(Boolean).join(" · ").slice(0, 500);
     try {
-      await call("POST", `/players/${sender.id}/reports`, { token: me.key,
-        body: { reason: `chat: ${line.text}`.slice(0, 500), game_id: this.gameId } });
+      await call("POST", `/players/${sender.id}/reports`, { token: me.key, body: { reason, game_id: this.gameId } });
+      this.reported.add(line.version);
+      this.reporting = null;
       this.page.say(t("reported"));
     } catch (error) {
       this.page.say(error.message);
     }
+    this.refresh();
+  }
+
+  reportForm(sender, line) {
+    const why = h("select", { "data-report-why": "" },
+      ...REASONS.map((reason) => h("option", { value: reason }, t(`report_${reason}`))));
+    const more = h("input", { maxlength: 200, "data-report-more": "", "aria-label": t("report_more"), placeholder: t("report_more") });
+    return h("form", { class: "report-form", "data-report-form": line.version,
+      onsubmit: (event) => { event.preventDefault(); this.report(sender, line, why.value, more.value); } },
+      h("label", {}, t("report_why"), " ", why), " ", more, " ",
+      h("button", { type: "submit", class: "small", "data-report-send": "" }, t("report_send")), " ",
+      h("button", { type: "button", class: "small quiet", onclick: () => this.askReport(line) }, t("report_cancel")));
   }
 
   toggleMute(sender) {
@@ -102,12 +125,15 @@ export class ChatPanel {
       const tools = mine ? [] : [
         h("button", { type: "button", class: "small quiet", "data-mute": sender.id, onclick: () => this.toggleMute(sender) },
           hidden ? t("unmute") : t("mute")),
-        me && !sender.id.includes(":") ? h("button", { type: "button", class: "small quiet", "data-report-line": line.version,
-          onclick: () => this.report(sender, line) }, t("report")) : null,
+        !me || sender.id.includes(":") ? null
+          : this.reported.has(line.version) ? h("em", { "data-reported": line.version }, `✓ ${t("reported_line")}`)
+            : h("button", { type: "button", class: "small quiet", "data-report-line": line.version,
+              "aria-expanded": String(this.reporting === line.version), onclick: () => this.askReport(line) }, t("report")),
       ];
       return h("li", { class: line.seat === undefined ? "aside" : null, "data-chat": line.version },
         h("strong", {}, sender.name), line.seat === undefined ? ` (${t("spectator")})` : "", ": ",
-        hidden ? h("em", {}, t("muted_line")) : line.text, " ", ...tools);
+        hidden ? h("em", {}, t("muted_line")) : line.text, " ", ...tools,
+        this.reporting === line.version ? this.reportForm(sender, line) : null);
     });
     const box = h("input", { id: "chat-text", maxlength: 300, value: this.draft, autocomplete: "off",
       "aria-label": t("chat_say"), oninput: (event) => { this.draft = event.target.value; } });
