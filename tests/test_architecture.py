@@ -44,7 +44,7 @@ MAY_IMPORT = {
     # The archive implements the service's ports; its failures are the store's 503.
     "archive": {"record", "model", "store", "problems", "tokens", "ratings"},
     "service": SERVICE_NEEDS
-    | {"model", "offload", "metrics", "outbound", "outcomes", "swiss", "arena"},
+    | {"model", "offload", "metrics", "outbound", "outcomes", "swiss", "arena", "ttl_cache"},
     "workers": {"service"},
     "api": {
         "offload",

@@ -153,7 +153,7 @@ class TournamentSummarySchema(Schema):
     status = fields.String(
         required=True,
         validate=validate.OneOf(STATUSES),
-        metadata={"description": "cancelled: fewer than two entries at its start"},
+        metadata={"description": "cancelled: fewer than two entries 5 minutes past its start"},
     )
     round = whole(required=True, metadata={"description": "Rounds made so far"})
     entrants = whole(required=True, metadata={"description": "Entries still in"})

@@ -59,7 +59,8 @@ class Tournaments(MethodView):
         Every game is clocked (`clock`, 60 s a turn unless you choose). In a
         swiss the workers pair each round once the one before has ended; in an
         arena they pair whoever is free about once a second until its `minutes`
-        are over. One with fewer than two entries at its start is cancelled.
+        are over. One with fewer than two entries 5 minutes past its start is
+        cancelled.
         The games begin at once: your player key acts for your seat in each.
         An account has at most 5 upcoming tournaments (409
         `too_many_tournaments`).

@@ -5,9 +5,10 @@ creator may enter bots (``bot:<level>``). Nothing of the running happens in a
 request: every worker's chores call ``step`` about once a second, which, for each
 tournament with something to do,
 
-1. starts it once its time has come, or cancels it then if fewer than two
-   entries are in (a cancelled tournament, like a finished one, is never read
-   by the workers again);
+1. starts it once its time has come and two entries are in; one that has
+   fewer waits up to ``GATHER_S`` past its start for them, and is cancelled then
+   (a cancelled tournament, like a finished one, is never read by the workers
+   again);
 2. writes the result of each table of the current round whose game has ended
    (points: the game's scores, 1 a win, 0.5 a draw, 0 a loss; an aborted or
    cancelled game scores 0 for every seat);
@@ -54,6 +55,7 @@ MOST_ROUNDS = 20
 MOST_ENTRIES = 1000
 MOST_BOTS = 8  # a creator's bots in one tournament
 MOST_UPCOMING = 5  # upcoming tournaments one account has made
+GATHER_S = 300.0  # how long past its start a tournament waits for its second entry
 PAGE = 20
 BOT = "bot:"
 
@@ -197,6 +199,8 @@ class Tournaments:
             return 0
         if found["status"] == "upcoming":
             if len(active(found)) < 2:  # nobody to play: it ends before it began
+                if now < found["starts_at"] + GATHER_S:
+                    return 0
                 return int(self.book.advance(tournament_id, "upcoming", "cancelled", now))
             self.book.advance(tournament_id, "upcoming", "running", None)
             found = self.book.get(tournament_id)

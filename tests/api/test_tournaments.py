@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from stacks_api.service.tournaments import GATHER_S
+
 from .helpers import API, act, bearer, problem, view
 from .test_archive import archive_apps, new_player
 
@@ -363,7 +365,10 @@ def test_a_tournament_without_two_entries_at_its_start_is_cancelled_and_never_re
             "starts_at": time.time() + LATER}  # fmt: skip
     arena = client.post(TOURNAMENTS, headers=bearer(key), json=body).json
     service = app.extensions["stacks_api.games"]
-    at = time.time() + LATER
+    gathering = time.time() + LATER + 60
+    service.tournaments.step(gathering)  # it waits a while past its start for a second
+    assert client.get(f"{TOURNAMENTS}/{lonely['id']}").json["status"] == "upcoming"
+    at = time.time() + LATER + GATHER_S
     assert set(service.archive.tournaments.live(at)) >= {lonely["id"], arena["id"]}
     service.tournaments.step(at)
     for made in (lonely, arena):

@@ -153,7 +153,7 @@ def _tournament(archive: Archive, creator: str, entries: list[str]) -> str:
             "variant": "sequence", "system": "swiss", "rounds": 3, "minutes": None,
             "players": 2, "rated": False, "turn_seconds": 60.0, "max_players": 100,
             "starts_at": 0.0}  # fmt: skip
-    archive.tournaments.create(made)
+    assert archive.tournaments.create(made, most_upcoming=5)
     for player in entries:
         entry = {"entry": player, "player_id": player, "bot": None, "name": f"N{player[:4]}",
                  "rating": 1500.0}  # fmt: skip
