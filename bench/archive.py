@@ -45,8 +45,8 @@ from sqlalchemy import Connection, text
 
 from stacks_api.app import create_app
 from stacks_api.archive import open_archive
-from stacks_api.config import TestConfig
-from stacks_api.record import Archived
+from stacks_api.model.record import Archived
+from stacks_api.runtime.config import TestConfig
 from stacks_api.testing import (
     PostgresServer,
     RedisServer,
@@ -234,7 +234,7 @@ ACTIONS = """
 import sys, time, tempfile, os
 os.environ["STACKS_DATA_DIR"] = tempfile.mkdtemp()
 from stacks_api.app import build_service
-from stacks_api.config import TestConfig, settings
+from stacks_api.runtime.config import TestConfig, settings
 config = {**settings(TestConfig), "REDIS_URL": sys.argv[1], "STORE_PREFIX": sys.argv[2],
           "JOBS": "workers"}
 service = build_service(config)

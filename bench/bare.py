@@ -1,6 +1,6 @@
 """The baseline of bench/wrk.py: a Flask route that answers one Redis GET.
 
-    gunicorn --worker-class stacks_api.serving.Worker bench.bare:app   (REDIS_URL set)
+    gunicorn --worker-class stacks_api.runtime.serving.Worker bench.bare:app   (REDIS_URL set)
 
 ``GET /bare/<game_id>`` reads the game's stored state with one GET and sends
 it back as it is: the least any view of a game stored in Redis can do, served

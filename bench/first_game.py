@@ -35,7 +35,7 @@ for _ in range(20):
     game.apply(seat, game.legal_actions(seat)[0])
 engine_only = time.process_time() - started
 from stacks_api.app import create_app
-from stacks_api.config import TestConfig
+from stacks_api.runtime.config import TestConfig
 app = create_app(TestConfig)
 client = app.test_client()
 ready = time.process_time()

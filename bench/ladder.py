@@ -25,7 +25,7 @@ import multiprocessing
 import time
 
 from stacks_api.bots import LADDER
-from stacks_api.tournament import Match, line_up, play_here, wilson
+from stacks_api.competition.bot_matches import Match, line_up, play_here, wilson
 
 FIRST_SEED = 3_000_000
 

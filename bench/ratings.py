@@ -40,11 +40,11 @@ from sqlalchemy import insert
 
 from stacks_api.archive import Archive, open_archive
 from stacks_api.archive.models import Player, PlayerRating
-from stacks_api.record import Archived, ArchivedSeat
+from stacks_api.competition.bot_matches import wilson
+from stacks_api.model.record import Archived, ArchivedSeat
 from stacks_api.service import GameService
 from stacks_api.store import make_store
 from stacks_api.testing import PostgresServer, RedisServer, ServerProcess, create_database
-from stacks_api.tournament import wilson
 
 LEVELS = ("random", "easy", "medium")
 API = "/api/v1"

@@ -29,7 +29,7 @@ import statistics
 from typing import Any
 
 from stacks_api.app import create_app
-from stacks_api.config import TestConfig
+from stacks_api.runtime.config import TestConfig
 from stacks_api.store.redis_connect import connect
 from stacks_api.testing import RedisClusterServer, RedisServer
 

@@ -4,10 +4,10 @@
 
 Plays a swiss of --rounds rounds for each field size with random results (wins,
 losses and draws; an odd field has byes), timing each round's pairing
-(``stacks_api.swiss.pair``, CPU time) once the rounds before it are played:
+(``stacks_api.competition.swiss.pair``, CPU time) once the rounds before it are played:
 the later rounds, where players of equal score have met, are the hard ones.
 Then times an arena's pass over that many free players, each with a last
-opponent among them (``stacks_api.arena.pair_free``). Prints each size's median
+opponent among them (``stacks_api.competition.arena.pair_free``). Prints each size's median
 and slowest, and the ratio of 1,000 to 100.
 """
 
@@ -18,8 +18,8 @@ import random
 import statistics
 import time
 
-from stacks_api.arena import pair_free
-from stacks_api.swiss import Entrant, pair
+from stacks_api.competition.arena import pair_free
+from stacks_api.competition.swiss import Entrant, pair
 
 
 def swiss(count: int, rounds: int, seed: int) -> list[float]:

@@ -42,9 +42,9 @@ from typing import Any
 
 import requests
 
-from stacks_api.arena import points as arena_points
+from stacks_api.competition.arena import points as arena_points
+from stacks_api.competition.swiss import pair
 from stacks_api.service.standings import entrants
-from stacks_api.swiss import pair
 from stacks_api.testing import PostgresServer, RedisServer, ServerProcess, create_database
 
 API = "/api/v1"

@@ -39,7 +39,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from stacks_api.tournament import Match, play_here
+from stacks_api.competition.bot_matches import Match, play_here
 
 LAST_TUNING_SEED = 19_999
 FIRST_FRESH_SEED = 3_000_000  # never tuned on

@@ -125,7 +125,7 @@ def bare_server(
     upgrade = [sys.executable, "-m", "stacks_api.cli", "db", "upgrade"]
     subprocess.run(upgrade, env={**os.environ, **env, **settings}, check=True, capture_output=True)
     command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
-               "--workers", str(workers), "--worker-class", "stacks_api.serving.Worker",
+               "--workers", str(workers), "--worker-class", "stacks_api.runtime.serving.Worker",
                "--no-control-socket", "--chdir", root, app]  # fmt: skip
     process = subprocess.Popen(command, env={**os.environ, **env, **settings},
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import bot_ratings, variants, web
+from . import variants, web
 from .api import (
     analysis,
     challenges,
@@ -33,11 +33,12 @@ from .api import (
 )
 from .api.problems import ProblemApi
 from .archive import open_archive
+from .competition import bot_ratings
 from .outbound.addresses import Allowed
+from .runtime.ttl_cache import TtlCache
 from .service import GameService
 from .service.webhooks import Sending
 from .store import make_store
-from .ttl_cache import TtlCache
 from .workers.archiver import chores
 from .workers.runner import RemoteWorkers, Runner
 
@@ -66,7 +67,7 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     workers, so ``flask run``, the test client and ``stacks-api serve`` all have
     moving bots.
     """
-    from .config import Config
+    from .runtime.config import Config
 
     app = App(__name__)
     app.config.from_object(config or Config)

@@ -12,13 +12,13 @@ from typing import Any
 
 import yaml
 
-from .supervisor import METRICS_DIR_VARIABLE, Child, prepare_metrics_directory, supervise
+from .runtime.supervisor import METRICS_DIR_VARIABLE, Child, prepare_metrics_directory, supervise
 
 
 def openapi_yaml() -> str:
     """The OpenAPI document of the app, as committed in openapi.yaml."""
     from .app import create_app
-    from .config import TestConfig
+    from .runtime.config import TestConfig
 
     app = create_app(TestConfig)
     spec = app.extensions["stacks_api.api"].spec.to_dict()
@@ -33,7 +33,7 @@ def gunicorn_argv(args: argparse.Namespace, workers: int) -> list[str]:
         sys.executable, "-m", "gunicorn",
         "--bind", f"{args.host}:{args.port}",
         "--workers", str(workers),
-        "--worker-class", "stacks_api.serving.Worker",
+        "--worker-class", "stacks_api.runtime.serving.Worker",
         "--worker-connections", str(args.connections),
         # Keep an idle connection 10 s (gunicorn's 2 s closed it just as a client
         # polling every 2 s sent its next request, which then failed).
@@ -51,7 +51,7 @@ def gunicorn_argv(args: argparse.Namespace, workers: int) -> list[str]:
 def serve(args: argparse.Namespace) -> None:
     """Run the web workers and, on Redis, the bot workers; keep them all running."""
     from .archive.commands import migrate
-    from .config import Config
+    from .runtime.config import Config
 
     database = (Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S)
     print(f"stacks-api: the archive is up to date: {migrate(*database)}", flush=True)
@@ -78,9 +78,9 @@ def serve(args: argparse.Namespace) -> None:
 
 def work(args: argparse.Namespace) -> None:
     """Run one bot worker: bot moves and deadlines from the store's work queue."""
-    from . import logs
     from .app import build_service
-    from .config import Config, settings
+    from .runtime import logs
+    from .runtime.config import Config, settings
     from .workers.worker import run_worker
 
     if not Config.REDIS_URL:
@@ -281,7 +281,7 @@ def main(argv: list[str] | None = None) -> None:
     ).add_subparsers(dest="ratings_command", required=True, metavar="COMMAND").add_parser(
         "recompute", help="rebuild every rating from the archive, in the order games were rated"
     )  # fmt: skip
-    from .admin import add_commands
+    from .commands.admin import add_commands
 
     add_commands(commands)
     spec = commands.add_parser(
@@ -298,7 +298,7 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "worker":
         work(args)
     elif args.command == "tournament":
-        from .tournament import run
+        from .competition.bot_matches import run
 
         for name in args.bots:
             if name not in NAMES:
@@ -311,23 +311,23 @@ def main(argv: list[str] | None = None) -> None:
         print(report)
     elif args.command == "db":
         from .archive.commands import migrate
-        from .config import Config
+        from .runtime.config import Config
 
         print(
             f"the archive is up to date: {migrate(Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S)}"
         )
     elif args.command == "ratings":
         from .archive.commands import recompute
-        from .bot_ratings import start
-        from .config import Config
+        from .competition.bot_ratings import start
+        from .runtime.config import Config
 
         print(recompute(Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S, start))
     elif args.command == "admin":
-        from .admin import run as administer
+        from .commands.admin import run as administer
 
         sys.exit(administer(args))
     elif args.command == "verify":
-        from .verify import verify_source
+        from .commands.verify import verify_source
 
         verdict = verify_source(args.source, args.game_id, args.commitment, args.entropy)
         print(verdict)

@@ -1,7 +1,7 @@
 """The WSGI entry point for gunicorn: ``stacks_api.wsgi:app``."""
 
-from . import logs
 from .app import create_app
+from .runtime import logs
 
 logs.configure()
 app = create_app()

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from stacks_api.app import create_app
-from stacks_api.config import TestConfig
+from stacks_api.runtime.config import TestConfig
 from stacks_api.store.redis_connect import connect
 from stacks_api.testing import (
     PostgresServer,

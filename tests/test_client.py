@@ -10,8 +10,8 @@ import pytest
 import requests
 
 from stacks_api.client import ApiError, Client
+from stacks_api.competition.bot_matches import run
 from stacks_api.testing import ServerProcess
-from stacks_api.tournament import run
 
 
 @pytest.fixture(scope="module", params=["memory", "redis"])

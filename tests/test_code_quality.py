@@ -25,7 +25,11 @@ def test_mypy():
 
 
 # The product's own name (the default Redis key prefix), not the Stacks variant's.
-PRODUCT_NAME = {("config.py", "stacks"), ("store/keys.py", "stacks"), ("store/redis.py", "stacks")}
+PRODUCT_NAME = {
+    ("runtime/config.py", "stacks"),
+    ("store/keys.py", "stacks"),
+    ("store/redis.py", "stacks"),
+}
 
 
 def test_no_variant_is_named_outside_the_variant_packages():

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from stacks_api import variants
-from stacks_api.api import codes
+from stacks_api.model import codes
 from stacks_api.service import play
 
 ROOT = Path(__file__).parent.parent

@@ -2,7 +2,7 @@
 
 import sys
 
-from stacks_api.supervisor import HEALTHY_AFTER_S, RESTART_BACKOFF_S, Child
+from stacks_api.runtime.supervisor import HEALTHY_AFTER_S, RESTART_BACKOFF_S, Child
 
 
 def died(child: Child, ran: float) -> float:

@@ -1,6 +1,6 @@
 """The lobby's cache: the same page within its time is one read, a new page is another."""
 
-from stacks_api.ttl_cache import TtlCache
+from stacks_api.runtime.ttl_cache import TtlCache
 
 
 def test_answers_are_kept_for_their_time_and_the_oldest_go_first():

@@ -14,16 +14,16 @@ from typing import Any
 import pytest
 
 from stacks_api.app import create_app
-from stacks_api.config import TestConfig
-from stacks_api.fairness import commitment
-from stacks_api.testing import free_port
-from stacks_api.verify import (
+from stacks_api.commands.verify import (
     COULD_NOT_CHECK,
     NOT_APPLICABLE,
     NOT_VERIFIED,
     VERIFIED,
     verify_record,
 )
+from stacks_api.model.fairness import commitment
+from stacks_api.runtime.config import TestConfig
+from stacks_api.testing import free_port
 
 API = "/api/v1/games"
 GAMES_PER_VARIANT = 100

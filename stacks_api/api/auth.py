@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import request
 
-from ..problems import Refusal
+from ..model.refusals import Refusal
 
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from ..fairness import ENTROPY
+from ..model.fairness import ENTROPY
 from ..variants.fields import Flag, whole
 from .schemas import KNOWN_VARIANT, GameViewSchema
 from .seek_schemas import TURN_CLOCKS

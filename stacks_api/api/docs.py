@@ -10,8 +10,8 @@ from flask import Blueprint, Response, redirect, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from ..config import Config
-from ..headers import protect
+from ..runtime.config import Config
+from ..web.headers import protect
 
 ASSETS_URL = Config.ASSETS_URL
 PAGE = resources.files(__package__).joinpath("explorer")

@@ -10,7 +10,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from .. import variants
-from ..record import SERVER_EVENTS
+from ..model.record import SERVER_EVENTS
 from ..variants.fields import event, ref, seat_field
 from .schemas import KNOWN_VARIANT, GameViewSchema
 

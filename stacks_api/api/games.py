@@ -12,9 +12,9 @@ from typing import Any
 from flask import Response, current_app, request, url_for
 from flask.views import MethodView
 
-from ..problems import Refusal
+from ..model.refusals import Refusal
+from ..runtime.ttl_cache import TtlCache
 from ..service import GameService
-from ..ttl_cache import TtlCache
 from . import examples
 from .auth import BEARER, bearer_token
 from .blueprint import Blueprint

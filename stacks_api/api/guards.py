@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask, request
 from werkzeug.exceptions import ClientDisconnected
 
-from ..problems import Refusal
+from ..model.refusals import Refusal
 
 MAX_DEPTH = 16  # a position, the deepest real body, nests 4 deep
 VERSION_HEADER = re.compile(r'(?:W/)?(?:"([0-9]{1,18})"|([0-9]{1,18}))')

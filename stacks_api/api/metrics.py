@@ -1,5 +1,5 @@
 """``GET /metrics``: the Prometheus text format, for the whole server (every
-process of ``serve`` counted; ``stacks_api.metrics``)."""
+process of ``serve`` counted; ``stacks_api.runtime.metrics``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 from flask import Response, current_app
 from flask.views import MethodView
 
-from .. import metrics
-from ..problems import Refusal
+from ..model.refusals import Refusal
+from ..runtime import metrics
 from ..service import GameService
 from .auth import BEARER, bearer_token
 from .blueprint import Blueprint

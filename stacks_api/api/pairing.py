@@ -11,7 +11,7 @@ from flask import Response, request, stream_with_context
 from flask.views import MethodView
 
 from .. import variants
-from ..record import JSON
+from ..model.record import JSON
 from .auth import BEARER
 from .blueprint import Blueprint
 from .caching import NEVER_STORE

@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from ..record import ENDED
+from ..model.record import ENDED
 from ..variants.fields import FairnessSchema, whole
 from .names import shown_name
 from .rating_schemas import RATINGS

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 
-from ..record import HistoryQuery
+from ..model.record import HistoryQuery
 from ..service import GameService
 from ..service.cursors import read_cursor
 from .auth import BEARER, bearer_token

@@ -12,10 +12,10 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
-from .. import metrics
-from ..problems import Refusal
+from ..model import codes
+from ..model.refusals import Refusal
+from ..runtime import metrics
 from ..service.ports import Degraded, Unavailable
-from . import codes
 from .schemas import ProblemSchema
 
 PROBLEM_JSON = "application/problem+json"

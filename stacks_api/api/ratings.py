@@ -7,7 +7,7 @@ from typing import Any
 from flask.views import MethodView
 
 from .. import variants
-from ..problems import Refusal
+from ..model.refusals import Refusal
 from .blueprint import Blueprint
 from .games import problems
 from .players import NO_CACHE, service

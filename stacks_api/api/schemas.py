@@ -24,8 +24,8 @@ from marshmallow import (
 )
 
 from .. import bots, variants
-from ..fairness import ENTROPY
-from ..record import STATUSES
+from ..model.fairness import ENTROPY
+from ..model.record import STATUSES
 from ..variants.fields import (
     MAX_PLAYERS,
     MAX_SEAT,

@@ -23,8 +23,8 @@ from typing import Any
 
 from flask import request
 
-from ..offload import gevent_active
-from ..record import Event, ends_game
+from ..model.record import Event, ends_game
+from ..runtime.offload import gevent_active
 from ..service.ports import EventFeed, Unavailable
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, g, request
 
-from .. import logs, metrics
+from ..runtime import logs, metrics
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:\-]{1,128}")
 HEADER = "X-Request-ID"

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from sqlalchemy import Engine
 
-from ..ratings import Starts, fresh
+from ..competition.ratings import Starts, fresh
 from .accounts import Accounts
 from .analyses import AnalysisArchive
 from .db import connect, database_url, is_current, upgrade

@@ -18,9 +18,9 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, func, insert, select, update
 
-from ..problems import Refusal
-from ..record import JSON
-from ..tokens import KEY_PREFIX
+from ..model.record import JSON
+from ..model.refusals import Refusal
+from ..model.tokens import KEY_PREFIX
 from .errors import connected
 from .models import Player, PlayerKey
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from sqlalchemy import Engine, select
 
-from ..record import JSON
+from ..model.record import JSON
 from .errors import connected
 from .games import insert_ignoring
 from .models import GameAnalysis

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from ..ratings import Starts, fresh
+from ..competition.ratings import Starts, fresh
 from .db import connect, upgrade
 from .ratings import RatingBook
 

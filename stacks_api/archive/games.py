@@ -11,8 +11,8 @@ from sqlalchemy import Engine, Select, and_, exists, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import aliased
 
-from ..ratings import standings
-from ..record import JSON, Archived, HistoryQuery
+from ..competition.ratings import standings
+from ..model.record import JSON, Archived, HistoryQuery
 from .errors import connected
 from .models import ArchivedGame, GameSeat
 from .names import settle_names

@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterator
 
 from sqlalchemy import Engine, delete, func, insert, select, update
 
-from ..problems import Refusal
-from ..record import JSON, HistoryQuery
+from ..model.record import JSON, HistoryQuery
+from ..model.refusals import Refusal
 from .errors import connected
 from .models import (
     GameSeat,

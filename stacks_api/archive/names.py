@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from sqlalchemy import Connection, or_, select, update
 
-from ..record import JSON
+from ..model.record import JSON
 from .models import ArchivedGame, GameSeat, Player
 from .packing import pack, unpack
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import zlib
 
-from ..record import JSON
+from ..model.record import JSON
 
 # A preset dictionary: the text every record repeats (its keys, the event types),
 # so that even the start of a short record compresses. Never change it: stored

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ..ratings import (
+from ..competition.ratings import (
     PROVISIONAL_SIGMA,
     Rating,
     Standing,
@@ -29,7 +29,7 @@ from ..ratings import (
     rate,
     shown,
 )
-from ..record import JSON
+from ..model.record import JSON
 from .errors import connected
 from .models import Player, PlayerRating, RatingChange
 

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, delete, func, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..record import JSON
+from ..model.record import JSON
 from .errors import connected
 from .models import Player, Tournament, TournamentEntry, TournamentTable
 from .names import DELETED_NAME

@@ -19,8 +19,8 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Select, delete, func, insert, select, update
 
 from ..model.deliveries import Attempt, Candidate, Due
-from ..problems import Refusal
-from ..record import JSON
+from ..model.record import JSON
+from ..model.refusals import Refusal
 from .errors import connected
 from .games import insert_ignoring
 from .models import Webhook, WebhookAttempt, WebhookDelivery

@@ -4,7 +4,7 @@ allow that produces exactly the events stored for it.
 The events say what happened, not always which action did it (an answer to a
 block window does not say whether it blocked), so where several moves produce
 the same events each is tried in turn, on a copy, and the one whose line goes
-furthest is kept. ``stacks_api.verify`` checks records with it; the server
+furthest is kept. ``stacks_api.commands.verify`` checks records with it; the server
 rebuilds an ended game's positions with it.
 """
 

@@ -1,3 +1,6 @@
-"""Values that cross the layers: what the service hands the stores and the
-stores give back, typed, each with its one JSON form. Nothing here imports the
-rest of the package."""
+"""The values every layer shares, and the facts about them that hold everywhere:
+a game as the server keeps it (``record``), the event types (``events``), a
+refusal and its stable code (``refusals``, ``codes``), seat tokens (``tokens``),
+the committed deal's derivation (``fairness``), who won once people left or
+timed out (``outcomes``), and the typed values the service hands the stores
+(``deliveries``, ...). Nothing here imports the rest of the package."""

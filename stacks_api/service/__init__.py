@@ -17,7 +17,7 @@
 - ``views.py`` renders what they show, ``changes.py`` makes each change of a record,
   ``table.py`` is the write path they share, ``ports.py`` the interface to the rest.
 
-A game lives in the store as one ``GameRecord`` (``stacks_api.record``). Every
+A game lives in the store as one ``GameRecord`` (``stacks_api.model.record``). Every
 change bumps its version by one and appends that change's public events, each
 stamped with the version, in the same atomic store write, together with the
 game's entry in the work queue. Requests never compute a bot move: a background
@@ -31,8 +31,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import variants
-from ..problems import Refusal
-from ..record import JSON
+from ..model.record import JSON
+from ..model.refusals import Refusal
 from ..store import GameStore
 from .account_feed import AccountFeed
 from .analysis_desk import AnalysisDesk

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..record import JSON, GameRecord, HistoryQuery
+from ..model.record import JSON, GameRecord, HistoryQuery
 from .challenges import shown
 from .lobby import held_for
 from .rating import RatingDesk

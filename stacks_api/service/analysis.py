@@ -23,7 +23,7 @@ from ..bots.ismcts import search, tuned
 from ..bots.rollout import action_key
 from ..engine import Game
 from ..engine.replay import SERVER_EVENTS, public, replay
-from ..record import JSON
+from ..model.record import JSON
 from .replay import dealt, played_to
 
 MISTAKE = 0.1  # a move that loses this much of the chance of winning

@@ -11,9 +11,9 @@ from __future__ import annotations
 import logging
 import zlib
 
-from ..offload import offload
-from ..problems import Refusal
-from ..record import JSON
+from ..model.record import JSON
+from ..model.refusals import Refusal
+from ..runtime.offload import offload
 from .analysis import analyse
 from .ports import Archive
 from .table import Table

@@ -16,12 +16,12 @@ from importlib.metadata import version
 
 from ..engine import restore_game
 from ..engine.replay import digest
-from ..record import JSON, Archived, ArchivedSeat, Event, GameRecord
+from ..model.record import JSON, Archived, ArchivedSeat, Event, GameRecord
 from ..store import TTL_SECONDS, GameStore
 from .ports import GameArchive
 
 log = logging.getLogger(__name__)
-# Version 2: a person who left scores as a loser (``stacks_api.outcomes``); version 3:
+# Version 2: a person who left scores as a loser (``stacks_api.model.outcomes``); version 3:
 # seats may have resigned, games may end aborted, and table chat is among the events.
 FORMAT = {"name": "stacks-record", "version": 3}
 CLAIM_S = 30.0  # by default a claimed batch is the worker's for this long

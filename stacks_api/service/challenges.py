@@ -23,11 +23,11 @@ import secrets
 from typing import Any
 
 from ..engine import SetupError, create_game
-from ..fairness import SCHEME, commitment, server_seed
-from ..problems import Refusal, validation_error
-from ..record import JSON, Fairness, Seat
+from ..model.fairness import SCHEME, commitment, server_seed
+from ..model.record import JSON, Fairness, Seat
+from ..model.refusals import Refusal, validation_error
+from ..model.tokens import new_token, token_hash
 from ..store import ChallengeBoard
-from ..tokens import new_token, token_hash
 from .cursors import cursor, read_cursor
 from .lobby import START_RATING, Lobby
 from .pairing import RATED_CLOCK_S, RECOVER_AFTER_S

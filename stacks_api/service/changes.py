@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..engine import Game, create_game
-from ..fairness import game_seed
-from ..outcomes import with_leavers
-from ..record import GONE, JSON, Event, GameRecord, Result, ends_game
+from ..model.fairness import game_seed
+from ..model.outcomes import with_leavers
+from ..model.record import GONE, JSON, Event, GameRecord, Result, ends_game
 
 
 def stamped(record: GameRecord, new: list[JSON], events: list[Event]) -> GameRecord:
@@ -20,7 +20,7 @@ def stamped(record: GameRecord, new: list[JSON], events: list[Event]) -> GameRec
 
 def started(record: GameRecord, game: Game, events: list[Event]) -> tuple[GameRecord, Game]:
     """The last seat is taken: the game is on. A committed deal is made now, from the
-    server seed and every seat's entropy (``stacks_api.fairness``)."""
+    server seed and every seat's entropy (``stacks_api.model.fairness``)."""
     fair = record.fairness
     if fair is not None and fair.server_seed is not None:
         seed = game_seed(fair.server_seed, list(fair.entropy), fair.scheme)

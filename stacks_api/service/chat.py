@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from ..problems import Refusal, validation_error
-from ..record import GONE, JSON, Event, GameRecord
+from ..model.record import GONE, JSON, Event, GameRecord
+from ..model.refusals import Refusal, validation_error
 from ..store import Change, EventFeed
 from .changes import stamped
 from .table import Caller, Table, seat_of

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 
-from ..problems import Refusal
+from ..model.refusals import Refusal
 from .lobby import Lobby
 from .table import Table
 

@@ -2,7 +2,7 @@
 
 A resignation is its side's: in a team game the team has resigned once one of
 its people does. Its seats are played on by the stand-in bot and scored as lost
-(``stacks_api.outcomes``); when only one side has not resigned, the game ends
+(``stacks_api.model.outcomes``); when only one side has not resigned, the game ends
 at once and that side wins. An abort ends a game whose opening is not over
 (some side has made fewer than two moves): status ``aborted``, unrated, no
 winner.
@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..engine import Game
-from ..outcomes import last_side, opening_over, with_leavers
-from ..problems import Refusal
-from ..record import GONE, JSON, STAND_IN, Event, GameRecord, Result
+from ..model.outcomes import last_side, opening_over, with_leavers
+from ..model.record import GONE, JSON, STAND_IN, Event, GameRecord, Result
+from ..model.refusals import Refusal
 from ..store import Change
 from .changes import revealed, settled, side_of, stamped
 from .table import Table

@@ -8,7 +8,7 @@ import binascii
 import json
 from typing import Any
 
-from ..problems import validation_error
+from ..model.refusals import validation_error
 
 
 def cursor(at: float, item_id: str) -> str:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 
 from ..bots.hints import hint
-from ..offload import offload
-from ..problems import Refusal
-from ..record import JSON
+from ..model.record import JSON
+from ..model.refusals import Refusal
+from ..runtime.offload import offload
 from .table import Table
 
 BATCH = 4  # hints a worker computes before it looks at its other chores

@@ -9,11 +9,11 @@ from typing import Any
 
 from .. import bots
 from ..engine import Game, SetupError, create_game
-from ..fairness import CHOSEN, SCHEME, commitment, server_seed
-from ..problems import Refusal, validation_error
-from ..record import JSON, STAND_IN, Event, Fairness, GameRecord, Seat
+from ..model.fairness import CHOSEN, SCHEME, commitment, server_seed
+from ..model.record import JSON, STAND_IN, Event, Fairness, GameRecord, Seat
+from ..model.refusals import Refusal, validation_error
+from ..model.tokens import matches, new_token, token_hash
 from ..store import Change
-from ..tokens import matches, new_token, token_hash
 from .changes import revealed, settled, stamped, started_when_full
 from .cursors import cursor as cursor_after
 from .cursors import read_cursor

@@ -23,12 +23,12 @@ import secrets
 from collections.abc import Iterator
 from dataclasses import replace
 
-from .. import metrics
 from ..engine import SetupError, create_game
-from ..problems import Refusal, validation_error
-from ..record import JSON, Seat
+from ..model.record import JSON, Seat
+from ..model.refusals import Refusal, validation_error
+from ..model.tokens import new_token, token_hash
+from ..runtime import metrics
 from ..store import SeekBoard
-from ..tokens import new_token, token_hash
 from .lobby import Lobby, committed
 from .rematch import RESERVED_S
 from .table import Table

@@ -8,10 +8,10 @@ import json
 import time
 from dataclasses import dataclass, replace
 
-from .. import metrics
 from ..engine import IllegalAction
-from ..problems import Refusal
-from ..record import GONE, JSON, Event, GameRecord
+from ..model.record import GONE, JSON, Event, GameRecord
+from ..model.refusals import Refusal
+from ..runtime import metrics
 from ..store import Change, EventFeed
 from . import replay
 from .archiving import document

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..problems import Refusal
-from ..record import JSON, GameRecord, HistoryQuery
+from ..model.record import JSON, GameRecord, HistoryQuery
+from ..model.refusals import Refusal
 from .closures import Closures
 from .cursors import cursor
 from .ports import Archive

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol
 
 from ..model.deliveries import Attempt, Candidate, Due
-from ..record import JSON, Archived, HistoryQuery
+from ..model.record import JSON, Archived, HistoryQuery
 from ..store import EventFeed, StoreDegraded, StoreUnavailable, WorkQueue
 
 # The service's own names for the store's troubles: the API answers 503 to both.

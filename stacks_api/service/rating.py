@@ -3,8 +3,8 @@ time, and what one game did to its players' ratings."""
 
 from __future__ import annotations
 
-from ..problems import Refusal
-from ..record import JSON
+from ..model.record import JSON
+from ..model.refusals import Refusal
 from .ports import Ratings
 from .table import Table
 

@@ -8,10 +8,10 @@ import secrets
 from dataclasses import replace
 
 from ..engine import create_game
-from ..problems import Refusal
-from ..record import JSON, Event, GameRecord, Seat
+from ..model.record import JSON, Event, GameRecord, Seat
+from ..model.refusals import Refusal
+from ..model.tokens import new_token, token_hash
 from ..store import Change
-from ..tokens import new_token, token_hash
 from .changes import stamped, started_when_full
 from .lobby import Lobby, check_rated_join, committed, with_entropy
 from .table import Table

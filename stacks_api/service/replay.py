@@ -12,9 +12,9 @@ from dataclasses import replace
 
 from ..engine import Game, create_game
 from ..engine.replay import moves, public, replay
-from ..fairness import CHOSEN, SCHEMES, game_seed
-from ..problems import Refusal
-from ..record import JSON, STAND_IN, Fairness, GameRecord, Result, Seat, SeatState, Status
+from ..model.fairness import CHOSEN, SCHEMES, game_seed
+from ..model.record import JSON, STAND_IN, Fairness, GameRecord, Result, Seat, SeatState, Status
+from ..model.refusals import Refusal
 from .views import render
 
 

@@ -4,9 +4,9 @@ after the results so far."""
 
 from __future__ import annotations
 
-from ..arena import points as arena_points
-from ..record import JSON
-from ..swiss import Entrant, Result, standings
+from ..competition.arena import points as arena_points
+from ..competition.swiss import Entrant, Result, standings
+from ..model.record import JSON
 
 
 def last_opponents(tournament: JSON) -> dict[str, str]:
@@ -81,7 +81,7 @@ def _standings(tournament: JSON) -> list[JSON]:
 
 
 def arena_standings(tournament: JSON) -> list[JSON]:
-    """Arena points (``stacks_api.arena``), then rating."""
+    """Arena points (``stacks_api.competition.arena``), then rating."""
     names = {e["entry"]: e for e in tournament["entries"]}
     played: dict[str, list[float]] = {entry: [] for entry in names}
     for table in tournament["tables"]:  # in the order they were made

@@ -7,11 +7,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ..engine import Game, restore_game
-from ..problems import Refusal
-from ..record import JSON, Event, GameRecord
+from ..model.record import JSON, Event, GameRecord
+from ..model.refusals import Refusal
+from ..model.tokens import is_player_key, matches
+from ..runtime.ttl_cache import TtlCache
 from ..store import Change, GameStore
-from ..tokens import is_player_key, matches
-from ..ttl_cache import TtlCache
 from .archiving import archivable
 from .ports import Archive, Jobs
 from .replay import final_record

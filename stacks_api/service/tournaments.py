@@ -15,7 +15,7 @@ tournament with something to do,
    A person whose clock ran out on their first turn, who has made no move of
    their own, is a no-show: their side resigns, for them, and loses;
 3. once every table of the round has its result, pairs the next round
-   (``stacks_api.swiss``) from the entries not withdrawn and the results so far,
+   (``stacks_api.competition.swiss``) from the entries not withdrawn and the results so far,
    and makes it with a compare-and-set in the archive (the round's number from
    n - 1 to n, with its tables, in one transaction), then makes its games;
 4. after the last round, finishes it.
@@ -35,14 +35,14 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from .. import bots
-from ..arena import pair_free
+from ..competition.arena import pair_free
+from ..competition.swiss import pair
 from ..engine import SetupError, create_game
-from ..fairness import SCHEME, commitment, server_seed
-from ..outcomes import own_moves
-from ..problems import Refusal, validation_error
-from ..record import JSON, Fairness, GameRecord, Seat
-from ..swiss import pair
-from ..tokens import new_token, token_hash
+from ..model.fairness import SCHEME, commitment, server_seed
+from ..model.outcomes import own_moves
+from ..model.record import JSON, Fairness, GameRecord, Seat
+from ..model.refusals import Refusal, validation_error
+from ..model.tokens import new_token, token_hash
 from .concede import Concede
 from .cursors import key_cursor, read_key
 from .lobby import START_RATING, Lobby

@@ -13,10 +13,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .. import bots, metrics
+from .. import bots
 from ..engine import Game
-from ..offload import offload
-from ..record import JSON, STAND_IN, Event, GameRecord
+from ..model.record import JSON, STAND_IN, Event, GameRecord
+from ..runtime import metrics
+from ..runtime.offload import offload
 from ..store import Change, bots_alone
 from .changes import settled, stamped, started_when_full
 from .table import Table

@@ -4,7 +4,7 @@ summary. Each is rendered once, as the JSON the API sends."""
 from __future__ import annotations
 
 from ..engine import Game
-from ..record import GONE, JSON, GameRecord
+from ..model.record import GONE, JSON, GameRecord
 
 
 def render(record: GameRecord, game: Game, seat: int | None) -> JSON:

@@ -30,13 +30,13 @@ import json
 import queue
 from dataclasses import dataclass
 
-from .. import metrics
 from ..model.deliveries import Attempt, Due
+from ..model.record import JSON
+from ..model.refusals import Refusal
 from ..outbound.addresses import NOTHING_ALLOWED, Allowed, Refused, Resolve, check, resolve
 from ..outbound.courier import Courier, Letter, Rules
 from ..outbound.http import Answer
-from ..problems import Refusal
-from ..record import JSON
+from ..runtime import metrics
 from .account_feed import AccountFeed, Told
 from .ports import Archive
 from .table import Table

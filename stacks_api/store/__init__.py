@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
-from ..record import JSON, Event, GameRecord
+from ..model.record import JSON, Event, GameRecord
 
 T = TypeVar("T")
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from ..record import ENDED, JSON, Event, GameRecord
+from ..model.record import ENDED, JSON, Event, GameRecord
 from . import IDEMPOTENCY_TTL_S, PLAYER_GAMES_KEPT, TTL_SECONDS, Change, queue_score
 from .budgets import Budgets
 from .memory_challenges import MemoryChallenges
@@ -313,8 +313,19 @@ class MemoryStore:
         self.work.set_due(record.id, queue_score(record))
         slot.changed.notify_all()
 
-    def _due_of(self, game_id: str) -> float | None:
-        """The game's entry as its record says, read under the game's lock."""
+    # What the work queue reads (``memory_work.Games``).
+
+    def game_ids(self) -> list[str]:
+        with self._slots_lock:
+            return list(self._slots)
+
+    def holding(self, game_id: str) -> contextlib.AbstractContextManager[object]:
+        slot = self._slot(game_id)
+        return slot.lock if slot is not None else contextlib.nullcontext()
+
+    def due_of(self, game_id: str) -> float | None:
+        """The game's entry as its record says, read under the game's lock (an RLock:
+        the queue may hold it already)."""
         slot = self._slot(game_id)
         if slot is None:
             return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from ..record import JSON
+from ..model.record import JSON
 from .memory_seeks import KEEP_CLOSED_S
 
 

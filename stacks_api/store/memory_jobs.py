@@ -8,7 +8,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from ..record import JSON
+from ..model.record import JSON
 
 KEEP_S = 600.0  # a result is kept this long (a hint's version is gone by then)
 ASKED_S = 60.0  # a job asked again after this is queued again (its worker died)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from ..record import JSON
+from ..model.record import JSON
 
 KEEP_CLOSED_S = 3600.0  # a closed seek can still be read (its game, its end) this long
 

@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
-import contextlib
 import threading
-from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager
+from typing import Protocol
 
 from . import BOTS_ALONE_LATER
 
-if TYPE_CHECKING:
-    from .memory import MemoryStore
-
 REPAIR_BATCH = 500  # games one repair of the work queue reads
+
+
+class Games(Protocol):
+    """What the queue reads of the embedded store's games."""
+
+    def game_ids(self) -> list[str]:
+        """Every game the store holds."""
+
+    def holding(self, game_id: str) -> AbstractContextManager[object]:
+        """Hold the game's lock (nothing, for a game the store does not hold)."""
+
+    def due_of(self, game_id: str) -> float | None:
+        """The game's entry as its record says (called with its lock held or not)."""
 
 
 class MemoryWorkQueue:
@@ -21,8 +31,8 @@ class MemoryWorkQueue:
     when it sets the entry; a release reads the record, then sets the entry).
     """
 
-    def __init__(self, store: MemoryStore) -> None:
-        self._store = store
+    def __init__(self, games: Games) -> None:
+        self._games = games
         self._lock = threading.Lock()
         self._bell = threading.Condition(self._lock)
         self._rung = False
@@ -64,10 +74,9 @@ class MemoryWorkQueue:
             return True
 
     def release(self, game_id: str, owner: str) -> None:
-        slot = self._store._slot(game_id)
         # No write of the game can come between reading it and setting its entry.
-        with slot.lock if slot is not None else contextlib.nullcontext():
-            at = self._store._due_of(game_id)
+        with self._games.holding(game_id):
+            at = self._games.due_of(game_id)
             with self._lock:
                 held = self._leases.get(game_id)
                 if held is None or held[0] != owner:
@@ -97,13 +106,12 @@ class MemoryWorkQueue:
     def repair(self, now: float, every_s: float) -> int:
         """Set the entries of the next batch of games from their records (only a bug,
         or a test that drops one, could make one go missing here)."""
-        with self._store._slots_lock:
-            ids = sorted(self._store._slots)
+        ids = sorted(self._games.game_ids())
         batch = [g for g in ids if g > self._repaired_up_to][:REPAIR_BATCH]
         self._repaired_up_to = batch[-1] if len(batch) == REPAIR_BATCH else ""
         restored = 0
         for game_id in batch:
-            at = self._store._due_of(game_id)
+            at = self._games.due_of(game_id)
             with self._lock:
                 if at is not None and game_id not in self._due:
                     self._due[game_id] = at

@@ -19,7 +19,7 @@ import base64
 import json
 import zlib
 
-from ..record import JSON, Event
+from ..model.record import JSON, Event
 
 GAME_MARKER = "z1:"
 PACKED_EVENTS = b"\x01"

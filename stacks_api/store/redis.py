@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from redis.exceptions import NoScriptError
 
-from ..record import JSON, Event, GameRecord
+from ..model.record import JSON, Event, GameRecord
 from . import (
     IDEMPOTENCY_TTL_S,
     TTL_SECONDS,

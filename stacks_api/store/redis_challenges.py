@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from ..record import JSON
+from ..model.record import JSON
 from .keys import Keys
 from .memory_seeks import KEEP_CLOSED_S
 from .redis_connect import Connection

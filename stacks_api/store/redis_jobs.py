@@ -13,7 +13,7 @@ import json
 
 from redis.utils import str_if_bytes
 
-from ..record import JSON
+from ..model.record import JSON
 from .keys import Keys
 from .memory_jobs import ASKED_S, KEEP_S
 from .redis_connect import Connection

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..record import ENDED
+from ..model.record import ENDED
 from . import PLAYER_GAMES_KEPT, TTL_SECONDS
 from .keys import Keys
 from .redis_errors import reachable

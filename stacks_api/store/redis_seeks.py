@@ -14,7 +14,7 @@ import json
 
 from redis.utils import str_if_bytes
 
-from ..record import JSON
+from ..model.record import JSON
 from .keys import Keys
 from .memory_seeks import KEEP_CLOSED_S
 from .redis_connect import Connection

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
-from ..record import STATUSES
+from ..model.record import STATUSES
 from ..rules.base import TURN_SECONDS
 
 MAX_PLAYERS = 12

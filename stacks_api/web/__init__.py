@@ -12,7 +12,7 @@ from importlib import resources
 from flask import Blueprint, Response, current_app, redirect, send_from_directory
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from ..headers import protect
+from .headers import protect
 
 STATIC = resources.files(__package__).joinpath("static")
 LAYOUT = resources.files("stacks_api.variants.sequence").joinpath("board-layout.json")

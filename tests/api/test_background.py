@@ -8,8 +8,8 @@ import pytest
 
 from stacks_api import bots
 from stacks_api.app import create_app
-from stacks_api.config import TestConfig
 from stacks_api.engine import load_game
+from stacks_api.runtime.config import TestConfig
 from stacks_api.testing import parse_sse
 
 from ..engine.helpers import cards_in_play

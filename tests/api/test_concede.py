@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from stacks_api.commands.verify import VERIFIED, verify_record
 from stacks_api.store import Change
-from stacks_api.verify import VERIFIED, verify_record
 
 from . import test_archive
 from .helpers import API, act, bearer, create, join, problem, view

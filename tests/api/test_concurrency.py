@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from stacks_api.app import create_app
-from stacks_api.config import TestConfig
 from stacks_api.engine import load_game
+from stacks_api.runtime.config import TestConfig
 from stacks_api.variants.sequence.setup import DECK
 from stacks_api.variants.stacks.cards import deck_for
 

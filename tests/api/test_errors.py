@@ -5,7 +5,7 @@ import time
 import pytest
 
 from stacks_api.app import create_app
-from stacks_api.config import TestConfig
+from stacks_api.runtime.config import TestConfig
 from stacks_api.testing import free_port
 
 from .helpers import API, problem

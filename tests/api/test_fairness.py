@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from stacks_api.fairness import commitment, game_seed
-from stacks_api.verify import verify_record
+from stacks_api.commands.verify import verify_record
+from stacks_api.model.fairness import commitment, game_seed
 
 from .helpers import API, act, bearer, create, join
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from stacks_api.outcomes import with_leavers
-from stacks_api.verify import VERIFIED, verify_record
+from stacks_api.commands.verify import VERIFIED, verify_record
+from stacks_api.model.outcomes import with_leavers
 
 from .helpers import API, act, bearer, create, join, view
 

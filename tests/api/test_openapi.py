@@ -15,7 +15,7 @@ from schemathesis.checks import (
 
 from stacks_api.app import create_app
 from stacks_api.cli import openapi_yaml
-from stacks_api.config import TestConfig
+from stacks_api.runtime.config import TestConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,7 +14,7 @@ import pytest
 from flask import request_finished
 
 from stacks_api.api.tracing import METHODS
-from stacks_api.logs import JsonFormatter
+from stacks_api.runtime.logs import JsonFormatter
 from stacks_api.testing import ServerProcess
 
 from .helpers import API, bearer, create, problem

@@ -89,7 +89,7 @@ def test_ratings_of_casual_games_and_unknown_things(client):
 
 def test_a_bot_level_starts_where_the_ladder_puts_it(app, client):
     from stacks_api import variants
-    from stacks_api.bot_ratings import LEVEL_SIGMA, start
+    from stacks_api.competition.bot_ratings import LEVEL_SIGMA, start
 
     table = variants.get("sequence").level_ratings
     assert table["beginner"] < table["easy"] < table["medium"] < table["strong"]

@@ -275,9 +275,9 @@ def test_an_arena_pairs_players_as_they_come_free_until_its_time_is_up(app, clie
 
 def replayed(tournament: dict[str, Any]) -> list[list[tuple[str, ...]]]:
     """Each round's tables as an undisturbed run pairs them from the same entries and
-    the results of the rounds before (``stacks_api.swiss``), in seat order."""
+    the results of the rounds before (``stacks_api.competition.swiss``), in seat order."""
+    from stacks_api.competition.swiss import pair
     from stacks_api.service.standings import entrants
-    from stacks_api.swiss import pair
 
     rounds = []
     for number in range(1, tournament["round"] + 1):

@@ -10,8 +10,8 @@ from sqlalchemy import func, select
 
 from stacks_api.archive import Archive, is_current, open_archive, upgrade
 from stacks_api.archive.models import ArchivedGame, GameSeat
-from stacks_api.problems import Refusal
-from stacks_api.record import Archived, ArchivedSeat, HistoryQuery
+from stacks_api.model.record import Archived, ArchivedSeat, HistoryQuery
+from stacks_api.model.refusals import Refusal
 
 
 @pytest.fixture

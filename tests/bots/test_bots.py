@@ -8,8 +8,8 @@ import pytest
 from stacks_api import bots, cli, tournament, variants
 from stacks_api.bots import rollout
 from stacks_api.bots.determinize import sample_world
+from stacks_api.competition.bot_matches import Standing, play_one
 from stacks_api.engine import create_game
-from stacks_api.tournament import Standing, play_one
 from stacks_api.variants.sequence import bot as sequence_greedy
 from stacks_api.variants.sequence.board import LAYOUT
 from stacks_api.variants.sequence.setup import DECK

@@ -17,8 +17,8 @@ from sqlalchemy import func, select
 
 from stacks_api.archive import Archive, open_archive
 from stacks_api.archive.models import RatingChange
-from stacks_api.ratings import PROVISIONAL_SIGMA
-from stacks_api.record import Archived, ArchivedSeat
+from stacks_api.competition.ratings import PROVISIONAL_SIGMA
+from stacks_api.model.record import Archived, ArchivedSeat
 
 from .test_standings import document
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from stacks_api.ratings import START_MU, Rating, bot_subject, rate, standings
+from stacks_api.competition.ratings import START_MU, Rating, bot_subject, rate, standings
 
 
 def document(teams: list[int | None], scores: list[float], *, left: tuple[int, ...] = (),

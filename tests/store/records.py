@@ -3,7 +3,7 @@ so a record here only needs the fields the store itself reads."""
 
 import time
 
-from stacks_api.record import GameRecord, Seat
+from stacks_api.model.record import GameRecord, Seat
 
 
 def game_record(game_id, *, status, version, created_at=None, variant="sequence", due_at=None):

@@ -44,7 +44,7 @@ def test_events_after_read_from_the_end_give_every_later_event_once(redis_url, p
     """A long game's events, asked after each version, from a store that reads its list
     from the end back (a few elements, then more): each answer is exactly the events
     after that version, for a caller near the end and for one at the start."""
-    from stacks_api.record import GameRecord
+    from stacks_api.model.record import GameRecord
     from stacks_api.store import Change
     from stacks_api.store.redis import TAIL_FIRST, RedisStore
 

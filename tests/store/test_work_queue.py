@@ -138,7 +138,7 @@ def test_a_runner_stops_while_the_store_is_down():
 
 
 def test_a_game_a_person_waits_in_goes_before_every_game_of_bots_alone(store):
-    from stacks_api.record import Seat
+    from stacks_api.model.record import Seat
 
     person = (Seat("human", name="Ada", token="t"), Seat.for_bot("easy", {}))
     bots = (Seat.for_bot("easy", {}), Seat.for_bot("easy", {}))
@@ -167,7 +167,7 @@ def test_a_game_due_exactly_now_is_claimable_in_either_band(store):
 
 
 def test_bots_alone_overdue_are_claimed_beside_a_persons_game_not_yet_due(store):
-    from stacks_api.record import Seat
+    from stacks_api.model.record import Seat
 
     # Two games of one shard: a person's game due later, bots alone due now.
     shard = store.keys.shard("person") if store.kind == "redis" else None

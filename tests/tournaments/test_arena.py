@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from stacks_api.arena import pair_free, points
-from stacks_api.swiss import Entrant
+from stacks_api.competition.arena import pair_free, points
+from stacks_api.competition.swiss import Entrant
 
 
 def test_the_free_players_meet_their_nearest_in_the_ranking():

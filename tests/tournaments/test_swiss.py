@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from stacks_api.swiss import Entrant, Result, pair, rank, standings
+from stacks_api.competition.swiss import Entrant, Result, pair, rank, standings
 
 
 def field(count: int) -> list[Entrant]:

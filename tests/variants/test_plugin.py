@@ -7,7 +7,7 @@ import pytest
 
 from stacks_api import variants
 from stacks_api.app import create_app
-from stacks_api.config import TestConfig
+from stacks_api.runtime.config import TestConfig
 
 from ..api.helpers import API, act, create, join, problem, view
 from .nim import NIM

@@ -65,7 +65,7 @@ VARIANT = Variant(
         seed=8,
         moves=6,
     ),
-    # The 2-player ladder of docs/bots.md as ratings (stacks_api.bot_ratings), easy at
+    # The 2-player ladder of docs/bots.md as ratings (stacks_api.competition.bot_ratings), easy at
     # 1500, where a newcomer who knows the rules starts.
     level_ratings={"beginner": 1174.0, "easy": 1500.0, "medium": 1659.0, "strong": 1750.0},
     events={

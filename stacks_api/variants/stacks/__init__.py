@@ -96,7 +96,7 @@ VARIANT = Variant(
         seed=2,
         moves=10,
     ),
-    # The 2-player ladder of docs/bots.md as ratings (stacks_api.bot_ratings), easy at
+    # The 2-player ladder of docs/bots.md as ratings (stacks_api.competition.bot_ratings), easy at
     # 1500, where a newcomer who knows the rules starts.
     level_ratings={"beginner": 671.0, "easy": 1500.0, "medium": 2425.0, "strong": 2683.0},
     events={

@@ -18,10 +18,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import Game, SetupError, create_game
-from .engine.replay import digest, moves, public, replay
-from .fairness import CHOSEN, ENTROPY, SCHEMES, commitment, game_seed
-from .outcomes import last_side, opening_over, with_leavers
+from ..engine import Game, SetupError, create_game
+from ..engine.replay import digest, moves, public, replay
+from ..model.fairness import CHOSEN, ENTROPY, SCHEMES, commitment, game_seed
+from ..model.outcomes import last_side, opening_over, with_leavers
 
 JSON = dict[str, Any]
 FORMAT = "stacks-record"

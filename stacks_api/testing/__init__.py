@@ -23,7 +23,7 @@ from typing import Any
 
 import redis
 
-from .store.keys import Keys
+from ..store.keys import Keys
 
 
 def free_port() -> int:

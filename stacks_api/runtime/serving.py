@@ -18,7 +18,7 @@ from gunicorn import util
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 
-from .api import codes
+from ..model import codes
 
 READ_TIMEOUT_S = float(os.environ.get("STACKS_READ_TIMEOUT_S", "30"))
 

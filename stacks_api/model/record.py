@@ -126,7 +126,7 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class Fairness:
-    """How the deal was made (``stacks_api.fairness``): ``chosen`` (the creator gave a
+    """How the deal was made (``stacks_api.model.fairness``): ``chosen`` (the creator gave a
     seed or a position) or ``commit-reveal-v2``, whose server seed and per-seat
     entropy stay secret until the game is over. ``dealer`` is a dealer fixed in
     advance (a rematch passes the deal on), if any. A chosen deal keeps the ``seed``

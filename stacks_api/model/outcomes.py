@@ -6,7 +6,7 @@ the winner. The server's result says otherwise: every seat whose person left
 scores 0, and when no seat still at the table won the board (a leaver's
 stand-in won, or it was a draw), the sides still there take the result between
 them: the one side left wins, several share a draw. Ratings rank the same way
-(``stacks_api.ratings``), so the result, the record and the rating tell one
+(``stacks_api.competition.ratings``), so the result, the record and the rating tell one
 story.
 """
 

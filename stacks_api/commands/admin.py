@@ -13,11 +13,11 @@ from datetime import UTC, datetime
 
 from marshmallow import ValidationError
 
-from . import variants
-from .api.names import shown_name
-from .archive import open_archive
-from .config import Config
-from .store import GameStore, make_store
+from .. import variants
+from ..api.names import shown_name
+from ..archive import open_archive
+from ..runtime.config import Config
+from ..store import GameStore, make_store
 
 NAME_LENGTH = 40
 

@@ -14,8 +14,8 @@ their games like anyone's.
 
 from __future__ import annotations
 
-from . import variants
-from .bots import canonical
+from .. import variants
+from ..bots import canonical
 from .ratings import Rating, bot_subject
 
 LEVEL_SIGMA = 150.0

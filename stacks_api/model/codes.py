@@ -1,6 +1,6 @@
 """Every refusal code the server answers with, its HTTP status and its title: one table.
 
-Kept free of heavy imports: gunicorn's worker (``stacks_api.serving``) uses it too.
+Kept free of heavy imports: gunicorn's worker (``stacks_api.runtime.serving``) uses it too.
 """
 
 from __future__ import annotations

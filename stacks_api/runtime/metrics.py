@@ -28,7 +28,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
-MULTIPROCESS_DIR = "PROMETHEUS_MULTIPROC_DIR"  # set by `serve` (stacks_api.supervisor)
+MULTIPROCESS_DIR = "PROMETHEUS_MULTIPROC_DIR"  # set by `serve` (stacks_api.runtime.supervisor)
 disable_created_metrics()  # type: ignore[no-untyped-call]  # *_created series only add noise
 # The classic text format, which every Prometheus reads (and generate_latest writes).
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"

@@ -80,7 +80,7 @@ def supervise(children: list[Child]) -> int:
     return 0
 
 
-# Where every process of a server counts its metrics (``stacks_api.metrics``).
+# Where every process of a server counts its metrics (``stacks_api.runtime.metrics``).
 METRICS_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 
 

@@ -20,10 +20,10 @@ from typing import Any
 
 from tqdm import tqdm
 
-from . import bots
-from .client import Client
-from .engine import create_game
-from .rules.base import seat_scores
+from .. import bots
+from ..client import Client
+from ..engine import create_game
+from ..rules.base import seat_scores
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Refusals: how the server says no. A stable code and a message for people.
 
 The domain raises them with a code only; the HTTP layer gives each code its
-status and title from one table (``stacks_api.api.codes``).
+status and title from one table (``stacks_api.model.codes``).
 """
 
 from __future__ import annotations

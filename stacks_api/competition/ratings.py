@@ -19,8 +19,8 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from .outcomes import OPENING_MOVES, away_at_end, opening_over, own_moves
-from .record import JSON
+from ..model.outcomes import OPENING_MOVES, away_at_end, opening_over, own_moves
+from ..model.record import JSON
 
 START_MU = 1500.0
 START_SIGMA = 500.0

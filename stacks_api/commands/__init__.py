@@ -1,0 +1,2 @@
+"""What ``stacks-api`` does besides serving: the operators' moderation
+(``admin``) and checking a finished game's record (``verify``)."""
