@@ -23,7 +23,7 @@ from typing import Any
 
 from flask import request
 
-from ..model.record import Event, ends_game
+from ..model.events import Event, ends_game
 from ..runtime.offload import gevent_active
 from ..service.ports import EventFeed, Unavailable
 

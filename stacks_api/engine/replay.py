@@ -16,13 +16,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from ..model.events import SERVER_EVENTS
 from ..rules.base import Game
 
 JSON = dict[str, Any]
-# What the server itself says around the rules' own events: not moves.
-SERVER_EVENTS = frozenset({"created", "joined", "started", "cancel_agreed", "cancelled",
-                           "timeout", "away", "back", "left", "resigned", "aborted",
-                           "chat"})  # fmt: skip
 # Fields the server adds to the rules' events: the clock's deadlines, the deal's
 # secrets on game_over.
 SERVER_FIELDS = ("version", "deadline", "server_seed", "entropy")

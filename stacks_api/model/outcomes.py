@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
+from .events import MOVES, STOOD_IN
+
 
 def with_leavers(
     scores: list[float] | tuple[float, ...], left: Collection[int], side_of: Callable[[int], int]
@@ -32,8 +34,6 @@ def with_leavers(
     return tuple(adjusted)
 
 
-# The actions that count as a side's moves (either game's), by their events' types.
-MOVES = frozenset({"play", "exchange", "pass", "discard", "answer"})
 # An opening is over once every side has made this many moves: before, a game can
 # be aborted (nobody's loss) and a leaver rates nothing.
 OPENING_MOVES = 2
@@ -54,10 +54,6 @@ def last_side(sides: Collection[int], resigned: Collection[int]) -> int | None:
     up (None: more than one is)."""
     still = {side for side in sides if side not in resigned}
     return next(iter(still)) if len(still) == 1 else None
-
-
-# Events after which the server plays a seat (until ``back``, for ``away``).
-STOOD_IN = frozenset({"away", "left", "resigned"})
 
 
 def own_moves(events: Iterable[Mapping[str, Any]], seats: int) -> list[int]:

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
 JSON = dict[str, Any]
-Event = dict[str, Any]
 
 # aborted: ended by a person at the table before every side had made two moves.
 Status = Literal["waiting", "active", "finished", "cancelled", "aborted"]
@@ -26,21 +25,6 @@ ENDED: frozenset[str] = frozenset({"finished", "cancelled", "aborted"})
 # human: a person's; away: a person's whose clock ran out 3 times in a row, played by
 # the server until the token acts again; left: the person left, a bot plays on;
 # resigned: the person's side gave the game up, a bot plays on (scored as lost).
-# The event types the server itself writes around each variant's own (and every
-# variant's game_over).
-SERVER_EVENTS = ("created", "joined", "started", "cancel_agreed", "cancelled", "timeout", "away",
-                 "back", "left", "resigned", "aborted", "chat", "game_over")  # fmt: skip
-
-
-def ends_game(event: Event) -> bool:
-    """Whether an event is the one that ends a game (a resignation that leaves more
-    than one side playing does not)."""
-    kind = event["type"]
-    return kind in ("game_over", "cancelled", "aborted") or (
-        kind == "resigned" and "result" in event
-    )
-
-
 SeatState = Literal["free", "reserved", "human", "bot", "away", "left", "resigned"]
 # The states of a seat whose person has given it up: the stand-in plays it, scored as lost.
 GONE: frozenset[str] = frozenset({"left", "resigned"})

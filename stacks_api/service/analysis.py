@@ -22,7 +22,8 @@ from .. import variants
 from ..bots.ismcts import search, tuned
 from ..bots.rollout import action_key
 from ..engine import Game
-from ..engine.replay import SERVER_EVENTS, public, replay
+from ..engine.replay import public, replay
+from ..model.events import SERVER_EVENTS
 from ..model.record import JSON
 from .replay import dealt, played_to
 

@@ -16,7 +16,8 @@ from importlib.metadata import version
 
 from ..engine import restore_game
 from ..engine.replay import digest
-from ..model.record import JSON, Archived, ArchivedSeat, Event, GameRecord
+from ..model.events import Event
+from ..model.record import JSON, Archived, ArchivedSeat, GameRecord
 from ..store import TTL_SECONDS, GameStore
 from .ports import GameArchive
 

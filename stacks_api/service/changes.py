@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..engine import Game, create_game
+from ..model.events import Event, ends_game
 from ..model.fairness import game_seed
 from ..model.outcomes import with_leavers
-from ..model.record import GONE, JSON, Event, GameRecord, Result, ends_game
+from ..model.record import GONE, JSON, GameRecord, Result
 
 
 def stamped(record: GameRecord, new: list[JSON], events: list[Event]) -> GameRecord:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from ..model.record import GONE, JSON, Event, GameRecord
+from ..model.events import Event
+from ..model.record import GONE, JSON, GameRecord
 from ..model.refusals import Refusal, validation_error
 from ..store import Change, EventFeed
 from .changes import stamped

@@ -19,8 +19,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..engine import Game
+from ..model.events import Event
 from ..model.outcomes import last_side, opening_over, with_leavers
-from ..model.record import GONE, JSON, STAND_IN, Event, GameRecord, Result
+from ..model.record import GONE, JSON, STAND_IN, GameRecord, Result
 from ..model.refusals import Refusal
 from ..store import Change
 from .changes import revealed, settled, side_of, stamped

@@ -9,8 +9,9 @@ from typing import Any
 
 from .. import bots
 from ..engine import Game, SetupError, create_game
+from ..model.events import Event
 from ..model.fairness import CHOSEN, SCHEME, commitment, server_seed
-from ..model.record import JSON, STAND_IN, Event, Fairness, GameRecord, Seat
+from ..model.record import JSON, STAND_IN, Fairness, GameRecord, Seat
 from ..model.refusals import Refusal, validation_error
 from ..model.tokens import matches, new_token, token_hash
 from ..store import Change

@@ -9,7 +9,8 @@ import time
 from dataclasses import dataclass, replace
 
 from ..engine import IllegalAction
-from ..model.record import GONE, JSON, Event, GameRecord
+from ..model.events import Event
+from ..model.record import GONE, JSON, GameRecord
 from ..model.refusals import Refusal
 from ..runtime import metrics
 from ..store import Change, EventFeed

@@ -8,7 +8,8 @@ import secrets
 from dataclasses import replace
 
 from ..engine import create_game
-from ..model.record import JSON, Event, GameRecord, Seat
+from ..model.events import Event
+from ..model.record import JSON, GameRecord, Seat
 from ..model.refusals import Refusal
 from ..model.tokens import new_token, token_hash
 from ..store import Change

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ..engine import Game, restore_game
-from ..model.record import JSON, Event, GameRecord
+from ..model.events import Event
+from ..model.record import JSON, GameRecord
 from ..model.refusals import Refusal
 from ..model.tokens import is_player_key, matches
 from ..runtime.ttl_cache import TtlCache

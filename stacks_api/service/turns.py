@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 
 from .. import bots
 from ..engine import Game
-from ..model.record import JSON, STAND_IN, Event, GameRecord
+from ..model.events import Event
+from ..model.record import JSON, STAND_IN, GameRecord
 from ..runtime import metrics
 from ..runtime.offload import offload
 from ..store import Change, bots_alone

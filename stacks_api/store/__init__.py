@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
-from ..model.record import JSON, Event, GameRecord
+from ..model.events import Event
+from ..model.record import JSON, GameRecord
 
 T = TypeVar("T")
 

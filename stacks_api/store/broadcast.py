@@ -27,7 +27,7 @@ from typing import Any
 import redis
 from redis.utils import str_if_bytes
 
-from ..model.record import Event
+from ..model.events import Event
 from . import StoreUnavailable
 from .redis_errors import FAILURES
 

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from ..model.record import ENDED, JSON, Event, GameRecord
+from ..model.events import Event
+from ..model.record import ENDED, JSON, GameRecord
 from . import IDEMPOTENCY_TTL_S, PLAYER_GAMES_KEPT, TTL_SECONDS, Change, queue_score
 from .budgets import Budgets
 from .memory_challenges import MemoryChallenges

@@ -19,7 +19,8 @@ import base64
 import json
 import zlib
 
-from ..model.record import JSON, Event
+from ..model.events import Event
+from ..model.record import JSON
 
 GAME_MARKER = "z1:"
 PACKED_EVENTS = b"\x01"

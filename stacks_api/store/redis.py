@@ -21,7 +21,8 @@ from typing import Any, TypeVar
 
 from redis.exceptions import NoScriptError
 
-from ..model.record import JSON, Event, GameRecord
+from ..model.events import Event
+from ..model.record import JSON, GameRecord
 from . import (
     IDEMPOTENCY_TTL_S,
     TTL_SECONDS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model.record import Event
+from ..model.events import Event
 from .broadcast import Subscription, Wake
 from .packing import unpack_events
 from .redis_errors import reachable
