@@ -9,7 +9,7 @@ from ..engine import Game, create_game
 from ..model.events import Event, ends_game
 from ..model.fairness import game_seed
 from ..model.outcomes import with_leavers
-from ..model.record import GONE, JSON, GameRecord, Result
+from ..model.record import GONE, JSON, GameRecord, Result, Status
 
 
 def stamped(record: GameRecord, new: list[JSON], events: list[Event]) -> GameRecord:
@@ -40,9 +40,22 @@ def started_when_full(
     return settled(record, game, now, events), game
 
 
-def revealed(record: GameRecord, events: list[Event]) -> None:
-    """The game is over: the event that says so (``game_over`` or ``cancelled``) shows
-    the secrets of a committed deal."""
+def ended(
+    record: GameRecord, status: Status, events: list[Event], result: Result | None = None
+) -> GameRecord:
+    """The one way a game ends, whatever ended it (a win on the board, resignations,
+    a claim, a forfeit, an abort, a cancellation): its ``status`` and ``result`` set,
+    nobody to move, no deadline, no worker due, and the secrets of a committed deal
+    shown on the event that ended it (already in ``events``)."""
+    record = replace(record, status=status, result=result, to_move=(), deadline=None,
+                     due_at=None, turn_deadline=None)  # fmt: skip
+    _revealed(record, events)
+    return record
+
+
+def _revealed(record: GameRecord, events: list[Event]) -> None:
+    """The game is over: the event that says so (``game_over``, ``cancelled``, ...)
+    shows the secrets of a committed deal."""
     fair = record.fairness
     ending = next((e for e in reversed(events) if ends_game(e)), None)
     if fair is not None and fair.server_seed is not None and ending is not None:
@@ -56,16 +69,15 @@ def settled(record: GameRecord, game: Game, now: float, events: list[Event]) -> 
     are revealed in ``events``)."""
     status = record.status
     outcome = game.outcome()
-    result = record.result
     if outcome is not None and status == "active":
         gone = {i for i, seat in enumerate(record.seats) if seat.state in GONE}
         scores = with_leavers(outcome, gone, lambda s: side_of(game, s))
-        status, result = "finished", Result(scores, dict(game.result or {}))
-        revealed(record, events)
+        result = Result(scores, dict(game.result or {}))
+        return ended(replace(record, game=game.to_dict()), "finished", events, result)
     if status != "active":  # a waiting table keeps when its held seats run out
         due = record.due_at if status == "waiting" else None
-        return replace(record, game=game.to_dict(), status=status, result=result, to_move=(),
-                       deadline=None, due_at=due, turn_deadline=None)  # fmt: skip
+        return replace(record, game=game.to_dict(), to_move=(), deadline=None, due_at=due,
+                       turn_deadline=None)  # fmt: skip
     to_move = tuple(game.to_move)
     turn_deadline = _turn_clock(record, game, to_move, now)
     deadlines = [d for d in (game.deadline, turn_deadline) if d is not None]

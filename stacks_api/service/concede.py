@@ -24,7 +24,7 @@ from ..model.outcomes import last_side, opening_over, with_leavers
 from ..model.record import GONE, JSON, STAND_IN, GameRecord, Result
 from ..model.refusals import Refusal
 from ..store import Change
-from .changes import revealed, settled, side_of, stamped
+from .changes import ended, settled, side_of, stamped
 from .table import Table
 from .views import render
 
@@ -102,9 +102,7 @@ class Concede:
         scores = with_leavers(board, gone, lambda s: side_of(game, s))
         said[-1]["result"] = _detail(game, scores, out)
         result = Result(scores, said[-1]["result"])
-        record = replace(stamped(record, said, events), status="finished", result=result,
-                         to_move=(), deadline=None, due_at=None, turn_deadline=None)  # fmt: skip
-        revealed(record, events)
+        record = ended(stamped(record, said, events), "finished", events, result)
         return Change(record, events), render(record, game, caller)
 
     def abort(self, game_id: str, token: str | None) -> JSON:
@@ -122,9 +120,7 @@ class Concede:
                                               "no longer be aborted; resign instead")  # fmt: skip
             events: list[Event] = []
             record = stamped(record, [{"type": "aborted", "seat": seat}], events)
-            record = replace(record, status="aborted", to_move=(), deadline=None, due_at=None,
-                             turn_deadline=None)  # fmt: skip
-            revealed(record, events)
+            record = ended(record, "aborted", events)
             return Change(record, events), render(record, game, seat)
 
         return self.table.update(game_id, decide)

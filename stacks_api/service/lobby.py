@@ -15,7 +15,7 @@ from ..model.record import JSON, STAND_IN, Fairness, GameRecord, Seat
 from ..model.refusals import Refusal, validation_error
 from ..model.tokens import matches, new_token, token_hash
 from ..store import Change
-from .changes import revealed, settled, stamped, started_when_full
+from .changes import ended, settled, stamped, started_when_full
 from .cursors import cursor as cursor_after
 from .cursors import read_cursor
 from .table import Caller, Table, own_seat, seat_of
@@ -291,8 +291,7 @@ class Lobby:
         return self.table.update(game_id, decide)
 
     def _cancelled(self, record: GameRecord, events: list[Event]) -> tuple[Change, JSON]:
-        record = stamped(replace(record, status="cancelled"), [{"type": "cancelled"}], events)
-        revealed(record, events)
+        record = ended(stamped(record, [{"type": "cancelled"}], events), "cancelled", events)
         return Change(record, events), render(record, self.table.game(record), None)
 
 

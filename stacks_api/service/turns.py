@@ -20,7 +20,7 @@ from ..model.record import JSON, STAND_IN, GameRecord
 from ..runtime import metrics
 from ..runtime.offload import offload
 from ..store import Change, bots_alone
-from .changes import settled, stamped, started_when_full
+from .changes import ended, settled, stamped, started_when_full
 from .table import Table
 
 # One runner advances a game for at most this long, then lets it go, so a game of
@@ -138,8 +138,8 @@ class Turns:
         events: list[Event] = []
         gone = record.reserved_seats()
         if any(record.seats[seat].previous is None for seat in gone):
-            cancelled = replace(record, status="cancelled", due_at=None)
-            return Change(stamped(cancelled, [{"type": "cancelled"}], events), events), {}
+            cancelled = ended(stamped(record, [{"type": "cancelled"}], events), "cancelled", events)
+            return Change(cancelled, events), {}
         for seat in gone:
             held = record.seats[seat]
             record = record.with_seat(seat, replace(held, state="left", bot=STAND_IN))
