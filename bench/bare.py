@@ -34,8 +34,8 @@ def hooked() -> Flask:
     hook a request of the API passes (request id, metrics, CORS, limits, body
     checks) and its routing, around the same one GET. Its rate bounds what any
     view can reach."""
-    from stacks_api import logs
     from stacks_api.app import create_app
+    from stacks_api.runtime import logs
 
     logs.configure()
     server = create_app()

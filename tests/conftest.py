@@ -137,3 +137,18 @@ def app(store_url: str | None, prefix: str, make_app):  # type: ignore[no-untype
 @pytest.fixture
 def client(app):  # type: ignore[no-untyped-def]
     return app.test_client()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by what it needs (pyproject.toml lists the markers), so a lane can
+    leave some out: ``-m "not browser and not postgres and not cluster and not slow"``."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        spec = getattr(item, "callspec", None)
+        params = {str(value) for value in spec.params.values()} if spec is not None else set()
+        if "browser" in item.path.parts:
+            item.add_marker(pytest.mark.browser)
+        if "postgres_url" in names or params & {"postgresql", "redis+postgresql"}:
+            item.add_marker(pytest.mark.postgres)
+        if "cluster_url" in names or "cluster" in params:
+            item.add_marker(pytest.mark.cluster)

@@ -13,7 +13,7 @@ import yaml
 from stacks_api.store.redis_connect import is_cluster
 
 ROOT = Path(__file__).parent.parent
-CONFIG = (ROOT / "stacks_api" / "config.py").read_text() + (
+CONFIG = (ROOT / "stacks_api" / "runtime" / "config.py").read_text() + (
     ROOT / "stacks_api" / "cli.py"
 ).read_text()
 

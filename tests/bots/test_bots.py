@@ -5,9 +5,10 @@ from collections import Counter
 
 import pytest
 
-from stacks_api import bots, cli, tournament, variants
+from stacks_api import bots, cli, variants
 from stacks_api.bots import rollout
 from stacks_api.bots.determinize import sample_world
+from stacks_api.competition import bot_matches as tournament
 from stacks_api.competition.bot_matches import Standing, play_one
 from stacks_api.engine import create_game
 from stacks_api.variants.sequence import bot as sequence_greedy

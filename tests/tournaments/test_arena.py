@@ -1,4 +1,4 @@
-"""Arena pairings and points (stacks_api/arena.py)."""
+"""Arena pairings and points (stacks_api/competition/arena.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Swiss pairings and standings (stacks_api/swiss.py)."""
+"""Swiss pairings and standings (stacks_api/competition/swiss.py)."""
 
 from __future__ import annotations
 
