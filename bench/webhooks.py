@@ -91,7 +91,7 @@ def queue(archive: Any, hook_id: str, numbers: range) -> list[str]:
 def desk_over(archive: Any, rules: Rules) -> WebhookDesk:
     store = MemoryStore()
     table = Table(store, RemoteWorkers(store.work), time.time, archive)  # type: ignore[arg-type]
-    return WebhookDesk(table, None, Sending(LOOPBACK, 0.5, 30), courier=Courier(rules))  # type: ignore[arg-type]
+    return WebhookDesk(table, Sending(LOOPBACK, 0.5, 30), Courier(rules))
 
 
 def throughput(archive: Any, deliveries: int) -> tuple[float, float]:

@@ -13,7 +13,8 @@
   ``challenges``: one player asking another for a game (``challenges.py``);
   ``hints``: asked by requests, computed by the workers (``hints.py``); ``analyses``
   of finished games, the same way and kept in the archive (``analysis_desk.py``);
-  ``webhooks``: account events found and sent by the workers (``webhooks.py``);
+  ``notifications``: account events told on the channels that reach an account
+  with no stream open (``notifications.py``), of which ``webhooks`` is one;
 - ``views.py`` renders what they show, ``changes.py`` makes each change of a record,
   ``table.py`` is the write path they share, ``ports.py`` the interface to the rest.
 
@@ -33,6 +34,7 @@ from typing import Any
 from .. import variants
 from ..model.record import JSON
 from ..model.refusals import Refusal
+from ..outbound.courier import Courier, Rules
 from ..store import GameStore
 from .account_feed import AccountFeed
 from .analysis_desk import AnalysisDesk
@@ -43,6 +45,7 @@ from .closures import Closures
 from .concede import Concede
 from .hints import Hints
 from .lobby import Lobby
+from .notifications import Notifications
 from .pairing import Pairing
 from .play import Play
 from .players import Players
@@ -88,8 +91,10 @@ class GameService:
         self.hints = Hints(self.table)
         self.analyses = AnalysisDesk(self.table)
         self.account_feed = AccountFeed(self.table, self.ratings)
-        self.webhooks = WebhookDesk(self.table, self.account_feed,
-                                    webhook_sending)  # fmt: skip
+        # Everything that leaves the server goes through one courier a process.
+        self.courier = Courier(Rules(allowed=webhook_sending.allowed))
+        self.webhooks = WebhookDesk(self.table, webhook_sending, self.courier)
+        self.notifications = Notifications(self.account_feed, self.courier, [self.webhooks])
         self.archiving = (
             None if archive is None else Archiving(store, archive.games, archive_claim_s)
         )

@@ -1,8 +1,9 @@
 """Webhooks: a player's account events POSTed to a URL of theirs, signed.
 
-**Finding events.** The dispatcher (a worker thread) follows every enabled
-webhook's account with the account stream's own feed (``AccountFeed``) and
-queues each new event for each webhook that wants it. A delivery's id is
+**Finding events.** Webhooks are a channel of the notification port
+(``service.notifications``), which follows every account that has an enabled
+webhook with the account stream's own feed and hands its new events to
+``queue``: each is queued for each webhook that wants it. A delivery's id is
 derived from the webhook and the event (``your_turn`` of a game's version,
 ``game_ended`` of a game, ...), and the queue keeps one row per id, so however
 many processes dispatch, and however often one restarts, an event is queued
@@ -37,7 +38,6 @@ from ..outbound.addresses import NOTHING_ALLOWED, Allowed, Refused, Resolve, che
 from ..outbound.courier import Courier, Letter, Rules
 from ..outbound.http import Answer
 from ..runtime import metrics
-from .account_feed import AccountFeed, Told
 from .ports import Archive
 from .table import Table
 
@@ -91,19 +91,16 @@ class WebhookDesk:
     def __init__(
         self,
         table: Table,
-        feed: AccountFeed,
         sending: Sending = DEFAULT_SENDING,
         courier: Courier | None = None,
         resolver: Resolve = resolve,
     ) -> None:
         self.table = table
-        self.feed = feed
         self.allowed = sending.allowed
         self.first_delay_s = sending.first_delay_s
         self.lease_s = sending.lease_s
         self.resolver = resolver
         self.courier = courier or Courier(Rules(allowed=sending.allowed), resolver)
-        self._followed: dict[str, Told] = {}  # player -> what was queued for them
         self._answers: queue.SimpleQueue[Attempt] = queue.SimpleQueue()
 
     @property
@@ -136,31 +133,27 @@ class WebhookDesk:
 
     # The workers' part
 
-    def dispatch(self) -> int:
-        """Queue every new event of every followed account; how many were new."""
-        hooks = self.archive.webhooks.active()
-        players: dict[str, list[JSON]] = {}
-        for hook in hooks:
-            players.setdefault(hook["player_id"], []).append(hook)
-        for gone in set(self._followed) - set(players):
-            del self._followed[gone]
-        queued = []
-        now = self.table.clock()
-        for player_id, mine in players.items():
-            told = self._followed.get(player_id)
-            if told is None:
-                since = min(h["created_at"] for h in mine)
-                told, events = self.feed.first(player_id, since)
-                self._followed[player_id] = told
-            else:
-                events = self.feed.poll(player_id, told)
-            for event in events:
-                for hook in mine:
-                    if event["type"] in hook["events"]:
-                        queued.append({"id": delivery_id(hook["id"], event),
-                                       "webhook_id": hook["id"], "event": event["type"],
-                                       "payload": _payload(event, now)})  # fmt: skip
+    def listeners(self) -> dict[str, float]:
+        """Every account with an enabled webhook, since its first was made."""
+        since: dict[str, float] = {}
+        for hook in self.archive.webhooks.active():
+            player = hook["player_id"]
+            since[player] = min(since.get(player, hook["created_at"]), hook["created_at"])
+        return since
+
+    def queue(self, player_id: str, events: list[JSON], now: float) -> int:
+        """Queue a delivery of each event to each of the account's webhooks that
+        wants it (once: a delivery's id is derived from both); how many were new."""
+        hooks = [h for h in self.archive.webhooks.active() if h["player_id"] == player_id]
+        queued = [
+            {"id": delivery_id(hook["id"], event), "webhook_id": hook["id"],
+             "event": event["type"], "payload": _payload(event, now)}
+            for event in events for hook in hooks if event["type"] in hook["events"]
+        ]  # fmt: skip
         return self.archive.webhooks.enqueue(queued)
+
+    def send(self) -> int:
+        return self.deliver()
 
     def deliver(self) -> int:
         """Record the attempts the courier finished, then hand it every due delivery

@@ -9,8 +9,9 @@ while nobody new came are paired too), moves every tournament on every
 ``TOURNAMENTS_EVERY_S`` (``service.tournaments``), settles the accounts operators closed every
 ``CLOSURES_EVERY_S`` (``service.closures``), and computes the hints players asked for
 (``service.hints``). Analyses of finished games, which take tens of seconds, run
-in a thread of their own beside it, and so do webhooks (``service.webhooks``:
-finding account events and sending them). While the store or the database is down it
+in a thread of their own beside it, and so do notifications
+(``service.notifications``: finding account events and handing them to the
+courier). While the store or the database is down it
 logs once per failure, waits ``RETRY_S`` and tries again: games go on ending
 normally meanwhile and wait in the outbox.
 """
@@ -24,8 +25,8 @@ from collections.abc import Callable
 
 from ..service import GameService
 from ..service.archiving import Archiving
+from ..service.notifications import Notifications
 from ..service.ports import Unavailable
-from ..service.webhooks import WebhookDesk as Webhooks
 
 log = logging.getLogger(__name__)
 IDLE_S = 0.25  # an idle archiver looks at the outbox at least this often
@@ -46,13 +47,13 @@ class Archiver:
         hint: Callable[[], int] | None = None,
         analyse: Callable[[], int] | None = None,
         clock: Callable[[], float] = time.time,
-        webhooks: Webhooks | None = None,
+        notifications: Notifications | None = None,
         tournaments: Callable[[float], object] | None = None,
         closures: Callable[[float], object] | None = None,
     ) -> None:
         self.archiving = archiving
         self.closures = closures
-        self.webhooks = webhooks
+        self.notifications = notifications
         self.tournaments = tournaments
         self.pair = pair
         self.hint = hint
@@ -72,25 +73,27 @@ class Archiver:
                 if self.analyse is not None:  # a long job: a thread of its own
                     threading.Thread(target=self._analyst, name="stacks-api-analyst",
                                      daemon=True).start()  # fmt: skip
-                if self.webhooks is not None:  # waits on receivers: a thread of its own
-                    threading.Thread(target=self._courier, name="stacks-api-webhooks",
+                if self.notifications is not None:  # hands work to the courier's threads
+                    threading.Thread(target=self._courier, name="stacks-api-notifications",
                                      daemon=True).start()  # fmt: skip
 
     def _courier(self) -> None:
-        """Find new account events for the webhooks and hand what is due to the
-        courier, every ``WEBHOOK_EVERY_S`` or as soon as the courier has room again
-        (the courier sends on threads of its own: nothing here waits on a receiver)."""
-        assert self.webhooks is not None
+        """Find new account events for the channels that reach accounts (webhooks)
+        and hand what is due to the courier, every ``WEBHOOK_EVERY_S`` or as soon as
+        the courier has room again (it sends on threads of its own: nothing here
+        waits on a receiver)."""
+        notifications = self.notifications
+        assert notifications is not None
         while not self._stop.is_set():
             try:
-                self.webhooks.dispatch()
-                if self.webhooks.deliver():
+                notifications.dispatch(self.clock())
+                if notifications.send():
                     continue
             except Unavailable as err:
-                log.warning("webhooks: %s; trying again in %g s", err, RETRY_S)
+                log.warning("notifications: %s; trying again in %g s", err, RETRY_S)
             except Exception:  # the thread must live on: deliveries wait in the queue
-                log.exception("webhooks: a pass failed")
-            self.webhooks.courier.wait_for_room(WEBHOOK_EVERY_S)
+                log.exception("notifications: a pass failed")
+            notifications.courier.wait_for_room(WEBHOOK_EVERY_S)
 
     def _analyst(self) -> None:
         """Analyse asked-for games one at a time, looking for one every ``IDLE_S``."""
@@ -150,6 +153,6 @@ def chores(service: GameService) -> Archiver:
     archiving, pairing, tournaments, hints, analyses and webhooks."""
     assert service.archiving is not None
     return Archiver(service.archiving, service.pairing.run, service.hints.compute,
-                    service.analyses.compute, webhooks=service.webhooks,
+                    service.analyses.compute, notifications=service.notifications,
                     tournaments=service.tournaments.step,
                     closures=service.closures.sweep)  # fmt: skip

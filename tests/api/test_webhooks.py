@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import pytest
 
 from stacks_api.outbound.addresses import Allowed, Refused, check
 from stacks_api.outbound.courier import Courier, Rules
+from stacks_api.service.notifications import Notifications
 from stacks_api.service.webhooks import Sending, WebhookDesk
 from stacks_api.testing import create_database, drop_database
 
@@ -112,17 +114,19 @@ def test_one_accounts_stalling_receivers_delay_no_other_account_on_either_worker
     loopback = Allowed.parse("127.0.0.0/8")
     patient = Rules(in_flight=16, deadline_s=600, allowed=loopback)  # outlasts the test
     games.webhooks.allowed = loopback
-    games.webhooks.courier = Courier(patient)
-    other = WebhookDesk(games.table, games.account_feed, Sending(loopback, 0.05, 900),
-                        courier=Courier(patient))  # fmt: skip
+    games.webhooks.courier = games.notifications.courier = Courier(patient)
+    courier = Courier(patient)  # the second worker's
+    desk = WebhookDesk(games.table, Sending(loopback, 0.05, 900), courier)
+    other = Notifications(games.account_feed, courier, [desk])
     stop = threading.Event()
 
     def second_worker() -> None:
         while not stop.is_set():
-            other.dispatch()
-            other.deliver()
-            other.courier.wait_for_room(0.1)
+            other.dispatch(time.time())
+            other.send()
+            courier.wait_for_room(0.1)
 
+    worker = threading.Thread(target=second_worker, daemon=True)
     hostile = [Hostile(trickle) for _ in range(3)] + [Hostile(silent) for _ in range(2)]
     victim = Hostile(ok(), host="127.0.0.2")
     try:
@@ -131,7 +135,7 @@ def test_one_accounts_stalling_receivers_delay_no_other_account_on_either_worker
             made = client.post(HOOKS, json={"url": receiver.start(), "events": ["your_turn"]},
                                headers=bearer(mallory))  # fmt: skip
             assert made.status_code == 201, made.json
-        threading.Thread(target=second_worker, daemon=True).start()
+        worker.start()
         for _ in range(3):
             _join_a_game(client, mallory)
         both = 2 * patient.per_owner  # each worker sends Mallory's share, no more
@@ -147,6 +151,8 @@ def test_one_accounts_stalling_receivers_delay_no_other_account_on_either_worker
         assert sum(r.open_now for r in hostile) == both, "sent while Mallory's still stall"
     finally:
         stop.set()
+        if worker.is_alive():
+            worker.join(timeout=30)  # before the test's database goes away
         for receiver in [*hostile, victim]:
             receiver.stop()
 
