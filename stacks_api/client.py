@@ -259,8 +259,9 @@ def _problem(response: requests.Response) -> JSON:
 
 
 def _ends(event: dict[str, Any]) -> bool:
-    """Whether an event ends its game (a resignation does once one side is left)."""
+    """Whether an event ends its game (a resignation, or a days game's forfeit, does
+    once one side is left)."""
     kind = event["type"]
     return kind in ("game_over", "cancelled", "aborted") or (
-        kind == "resigned" and "result" in event
+        kind in ("resigned", "timeout") and "result" in event
     )

@@ -24,7 +24,7 @@ from stacks_api.testing import (
 # Every app the tests build (and every server they start) keeps its SQLite archive
 # in this session's own folder, never in the user's data directory.
 DATA_DIR = tempfile.mkdtemp(prefix="stacks-test-data-")
-os.environ.setdefault("STACKS_DATA_DIR", DATA_DIR)
+os.environ["STACKS_DATA_DIR"] = DATA_DIR  # each process its own (xdist workers too)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -35,7 +35,24 @@ SERVER_EVENT_SCHEMAS: dict[str, type[Schema]] = {
     "joined": event("joined", seat=seat_field(required=True), name=fields.String(required=True)),
     "started": event("started", to_move=fields.List(seat_field(), required=True)),
     "cancelled": event("cancelled", **_revealed()),
-    **{kind: _seat_event(kind) for kind in ("cancel_agreed", "timeout", "away", "back", "left")},
+    **{kind: _seat_event(kind) for kind in ("cancel_agreed", "away", "back", "left")},
+    "timeout": event(
+        "timeout",
+        seat=seat_field(required=True),
+        forfeit=fields.Boolean(
+            metadata={"description": "A days game whose bank was empty: the side lost"}
+        ),
+        seats=fields.List(seat_field(), metadata={"description": "With forfeit: the side"}),
+        result=fields.Dict(metadata={"description": "With forfeit, when one side was left"}),
+        **_revealed(),
+    ),
+    "vacation": event(
+        "vacation",
+        seat=seat_field(required=True),
+        days_left=fields.Integer(
+            required=True, metadata={"description": "Whole days left in the account's bank"}
+        ),
+    ),
     "resigned": event(
         "resigned",
         seat=seat_field(required=True),
@@ -51,7 +68,14 @@ SERVER_EVENT_SCHEMAS: dict[str, type[Schema]] = {
         ),
         **_revealed(),
     ),
-    "aborted": event("aborted", seat=seat_field(required=True), **_revealed()),
+    "aborted": event(
+        "aborted",
+        seat=seat_field(required=True),
+        timeout=fields.Boolean(
+            metadata={"description": "A days game's deadline passed in its opening"}
+        ),
+        **_revealed(),
+    ),
     "chat": event(
         "chat",
         text=fields.String(required=True, validate=validate.Length(1, 300)),
@@ -68,14 +92,18 @@ SERVER_EVENT_MEANINGS = {
     "cancel_agreed": "After the deal, the seat's person agreed to cancel the game.",
     "cancelled": "The game was cancelled: by its host before the deal, or once every "
     "person at the table agreed (a committed deal's secrets shown).",
-    "timeout": "The seat's turn clock ran out: the server's moves for that turn follow.",
+    "timeout": "The seat's turn clock ran out: the server's moves for that turn follow. "
+    "In a days game (`forfeit`): the seat's deadline passed with no vacation day left, "
+    "and its side has lost, as if it resigned.",
+    "vacation": "A days game's deadline passed: a day was taken from the seat's "
+    "vacation bank (`days_left`) and the deadline moved on a day.",
     "away": "A third timeout in a row: the server plays the seat at once until it acts.",
     "back": "An away seat's token acted again.",
     "left": "The seat's person left (a bot plays on; before the start it is free again).",
     "resigned": "The seat's person resigned for their side (`seats`, played on by the "
     "greedy bot and scored as lost); with `result` when one side was left, which won.",
-    "aborted": "The seat's person aborted the game before every side had made two moves: "
-    "it ended unrated, nobody won.",
+    "aborted": "The seat's person aborted the game before every side had made two moves "
+    "(or, `timeout`, a days game's deadline passed then): it ended unrated, nobody won.",
     "chat": "A line of table chat: a player's (`seat`) or a spectator's (`spectator`, "
     "sent to players only once the game has ended).",
     "game_over": "The game ended: `result` (a committed deal's secrets shown).",

@@ -63,9 +63,10 @@ IF_MATCH = header(
 )
 IF_NONE_MATCH = header(
     "If-None-Match",
-    'The ETag of the view you have, e.g. "12" (spectators) or "12-s1" (seat 1): 304 with '
-    "no body while it is current. Only your own view's tag ever matches.",
-    **tag_form(VIEW_TAG, 26),
+    'The ETag of the view you have, e.g. "12" (spectators), "12-s1" (seat 1) or '
+    '"12-s1-p0a1b2c3d" (what it shows of its people: presence, vacation): 304 with no body '
+    "while it is current. Only your own view's tag ever matches.",
+    **tag_form(VIEW_TAG, 36),
 )
 IDEMPOTENCY_KEY = header(
     "Idempotency-Key",
@@ -191,8 +192,8 @@ class Game(MethodView):
         wait = _prefer_wait()
         cached = view_tag_header("If-None-Match")
         shown = service().play.shown(game_id, bearer_token(), wait_s=wait or 0)
-        headers = {**headers_of_view(shown.version, shown.seat), **_applied(wait)}
-        if cached == tag_of(shown.version, shown.seat):  # only the caller's own view
+        headers = {**headers_of_view(shown.version, shown.seat, shown.people), **_applied(wait)}
+        if cached == tag_of(shown.version, shown.seat, shown.people):  # only the caller's own
             return "", 304, headers
         return Response(shown.text, 200, headers, mimetype="application/json")
 

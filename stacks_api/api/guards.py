@@ -20,8 +20,10 @@ from ..model.refusals import Refusal
 
 MAX_DEPTH = 16  # a position, the deepest real body, nests 4 deep
 VERSION_HEADER = re.compile(r'(?:W/)?(?:"([0-9]{1,18})"|([0-9]{1,18}))')
-# A view's entity tag: a version, and for a seat's own view "-s" and the seat.
-VIEW_TAG = re.compile(r'(?:W/)?(?:"([0-9]{1,18}(?:-s[0-9]{1,2})?)"|([0-9]{1,18}(?:-s[0-9]{1,2})?))')
+# A view's entity tag: a version, for a seat's own view "-s" and the seat, and "-p"
+# and a digest of what it shows of its people.
+_VIEW = r"[0-9]{1,18}(?:-s[0-9]{1,2})?(?:-p[0-9a-f]{8})?"
+VIEW_TAG = re.compile(rf'(?:W/)?(?:"({_VIEW})"|({_VIEW}))')
 IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
 
 

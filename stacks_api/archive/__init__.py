@@ -23,12 +23,13 @@ from .games import GameArchive
 from .moderation import Moderation
 from .ratings import RatingBook
 from .tournaments import TournamentBook
+from .vacations import Vacations
 from .webhooks import WebhookBook
 
 
 class Archive:
     """The archive's parts over one engine: games, accounts, ratings, analyses,
-    moderation, webhooks and tournaments."""
+    moderation, webhooks, tournaments and vacation banks."""
 
     def __init__(
         self, engine: Engine, clock: Callable[[], float] = time.time, starts: Starts = fresh
@@ -41,6 +42,7 @@ class Archive:
         self.moderation = Moderation(engine, clock)
         self.webhooks = WebhookBook(engine, clock)
         self.tournaments = TournamentBook(engine, clock)
+        self.vacations = Vacations(engine, clock)
 
     @property
     def kind(self) -> str:

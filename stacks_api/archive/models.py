@@ -57,6 +57,25 @@ class Player(Base):
     # False: the player takes challenges from nobody (a setting of their own).
     accepts_challenges: Mapped[bool] = mapped_column(Boolean, default=True,
                                                      server_default=true())  # fmt: skip
+    # The vacation bank of days games (``model.pace``): what it held at
+    # ``vacation_at`` (None: the account's creation), earning on since.
+    vacation_days: Mapped[float] = mapped_column(Double, default=10.0, server_default="10")
+    vacation_at: Mapped[float | None] = mapped_column(Double, default=None)
+
+
+class VacationDay(Base):
+    """A day taken from a player's bank when a days game's deadline passed, once per
+    game, seat and deadline (whichever worker takes it, however often it tries);
+    ``days_left`` is the bank after it, None when the bank was empty (the side lost)."""
+
+    __tablename__ = "vacation_days"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    deadline: Mapped[float] = mapped_column(Double, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), default=None)
+    days_left: Mapped[float | None] = mapped_column(Double, default=None)
+    at: Mapped[float] = mapped_column(Double)
 
 
 class PlayerKey(Base):

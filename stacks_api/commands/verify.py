@@ -154,9 +154,15 @@ def _side(record: JSON, seat: int) -> int:
     return seat if team is None else int(team)
 
 
+def _gave_up(event: JSON) -> bool:
+    """Whether an event is a side giving the game up: a resignation, or a days game's
+    forfeit (its deadline passed with no vacation left)."""
+    return event["type"] == "resigned" or (event["type"] == "timeout" and "forfeit" in event)
+
+
 def _last_side(record: JSON) -> int | None:
-    """The one side that had not resigned when the last resignation came, if one."""
-    resigned = {_side(record, s) for e in record["events"] if e["type"] == "resigned"
+    """The one side that had not given up when the last side gave up, if one."""
+    resigned = {_side(record, s) for e in record["events"] if _gave_up(e)
                 for s in e["seats"]}  # fmt: skip
     return last_side({_side(record, s) for s in range(len(record["seats"]))}, resigned)
 
@@ -165,9 +171,9 @@ def _resigned_to_one(record: JSON) -> bool:
     """Whether the record's last event is a resignation that left one side, and the
     seats it names resigned."""
     last = _last_event(record)
-    if last["type"] != "resigned" or "result" not in last or _last_side(record) is None:
+    if not _gave_up(last) or "result" not in last or _last_side(record) is None:
         return False
-    named = {s for e in record["events"] if e["type"] == "resigned" for s in e["seats"]}
+    named = {s for e in record["events"] if _gave_up(e) for s in e["seats"]}
     said = {s["seat"] for s in record["seats"] if s.get("resigned")}
     left = {s["seat"] for s in record["seats"] if s.get("left")}
     if named - left != said:

@@ -14,7 +14,7 @@ Event = dict[str, Any]
 # What the server says around the rules: never a move, never produced by replaying.
 SERVER_EVENTS = frozenset({
     "created", "joined", "started", "cancel_agreed", "cancelled", "timeout", "away", "back",
-    "left", "resigned", "aborted", "chat",
+    "left", "resigned", "aborted", "chat", "vacation",
 })  # fmt: skip
 # The rules' events that are a side's moves (either game's): what the abort rule and
 # the ratings count.
@@ -24,9 +24,9 @@ STOOD_IN = frozenset({"away", "left", "resigned"})
 
 
 def ends_game(event: Event) -> bool:
-    """Whether an event is the one that ends a game (a resignation that leaves more
-    than one side playing does not)."""
+    """Whether an event is the one that ends a game (a resignation, or a days game's
+    forfeit, that leaves more than one side playing does not)."""
     kind = event["type"]
     return kind in ("game_over", "cancelled", "aborted") or (
-        kind == "resigned" and "result" in event
+        kind in ("resigned", "timeout") and "result" in event
     )

@@ -188,6 +188,8 @@ class GameRecord:
     tournament: JSON | None = None
     # Lines of chat said so far: at the table, among the spectators.
     chat_lines: tuple[int, int] = (0, 0)
+    # A days game: each person has this many days a turn (``model.pace``), else None.
+    days: int | None = None
 
     @property
     def ended(self) -> bool:
@@ -252,6 +254,7 @@ class GameRecord:
             "rated": self.rated,
             "tournament": self.tournament,
             **({"chat_lines": list(self.chat_lines)} if any(self.chat_lines) else {}),
+            **({"days": self.days} if self.days else {}),
         }
 
     @classmethod
@@ -284,6 +287,7 @@ class GameRecord:
             rated=data.get("rated", False),
             tournament=data.get("tournament"),
             chat_lines=tuple(data.get("chat_lines") or (0, 0)),
+            days=data.get("days"),
         )
 
 

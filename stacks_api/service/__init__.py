@@ -47,6 +47,7 @@ from .hints import Hints
 from .lobby import Lobby
 from .notifications import Notifications
 from .pairing import Pairing
+from .people import People
 from .play import Play
 from .players import Players
 from .ports import Archive, Degraded, Jobs, Unavailable, WorkQueue
@@ -77,7 +78,8 @@ class GameService:
         self.archive = archive
         self.table = Table(store, jobs, clock, archive)
         self.lobby = Lobby(self.table)
-        self.play = Play(self.table)
+        self.people = People(self.table)
+        self.play = Play(self.table, self.people)
         self.turns = Turns(self.table, bot_budget_s)
         self.rematch = Rematch(self.table, self.lobby)
         self.concede = Concede(self.table)

@@ -8,8 +8,9 @@ from dataclasses import replace
 from ..engine import Game, create_game
 from ..model.events import Event, ends_game
 from ..model.fairness import game_seed
-from ..model.outcomes import with_leavers
-from ..model.record import GONE, JSON, GameRecord, Result, Status
+from ..model.outcomes import last_side, with_leavers
+from ..model.pace import DAY_S
+from ..model.record import GONE, JSON, STAND_IN, GameRecord, Result, Status
 
 
 def stamped(record: GameRecord, new: list[JSON], events: list[Event]) -> GameRecord:
@@ -87,6 +88,46 @@ def settled(record: GameRecord, game: Game, now: float, events: list[Event]) -> 
                    turn_deadline=turn_deadline, due_at=due)  # fmt: skip
 
 
+def gave_up(
+    record: GameRecord, game: Game, said: list[JSON], now: float, events: list[Event]
+) -> GameRecord:
+    """Sides give the game up: each of ``said`` (a ``resigned`` event, or a days
+    game's ``timeout`` with ``forfeit``) names a seat, and its whole side is out:
+    its seats go to the stand-in, scored as lost. When one side is left, the game
+    ends and it wins (the last of ``said`` carries the ``result``)."""
+    for event in said:
+        side = side_of(game, event["seat"])
+        event["seats"] = [s for s in range(record.players) if side_of(game, s) == side]
+        for s in event["seats"]:
+            if record.seats[s].state != "left":  # a leaver stays one
+                record = record.with_seat(s, replace(record.seats[s], state="resigned",
+                                                     bot=STAND_IN))  # fmt: skip
+    out = {side_of(game, s) for s, held in enumerate(record.seats) if held.state == "resigned"}
+    winner = last_side({side_of(game, s) for s in range(record.players)}, out)
+    if winner is None:
+        return settled(stamped(record, said, events), game, now, events)
+    board = [1.0 if side_of(game, s) == winner else 0.0 for s in range(record.players)]
+    gone = {s for s, held in enumerate(record.seats) if held.state in GONE}
+    scores = with_leavers(board, gone, lambda s: side_of(game, s))
+    said[-1]["result"] = _gave_up_detail(game, scores, out)
+    result = Result(scores, said[-1]["result"])
+    return ended(stamped(record, said, events), "finished", events, result)
+
+
+def _gave_up_detail(game: Game, scores: tuple[float, ...], resigned: set[int]) -> JSON:
+    """A game ended by sides giving up, in the shape of the variant's own result: its
+    winner (a team, or a seat), or a draw (the side left had left it too), and the
+    sides that gave up."""
+    detail: JSON = {"resigned": sorted(resigned)}
+    winners = [s for s, score in enumerate(scores) if score == 1.0]
+    if winners:
+        team = game.team_of(winners[0])
+        detail.update({"winner_seat": winners[0]} if team is None else {"winner_team": team})
+    elif any(score == 0.5 for score in scores):
+        detail["draw"] = True
+    return detail
+
+
 def side_of(game: Game, seat: int) -> int:
     """A seat's side: its team, or (a game without teams) the seat alone."""
     team = game.team_of(seat)
@@ -97,11 +138,13 @@ def _turn_clock(
     record: GameRecord, game: Game, to_move: tuple[int, ...], now: float
 ) -> float | None:
     """When the turn of the person to move runs out: set when the turn passes to a
-    person, kept while that person goes on. None without a turn clock, while the
-    server moves, and while the engine waits on a deadline of its own (a window)."""
+    person, kept while that person goes on. The turn clock's seconds, or a days
+    game's days. None without either, while the server moves, and while the engine
+    waits on a deadline of its own (a window)."""
     humans = [s for s in to_move if record.seats[s].state == "human"]
-    if game.turn_seconds is None or not humans or game.deadline is not None:
+    seconds = game.turn_seconds if record.days is None else record.days * DAY_S
+    if seconds is None or not humans or game.deadline is not None:
         return None
     if record.turn_deadline is None or to_move != record.to_move:
-        return now + game.turn_seconds
+        return now + seconds
     return record.turn_deadline

@@ -16,15 +16,13 @@ without a turn clock has nobody away, so nothing there can be claimed.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..engine import Game
 from ..model.events import Event
-from ..model.outcomes import last_side, opening_over, with_leavers
-from ..model.record import GONE, JSON, STAND_IN, GameRecord, Result
+from ..model.outcomes import opening_over
+from ..model.record import GONE, JSON, GameRecord
 from ..model.refusals import Refusal
 from ..store import Change
-from .changes import ended, settled, side_of, stamped
+from .changes import ended, gave_up, side_of, stamped
 from .table import Table
 from .views import render
 
@@ -81,28 +79,8 @@ class Concede:
     def _resigned(
         self, record: GameRecord, game: Game, caller: int, said: list[JSON]
     ) -> tuple[Change, JSON]:
-        """The ``resigned`` events ``said`` (each of one seat) for their whole sides,
-        and the end of the game if only one side is left."""
-        for event in said:
-            side = side_of(game, event["seat"])
-            event["seats"] = [s for s in range(record.players) if side_of(game, s) == side]
-            for s in event["seats"]:
-                if record.seats[s].state != "left":  # a leaver stays one
-                    resigned = replace(record.seats[s], state="resigned", bot=STAND_IN)
-                    record = record.with_seat(s, resigned)
-        out = {side_of(game, s) for s, held in enumerate(record.seats)
-               if held.state == "resigned"}  # fmt: skip
-        winner = last_side({side_of(game, s) for s in range(record.players)}, out)
         events: list[Event] = []
-        if winner is None:
-            record = settled(stamped(record, said, events), game, self.table.clock(), events)
-            return Change(record, events), render(record, game, caller)
-        board = [1.0 if side_of(game, s) == winner else 0.0 for s in range(record.players)]
-        gone = {s for s, held in enumerate(record.seats) if held.state in GONE}
-        scores = with_leavers(board, gone, lambda s: side_of(game, s))
-        said[-1]["result"] = _detail(game, scores, out)
-        result = Result(scores, said[-1]["result"])
-        record = ended(stamped(record, said, events), "finished", events, result)
+        record = gave_up(record, game, said, self.table.clock(), events)
         return Change(record, events), render(record, game, caller)
 
     def abort(self, game_id: str, token: str | None) -> JSON:
@@ -124,20 +102,6 @@ class Concede:
             return Change(record, events), render(record, game, seat)
 
         return self.table.update(game_id, decide)
-
-
-def _detail(game: Game, scores: tuple[float, ...], resigned: set[int]) -> JSON:
-    """A game ended by resignations, in the shape of the variant's own result: its
-    winner (a team, or a seat), or a draw (the side left had left it too), and the
-    sides that resigned."""
-    detail: JSON = {"resigned": sorted(resigned)}
-    winners = [s for s, score in enumerate(scores) if score == 1.0]
-    if winners:
-        team = game.team_of(winners[0])
-        detail.update({"winner_seat": winners[0]} if team is None else {"winner_team": team})
-    elif any(score == 0.5 for score in scores):
-        detail["draw"] = True
-    return detail
 
 
 def _person(record: GameRecord, seat: int) -> int:

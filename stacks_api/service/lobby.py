@@ -11,6 +11,7 @@ from .. import bots
 from ..engine import Game, SetupError, create_game
 from ..model.events import Event
 from ..model.fairness import CHOSEN, SCHEME, commitment, server_seed
+from ..model.pace import DAYS
 from ..model.record import JSON, STAND_IN, Fairness, GameRecord, Seat
 from ..model.refusals import Refusal, validation_error
 from ..model.tokens import matches, new_token, token_hash
@@ -59,12 +60,13 @@ class Lobby:
         """Create a game; returns its spectator view and the host token."""
         players, seed, position = body["players"], body.get("seed"), body.get("position")
         dealt_from = secrets.randbits(63) if seed is None else seed
+        options, days = paced(body.get("options"))
         try:  # the engine checks the player count before anything is sized by it
             game = create_game(
                 body["variant"],
                 players=players,
                 seed=dealt_from,
-                options=body.get("options"),
+                options=options,
                 position=position,
             )
         except SetupError as err:
@@ -80,7 +82,7 @@ class Lobby:
         )
         record, events = self.opened(secrets.token_hex(8), game, seats, token_hash(host), fair,
                                      unlisted=body.get("unlisted", False),
-                                     rated=rated)  # fmt: skip
+                                     rated=rated, days=days)  # fmt: skip
         if not self.table.store.create(record, events):
             raise RuntimeError(f"a game with id {record.id!r} exists already")
         self.table.schedule(record)
@@ -105,9 +107,11 @@ class Lobby:
         unlisted: bool = False,
         rated: bool = False,
         tournament: JSON | None = None,
+        days: int | None = None,
     ) -> tuple[GameRecord, list[Event]]:
         """A new game's record and first events, started at once if no seat is open.
-        With a committed deal, ``game`` is only a stand-in until then."""
+        With a committed deal, ``game`` is only a stand-in until then. ``days``: a
+        days game (each person has that many days a turn)."""
         now = self.table.clock()
         record = GameRecord(
             id=game_id,
@@ -127,6 +131,7 @@ class Lobby:
             unlisted=unlisted,
             rated=rated,
             tournament=tournament,
+            days=days,
         )
         events: list[Event] = []
         record = stamped(record, [{"type": "created"}], events)
@@ -293,6 +298,19 @@ class Lobby:
     def _cancelled(self, record: GameRecord, events: list[Event]) -> tuple[Change, JSON]:
         record = ended(stamped(record, [{"type": "cancelled"}], events), "cancelled", events)
         return Change(record, events), render(record, self.table.game(record), None)
+
+
+def paced(options: JSON | None) -> tuple[JSON | None, int | None]:
+    """A game's options without ``days`` (the server's pace, not the rules'), and
+    ``days`` (checked: one of ``model.pace.DAYS``, never with ``turn_seconds``)."""
+    if not options or options.get("days") is None:
+        return options, None
+    days = options["days"]
+    if days not in DAYS or isinstance(days, bool):
+        raise validation_error("days", f"days a turn are one of {', '.join(map(str, DAYS))}")
+    if options.get("turn_seconds") is not None:
+        raise validation_error("days", "a game has days a turn or a turn clock, not both")
+    return {k: v for k, v in options.items() if k != "days"}, int(days)
 
 
 def _person_of(record: GameRecord, caller: Caller) -> int | None:

@@ -18,8 +18,9 @@ from . import replay
 from .archiving import document
 from .changes import settled, stamped
 from .chat import TableOnly, is_spectators
+from .people import People
 from .table import Caller, Table, seat_of
-from .views import render
+from .views import UNKNOWN, people_digest, people_tag, render
 
 # The engine's refusal codes, in the server's vocabulary.
 ENGINE_CODES = {
@@ -47,15 +48,17 @@ class Shown:
     text: str
     version: int
     seat: int | None  # None: a spectator's view
+    people: str = ""  # the digest of what it shows of its people (views.people_tag)
 
 
 class Play:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, people: People) -> None:
         self.table = table
+        self.people = people
         # The views this process sent last, by game and bearer token, each with the
         # snapshot it was rendered from: a view is a function of the stored record
         # and the seat, so while the snapshot is the same the text is too.
-        self._shown: dict[tuple[str, str | None], tuple[bytes, Shown]] = {}
+        self._shown: dict[tuple[str, str | None], tuple[bytes, Shown, GameRecord]] = {}
 
     def view(self, game_id: str, token: str | None, wait_s: float = 0) -> JSON:
         """The game as ``token``'s seat (or a spectator) sees it; never computes. An
@@ -74,29 +77,38 @@ class Play:
         if snapshot is not None:
             kept = self._shown.get(key)
             if kept is not None and kept[0] == snapshot:
-                return kept[1]
-        view, seat, same = self._view(game_id, caller, wait_s, snapshot)
-        shown = Shown(json.dumps(view), view["version"], None if "you" not in view else seat)
+                sent, record = kept[1], kept[2]
+                if sent.seat is not None:
+                    self.people.seen(game_id, sent.seat)
+                if people_digest(record.players, self.people.shown(record)) == sent.people:
+                    return sent
+        view, seat, record, same = self._view(game_id, caller, wait_s, snapshot)
+        shown = Shown(json.dumps(view), view["version"], None if "you" not in view else seat,
+                      people_tag(view))  # fmt: skip
         if snapshot is not None and same:
             if len(self._shown) >= SHOWN_KEPT:
                 del self._shown[next(iter(self._shown))]  # the oldest
-            self._shown[key] = (snapshot, shown)
+            self._shown[key] = (snapshot, shown, record)
         return shown
 
     def _view(
         self, game_id: str, caller: Caller, wait_s: float, snapshot: bytes | None = None
-    ) -> tuple[JSON, int | None, bool]:
-        """The view, the caller's seat, and whether the view is of ``snapshot``
-        unchanged (not when it was None, the seat came back or the view waited)."""
+    ) -> tuple[JSON, int | None, GameRecord, bool]:
+        """The view, the caller's seat, the record it shows, and whether the view is
+        of ``snapshot`` unchanged (not when it was None, the seat came back or the
+        view waited). The caller's seat is seen (``people``)."""
         store = self.table.store
         record = self.table.load(game_id) if snapshot is None else store.parse(snapshot)
         seat = seat_of(record, caller)
         same = snapshot is not None
-        if seat is not None and record.seats[seat].state == "away":
-            record, same = self.back(game_id, seat), False
+        if seat is not None:
+            self.people.seen(game_id, seat)
+            if record.seats[seat].state == "away":
+                record, same = self.back(game_id, seat), False
         if wait_s > 0:
             record, same = self.wait_for_humans(record, wait_s), False
-        return render(record, self.table.game(record), seat), seat, same
+        view = render(record, self.table.game(record), seat, self.people.shown(record))
+        return view, seat, record, same
 
     def wait_for_humans(self, record: GameRecord, wait_s: float) -> GameRecord:
         """The game once a human seat must act or it is over, or after ``wait_s``."""
@@ -156,8 +168,10 @@ class Play:
                 change, outcome = Change(None), {"refusal": refusal.to_dict()}
             if slot is not None:
                 change.remember = (slot, {"fingerprint": fingerprint, "outcome": outcome})
+            written[:] = [] if change.record is None else [change.record]
             return change, outcome
 
+        written: list[GameRecord] = []  # the record the action made (its people are shown)
         outcome = self.table.update(game_id, decide)
         if "refusal" in outcome:
             raise Refusal.from_dict(outcome["refusal"])
@@ -167,7 +181,17 @@ class Play:
         metrics.ACTIONS.labels(variant=response["game"]["variant"], by="person").inc()
         if wait_s > 0:
             response = self._waited(game_id, response, wait_s)
+            written.clear()  # the game moved on: its seats as they are now
+        self._with_people(game_id, response["game"], written[0] if written else None)
         return response
+
+    def _with_people(self, game_id: str, view: JSON, record: GameRecord | None) -> None:
+        """The view's people as they are now (its seat's person was just seen)."""
+        if "you" in view:
+            self.people.seen(game_id, view["you"]["seat"])
+        people = self.people.shown(record or self.table.load(game_id))
+        for player in view["players"]:
+            player.update(people.get(player["seat"], UNKNOWN))
 
     def _apply(
         self, record: GameRecord, seat: int, action: JSON, expected_version: int | None

@@ -189,8 +189,21 @@ class Tournaments(Protocol):
     def score(self, tournament_id: str, number: int, board: int, points: list[float]) -> bool: ...
 
 
+class Vacations(Protocol):
+    """The vacation banks of days games (``archive.vacations``)."""
+
+    def banks(self, player_ids: Iterable[str]) -> dict[str, float]: ...
+
+    def take_day(
+        self, game_id: str, seat: int, deadline: float, player_id: str | None
+    ) -> float | None: ...
+
+
 class Archive(Protocol):
     """The archive's parts."""
+
+    @property
+    def vacations(self) -> Vacations: ...
 
     @property
     def tournaments(self) -> Tournaments: ...

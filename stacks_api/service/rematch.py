@@ -74,7 +74,7 @@ class Rematch:
         fair = committed(old.players, dealer)
         record, events = self.lobby.opened(next_id, game, next_seats(old), old.host, fair,
                                            rematch_of=old.id, unlisted=old.unlisted,
-                                           rated=old.rated)  # fmt: skip
+                                           rated=old.rated, days=old.days)  # fmt: skip
         if record.status == "waiting":  # people to come back: they have RESERVED_S
             record = replace(record, due_at=self.table.clock() + RESERVED_S)
         if self.table.store.create(record, events):

@@ -16,11 +16,13 @@ from dataclasses import dataclass, replace
 from .. import bots
 from ..engine import Game
 from ..model.events import Event
+from ..model.outcomes import opening_over
+from ..model.pace import DAY_S
 from ..model.record import JSON, STAND_IN, GameRecord
 from ..runtime import metrics
 from ..runtime.offload import offload
 from ..store import Change, bots_alone
-from .changes import ended, settled, stamped, started_when_full
+from .changes import ended, gave_up, settled, side_of, stamped, started_when_full
 from .table import Table
 
 # One runner advances a game for at most this long, then lets it go, so a game of
@@ -48,13 +50,15 @@ TIMEOUTS_TO_AWAY = 3
 @dataclass(frozen=True)
 class _Step:
     """One background change decided on a snapshot: close an expired window (no
-    seat), a server-played seat's action, or the whole turn of a person whose
-    clock ran out (``timeout``)."""
+    seat), a server-played seat's action, the whole turn of a person whose clock
+    ran out (``timeout``), or a days game's deadline passed (``overdue``: a day of
+    vacation, or the game lost)."""
 
     version: int
     seat: int | None = None
     actions: tuple[JSON, ...] = ()
     timeout: bool = False
+    overdue: bool = False
 
 
 class Turns:
@@ -123,10 +127,36 @@ class Turns:
             return _Step(snapshot.version, seat, (action,))
         if snapshot.turn_deadline is not None and now >= snapshot.turn_deadline:
             seat = next(s for s in game.to_move if snapshot.seats[s].state == "human")
+            if snapshot.days is not None:
+                return _Step(snapshot.version, seat, overdue=True)
             # The snapshot's game is not needed after this: the plan may play on it.
             actions = offload(_stand_in_turn, game, seat, rng, now)
             return _Step(snapshot.version, seat, tuple(actions), timeout=True)
         return None
+
+    def _overdue(
+        self, record: GameRecord, game: Game, seat: int, now: float, events: list[Event]
+    ) -> GameRecord:
+        """A days game's deadline passed for ``seat``: a whole day is taken from its
+        account's vacation bank and the deadline moves on a day (event ``vacation``);
+        with no day left, its side has lost as if it resigned (event ``timeout`` with
+        ``forfeit``), or, before the opening is over, the game is aborted."""
+        deadline = record.turn_deadline
+        assert deadline is not None
+        archive = self.table.archive
+        person = record.seats[seat].player_id
+        left = None if archive is None else archive.vacations.take_day(
+            record.id, seat, deadline, person)  # fmt: skip
+        if left is not None:
+            taken = [{"type": "vacation", "seat": seat, "days_left": int(left)}]
+            record = stamped(replace(record, turn_deadline=deadline + DAY_S), taken, events)
+            return settled(record, game, now, events)
+        sides = {s: side_of(game, s) for s in range(record.players)}
+        if not opening_over(self.table.store.events_after(record.id, 0), sides):
+            aborted = stamped(record, [{"type": "aborted", "seat": seat, "timeout": True}], events)
+            return ended(aborted, "aborted", events)
+        return gave_up(record, game, [{"type": "timeout", "seat": seat, "forfeit": True}], now,
+                       events)  # fmt: skip
 
     def _unheld(self, record: GameRecord) -> tuple[Change, JSON]:
         """A rematch's seats held for people who did not come back in time go to the
@@ -157,6 +187,9 @@ class Turns:
         expired = game.expire(now)
         if expired:
             fresh = stamped(fresh, expired, events)
+        elif step.overdue:
+            assert step.seat is not None
+            return Change(self._overdue(fresh, game, step.seat, now, events), events), {}
         elif step.seat is not None:
             played: list[JSON] = [{"type": "timeout", "seat": step.seat}] if step.timeout else []
             for action in step.actions:

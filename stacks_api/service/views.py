@@ -3,26 +3,41 @@ summary. Each is rendered once, as the JSON the API sends."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Mapping
+
 from ..engine import Game
 from ..model.record import GONE, JSON, GameRecord
 
+# What a person shows beside the rules when nothing is known of it (``people``).
+UNKNOWN = {"presence": None, "seen_at": None, "vacation_days_left": None}
 
-def render(record: GameRecord, game: Game, seat: int | None) -> JSON:
-    """The view: the engine's view of ``seat`` plus the server's own fields."""
+
+def render(
+    record: GameRecord,
+    game: Game,
+    seat: int | None,
+    people: Mapping[int, Mapping[str, object]] | None = None,
+) -> JSON:
+    """The view: the engine's view of ``seat`` plus the server's own fields, and
+    ``people``'s presence and vacation (``service.people``) when given."""
     view = game.view(seat)
     fair = None if record.fairness is None else record.fairness.public(record.ended)
     view.update(id=record.id, status=record.status, version=record.version,
                 practice=record.practice, deadline=record.clock, rematch=record.rematch,
                 fairness=fair, cancel_agreed=list(record.cancel_agreed),
                 unlisted=record.unlisted, rated=record.rated,
-                tournament=record.tournament)  # fmt: skip
+                tournament=record.tournament,
+                pace=None if record.days is None else {"days": record.days})  # fmt: skip
     scores = record.result.scores if record.result is not None else None
     for player in view["players"]:
         stored = record.seats[player["seat"]]
         player.update(name=stored.name, bot=stored.bot, player_id=stored.player_id,
                       away=stored.state == "away", left=stored.state == "left",
                       resigned=stored.state == "resigned",
-                      score=None if scores is None else scores[player["seat"]])  # fmt: skip
+                      score=None if scores is None else scores[player["seat"]],
+                      **(people or {}).get(player["seat"], UNKNOWN))  # fmt: skip
     if view["result"] is None and record.result is not None:  # ended by resignations
         view["result"] = record.result.detail
     if record.status != "active" or (seat is not None and record.seats[seat].state in GONE):
@@ -33,6 +48,23 @@ def render(record: GameRecord, game: Game, seat: int | None) -> JSON:
     if record.status == "waiting" and not record.practice:
         _undealt(view, record)
     return view
+
+
+def people_tag(view: JSON) -> str:
+    """What of the view's people changes without a new version (presence, vacation):
+    a short digest for its entity tag, "" when it shows none."""
+    return _digest([[p.get(k) for k in UNKNOWN] for p in view["players"]])
+
+
+def people_digest(players: int, people: Mapping[int, Mapping[str, object]]) -> str:
+    """``people_tag`` of a view that ``render`` would make with ``people``."""
+    return _digest([[people.get(s, UNKNOWN).get(k) for k in UNKNOWN] for s in range(players)])
+
+
+def _digest(shown: list[list[object]]) -> str:
+    if not any(any(v is not None for v in values) for values in shown):
+        return ""
+    return hashlib.blake2s(json.dumps(shown).encode(), digest_size=4).hexdigest()
 
 
 def _undealt(view: JSON, record: GameRecord) -> None:

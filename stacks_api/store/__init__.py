@@ -197,6 +197,16 @@ class ChallengeBoard(Protocol):
         it is now (unchanged if it was no longer pending), None if unknown."""
 
 
+class PresenceBoard(Protocol):
+    """When each seat's person was last seen at a game (a request of theirs, or an
+    open stream), kept a while after the game ends."""
+
+    def seen(self, game_id: str, seat: int, at: float) -> None: ...
+
+    def of(self, game_id: str) -> dict[int, float]:
+        """Each seat's person's last time seen (seats never seen are absent)."""
+
+
 class Budget(Protocol):
     def take(self, budget: str, subject: str, rule: str) -> bool:
         """Spend one of ``subject``'s ``budget`` if ``rule`` (``3/minute;20/hour``)
@@ -240,6 +250,10 @@ class GameStore(Protocol):
     @property
     def hints(self) -> JobBoard:
         """Hints asked for and computed."""
+
+    @property
+    def presence(self) -> PresenceBoard:
+        """When each seat's person was last seen."""
 
     @property
     def budgets(self) -> Budget:

@@ -77,6 +77,10 @@ class Keys:
 
     # A game's own keys
 
+    def presence(self, game_id: str) -> str:
+        """Hash: seat -> when its person was last seen (epoch seconds)."""
+        return f"{self._game(game_id)}:presence"
+
     def state(self, game_id: str) -> str:
         return f"{self._game(game_id)}:state"
 

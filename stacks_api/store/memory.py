@@ -24,6 +24,7 @@ from .memory_challenges import MemoryChallenges
 from .memory_jobs import MemoryJobs
 from .memory_seeks import MemorySeeks
 from .memory_work import MemoryWorkQueue
+from .presence import MemoryPresence
 
 T = TypeVar("T")
 SWEEP_EVERY_S = 60.0
@@ -66,6 +67,7 @@ class MemoryStore:
         self.seeks = MemorySeeks()
         self.challenges = MemoryChallenges()
         self.budgets = Budgets(None, "memory")
+        self.presence = MemoryPresence()
         self.hints = MemoryJobs(clock)
         self.analyses = MemoryJobs(clock)
         # Ended games waiting to be archived: id -> when it may next be claimed.

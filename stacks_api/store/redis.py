@@ -36,6 +36,7 @@ from .broadcast import Broadcaster
 from .budgets import Budgets
 from .keys import Keys
 from .packing import pack_events, pack_record, unpack_events, unpack_record
+from .presence import RedisPresence
 from .redis_challenges import RedisChallenges
 from .redis_connect import connect
 from .redis_errors import FAILURES, reachable
@@ -139,6 +140,7 @@ class RedisStore(RedisOutbox, RedisStreams):
         self.seeks = RedisSeeks(self.connection, self.keys)
         self.challenges = RedisChallenges(self.connection, self.keys)
         self.budgets = Budgets(url, prefix)
+        self.presence = RedisPresence(self.connection, self.keys)
         self.hints = RedisJobs(self.connection, self.keys, "hint")
         self.analyses = RedisJobs(self.connection, self.keys, "analysis")
         self._write_game = self.connection.script(WRITE_GAME)

@@ -127,6 +127,26 @@ def player_fields(**own: fields.Field[Any]) -> dict[str, fields.Field[Any]]:
                 "who left has lost, whatever the stand-in did on the board."
             },
         ),
+        "presence": fields.String(
+            required=True,
+            allow_none=True,
+            validate=validate.OneOf(["online", "away", "offline"]),
+            metadata={
+                "description": "A person's, while the game is on: online (an open stream "
+                "or a request within 60 s), away (within 10 minutes), offline; null for a "
+                "bot or an open seat"
+            },
+        ),
+        "seen_at": fields.Float(
+            required=True,
+            allow_none=True,
+            metadata={"description": "When the person was last seen (epoch s, to the minute)"},
+        ),
+        "vacation_days_left": whole(
+            required=True,
+            allow_none=True,
+            metadata={"description": "A days game: whole vacation days the account has left"},
+        ),
         **own,
         "hand_size": whole(required=True),
         "discard_top": fields.String(required=True, allow_none=True),
@@ -234,8 +254,17 @@ def view_fields(variant: str, parts: Parts, **own: fields.Field[Any]) -> dict[st
             required=True,
             allow_none=True,
             metadata={
-                "description": "While a clock runs (a turn clock, or a block window's): "
-                "when it runs out, in epoch seconds of the server's clock"
+                "description": "While a clock runs (a turn clock, a days game's deadline, "
+                "or a block window's): when it runs out, in epoch seconds of the server's "
+                "clock"
+            },
+        ),
+        "pace": fields.Dict(
+            required=True,
+            allow_none=True,
+            metadata={
+                "description": 'A days game: {"days": n}, the days each person has for a '
+                "turn; null otherwise"
             },
         ),
         "fairness": fields.Nested(
@@ -303,6 +332,15 @@ def view_fields(variant: str, parts: Parts, **own: fields.Field[Any]) -> dict[st
 
 class ClockedOptions(Strict):
     """The options every variant takes, whatever its own."""
+
+    days = fields.Integer(
+        validate=validate.OneOf([1, 2, 3, 5, 7, 10, 14]),
+        metadata={
+            "description": "A days game: each person has this many days for each turn, "
+            "with vacation days from their account's bank once it passes (never with "
+            "turn_seconds). None by default."
+        },
+    )
 
     turn_seconds = fields.Float(
         validate=validate.Range(min=TURN_SECONDS[0], max=TURN_SECONDS[1]),

@@ -315,7 +315,7 @@ export class GameScreen {
 
 // Whether an event ends its game (a resignation does once one side is left).
 function endsGame(event) {
-  return ["game_over", "cancelled", "aborted"].includes(event.type) || (event.type === "resigned" && "result" in event);
+  return ["game_over", "cancelled", "aborted"].includes(event.type) || (["resigned", "timeout"].includes(event.type) && "result" in event);
 }
 
 function clockText(deadline) {

@@ -1,0 +1,83 @@
+"""What a view shows of each person beside the rules: whether they are here
+(presence) and, in a days game, the vacation days their account has left.
+
+**Presence.** A person is ``online`` while a stream of theirs is open or a request
+of theirs came within ``ONLINE_S``, ``away`` within ``AWAY_S``, ``offline`` after
+that; ``seen_at`` is when they were last seen, rounded to the minute. Each
+request of a seat's token (or of a key linked to the seat) and each keep-alive
+of a stream that sent one marks the seat seen, written to the store at most
+every ``WRITE_EVERY_S`` by each process. In a game with neither a clock nor
+days, a person to move who has not been seen for ``CLAIMABLE_S`` (three minutes
+past being online) may be claimed (``concede.claim``).
+"""
+
+from __future__ import annotations
+
+import threading
+
+from ..model.record import GameRecord
+from ..runtime.ttl_cache import TtlCache
+from .table import Table
+
+ONLINE_S = 60.0
+AWAY_S = 600.0
+CLAIMABLE_S = 240.0
+WRITE_EVERY_S = 15.0  # keep-alives come every 15 s: an open stream stays online
+BANKS_KEPT_S = 30.0  # a view's vacation days may lag the bank this long
+WRITTEN_KEPT = 20_000  # (game, seat) pairs whose last write a process remembers
+
+
+def presence_of(seen: float | None, now: float) -> str:
+    """``online``, ``away`` or ``offline``, for a person last seen at ``seen``."""
+    if seen is None or now - seen > AWAY_S:
+        return "offline"
+    return "online" if now - seen <= ONLINE_S else "away"
+
+
+class People:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._written: dict[tuple[str, int], float] = {}
+        self._lock = threading.Lock()
+        self._banks = TtlCache[dict[str, float]](BANKS_KEPT_S, size=4096)
+
+    def seen(self, game_id: str, seat: int) -> None:
+        """The seat's person is here now (written at most every ``WRITE_EVERY_S``)."""
+        now = self.table.clock()
+        key = (game_id, seat)
+        with self._lock:
+            if now - self._written.get(key, -WRITE_EVERY_S) < WRITE_EVERY_S:
+                return
+            if len(self._written) >= WRITTEN_KEPT:
+                self._written.clear()
+            self._written[key] = now
+        self.table.store.presence.seen(game_id, seat, now)
+
+    def last_seen(self, game_id: str) -> dict[int, float]:
+        return self.table.store.presence.of(game_id)
+
+    def shown(self, record: GameRecord) -> dict[int, dict[str, object]]:
+        """Each person's presence, ``seen_at`` and (a days game) vacation days left,
+        by seat (a bot's seat shows none of them)."""
+        now = self.table.clock()
+        seen = self.last_seen(record.id) if not record.ended else {}
+        banks = self._vacations(record)
+        shown: dict[int, dict[str, object]] = {}
+        for seat, held in enumerate(record.seats):
+            if held.state in ("free", "bot"):
+                continue
+            at = seen.get(seat)
+            left = banks.get(held.player_id) if held.player_id is not None else None
+            shown[seat] = {
+                "presence": None if record.ended else presence_of(at, now),
+                "seen_at": None if at is None else round(at / 60) * 60,
+                "vacation_days_left": None if left is None else int(left),
+            }
+        return shown
+
+    def _vacations(self, record: GameRecord) -> dict[str, float]:
+        accounts = tuple(sorted({s.player_id for s in record.seats if s.player_id}))
+        if record.days is None or not accounts or self.table.archive is None:
+            return {}
+        archive = self.table.archive
+        return self._banks.get(accounts, lambda: archive.vacations.banks(accounts))
