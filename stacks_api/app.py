@@ -30,6 +30,7 @@ from .api import (
     table,
     tournaments,
     tracing,
+    turns,
 )
 from .api.problems import ProblemApi
 from .archive import open_archive
@@ -84,6 +85,7 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(health.blp)
     api.register_blueprint(games.blp)
     api.register_blueprint(table.blp)
+    api.register_blueprint(turns.blp)  # before players': /me/games is not a player's games
     api.register_blueprint(players.blp)
     api.register_blueprint(ratings.blp)
     api.register_blueprint(pairing.blp)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from ..model.fairness import ENTROPY
+from ..model.pace import DAYS
 from ..variants.fields import Flag, whole
 from .schemas import KNOWN_VARIANT, GameViewSchema
 from .seek_schemas import TURN_CLOCKS
@@ -30,6 +31,11 @@ class NewChallengeSchema(Schema):
         metadata={"description": "Each person's seconds for a turn; 0: no clock (a rated "
                   "game without one gets 60 s)"},
     )  # fmt: skip
+    days = whole(
+        validate=validate.OneOf(DAYS),
+        metadata={"description": "A days game: each person has this many days a turn "
+                  "(never with a clock)"},
+    )  # fmt: skip
     unlisted = Flag(load_default=False, metadata={"description": "Not in Watch"})
     entropy = _entropy("Your part of the deal, 1 to 64 hex digits (a rated challenge needs it)")
 
@@ -50,6 +56,7 @@ class ChallengeSchema(Schema):
     players = whole(required=True)
     rated = fields.Boolean(required=True)
     turn_seconds = whole(required=True, allow_none=True)
+    days = whole(required=True, allow_none=True, metadata={"description": "Days a turn"})
     commitment = fields.String(
         required=True, metadata={"description": "The committed deal (docs/fairness.md)"}
     )

@@ -370,7 +370,11 @@ class Events(MethodView):
 
         With `Accept: text/event-stream`, a Server-Sent Events stream instead:
         the backlog, then each event as it happens (from any worker), with
-        keep-alive comments; it ends when the game does.
+        keep-alive comments at most 15 s apart; it ends when the game does.
+        The stream also carries `presence` events (`seat`, `presence`,
+        `seen_at`), without an id: they are never stored. Sent with a seat's
+        token (or the key linked to the seat), the stream keeps that seat
+        `online` while it is open.
         """
         resume = version_header("Last-Event-ID")
         after = query["after"] if resume is None else resume
@@ -382,11 +386,13 @@ class Events(MethodView):
         games.play.require(game_id)  # a 404 now, before the stream begins
         config = current_app.config
         watcher = secrets.token_hex(8)
+        seat = games.play.seat_for(game_id, bearer_token())  # a seat's stream: it is here
         stream = event_stream(
             lambda: games.play.follow(game_id, after, watch),
             config["SSE_KEEPALIVE_S"], config["SSE_MAX_S"], games.open_streams,
             hangup=Hangup(request.environ),
             watching=functools.partial(games.play.watching, game_id, watcher) if watch else None,
+            presence=games.people.ticker(game_id, seat),
         )  # fmt: skip
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)

@@ -51,6 +51,44 @@ class PlayerSchema(Schema):
     ratings = RATINGS
 
 
+class MeSchema(PlayerSchema):
+    vacation_days = whole(
+        required=True,
+        metadata={"description": "Whole days in your vacation bank (days games: at most 30, "
+                  "about 30 earned a year)"},
+    )  # fmt: skip
+    turn_count = whole(
+        required=True, metadata={"description": "Games that wait for you to act now"}
+    )
+
+
+class WaitingQuerySchema(Schema):
+    turn = fields.String(
+        required=True,
+        validate=validate.OneOf(["mine"]),
+        metadata={"description": "mine: the games that wait for you"},
+    )
+
+
+class WaitingGameSchema(Schema):
+    id = fields.String(required=True)
+    variant = fields.String(required=True)
+    seat = whole(required=True)
+    version = whole(required=True, metadata={"description": "The version that waits for you"})
+    deadline = fields.Float(
+        required=True, allow_none=True, metadata={"description": "When your time runs out"}
+    )
+    days = whole(required=True, allow_none=True, metadata={"description": "Days a turn"})
+    rated = fields.Boolean(required=True)
+    tournament = fields.Dict(required=True, allow_none=True)
+    opponents = fields.List(fields.String(allow_none=True), required=True)
+    updated_at = fields.Float(required=True)
+
+
+class WaitingSchema(Schema):
+    games = fields.List(fields.Nested(WaitingGameSchema), required=True)
+
+
 class CreatedPlayerSchema(Schema):
     player = fields.Nested(PlayerSchema, required=True)
     key = fields.String(

@@ -22,6 +22,7 @@ from .player_schemas import (
     HistoryQuerySchema,
     HistorySchema,
     KeysSchema,
+    MeSchema,
     NewKeySchema,
     NewPlayerSchema,
     PlayerSchema,
@@ -71,13 +72,14 @@ class Players(MethodView):
 
 @blp.route("/me")
 class Me(MethodView):
-    @blp.response(200, PlayerSchema)
+    @blp.response(200, MeSchema)
     @blp.doc(security=BEARER)
     @problems(401, 403, 503)
     @blp.doc(operationId="getMe")
     def get(self) -> Any:
-        """Your account (the one your key acts for)"""
-        return service().players.profile(me()), 200, {"Cache-Control": "private, no-cache"}
+        """Your account (the one your key acts for), your vacation days and how many
+        games wait for you"""
+        return service().players.mine(me()), 200, {"Cache-Control": "private, no-cache"}
 
     @blp.response(204)
     @blp.doc(security=BEARER)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from ..model.pace import DAYS
 from ..variants.fields import Flag, whole
 from .schemas import KNOWN_VARIANT
 
@@ -22,11 +23,17 @@ class NewSeekSchema(Schema):
             "is always clocked: without a clock it gets 60 s a turn."
         },
     )
+    days = whole(
+        validate=validate.OneOf(DAYS),
+        metadata={"description": "A days game: each person has this many days a turn "
+                  "(never with a clock): days seeks pair among themselves"},
+    )  # fmt: skip
     wait_s = fields.Float(
         load_default=120.0,
-        validate=validate.Range(min=5, max=600),
-        metadata={"description": "How long to wait for a game before the seek expires"},
-    )
+        validate=validate.Range(min=5, max=86_400),
+        metadata={"description": "How long to wait for a game before the seek expires: up "
+                  "to 600 s, or a day for a days seek"},
+    )  # fmt: skip
 
 
 class SeekSchema(Schema):
@@ -40,6 +47,7 @@ class SeekSchema(Schema):
     players = whole(required=True)
     rated = fields.Boolean(required=True)
     turn_seconds = whole(required=True, allow_none=True)
+    days = whole(required=True, allow_none=True)
     rating = whole(required=True, metadata={"description": "Your rating the pairing used"})
     since = fields.Float(required=True)
     expires_at = fields.Float(required=True)

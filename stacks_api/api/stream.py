@@ -166,6 +166,7 @@ def event_stream(
     report: Callable[[str, int], int],
     hangup: Hangup | None = None,
     watching: Callable[[float | None], None] | None = None,
+    presence: Callable[[], list[Event]] | None = None,
 ) -> Iterator[str]:
     """The events of ``follow()``'s feed until the game ends, the client hangs up, or
     ``max_s`` passes.
@@ -175,7 +176,10 @@ def event_stream(
     by itself, with Last-Event-ID). The store failing ends the stream cleanly:
     the client reconnects and resumes. ``watching(until)``, if given, counts the
     stream as a spectator's until then (refreshed each ``keepalive_s``; None at
-    the end).
+    the end). ``presence()``, if given, is asked at the start and with each
+    keep-alive for the table's ``presence`` events since it was last asked (and
+    marks the stream's own seat seen): they are sent without an id, as they are
+    never stored.
     """
     try:
         feed, ended = follow()  # subscribes only once the response starts
@@ -190,13 +194,22 @@ def event_stream(
             watched = time.monotonic()
             _quietly(watching, time.time() + 3 * keepalive_s)
         yield "retry: 1000\n\n"
-        start = last_sent = time.monotonic()
+        if presence is not None:
+            yield _unstored(_quietly_ask(presence))
+        start = last_sent = asked = time.monotonic()
         while (now := time.monotonic()) - start < max_s:
             if watching is not None and now - watched >= keepalive_s:
                 watched = now
                 _quietly(watching, time.time() + 3 * keepalive_s)
+            if presence is not None and now - asked >= keepalive_s:
+                asked = now
+                told = _unstored(_quietly_ask(presence))
+                if told:
+                    yield told
+                    last_sent = now
             # One wake-up per event, keep-alive or hang-up: no polling.
-            wait = 0.0 if ended else min(keepalive_s - (now - last_sent), max_s - (now - start))
+            due = min(last_sent, asked if presence is not None else last_sent) + keepalive_s
+            wait = 0.0 if ended else min(due - now, max_s - (now - start))
             try:
                 batch = feed.next_batch(timeout=max(0.0, wait))
             except Unavailable as err:
@@ -222,6 +235,19 @@ def event_stream(
             _quietly(watching, None)
         _count(-1, report)
         feed.close()
+
+
+def _unstored(events: list[Event]) -> str:
+    """Events that are never stored (presence): SSE messages without an id."""
+    return "".join(f"data: {json.dumps(event)}\n\n" for event in events)
+
+
+def _quietly_ask(presence: Callable[[], list[Event]]) -> list[Event]:
+    """The presence events since the last ask: a store failure costs only those."""
+    try:
+        return presence()
+    except Unavailable:
+        return []
 
 
 def _quietly(watching: Callable[[float | None], None], until: float | None) -> None:

@@ -11,7 +11,7 @@ from .blueprint import Blueprint
 from .caching import NEVER_STORE, view_headers
 from .games import problems, rendered, service
 from .schemas import GameViewSchema
-from .table_schemas import ChatLineSchema, ChatListSchema, ChatQuerySchema, SaySchema
+from .table_schemas import ChatLineSchema, ChatListSchema, ChatQuerySchema, ClaimSchema, SaySchema
 
 blp = Blueprint("table", __name__, url_prefix="/api/v1/games",
                 description="Resign, abort and table chat")  # fmt: skip
@@ -53,19 +53,26 @@ class Abort(MethodView):
 
 @blp.route("/<game_id>/claim")
 class Claim(MethodView):
+    @blp.arguments(ClaimSchema(), required=False, example={"outcome": "win"})
     @blp.response(200, GameViewSchema)
     @blp.doc(security=BEARER)
-    @problems(401, 404, 409, 429, 503)
+    @problems(400, 401, 404, 409, 413, 422, 429, 503)
     @blp.doc(operationId="claimGame")
-    def post(self, game_id: str) -> Any:
-        """Claim the sides whose people are all away: they resign
+    def post(self, body: dict[str, Any] | None, game_id: str) -> Any:
+        """Claim a game from a side that is not there
 
-        A seat is away once its turn clock ran out three turns in a row and
-        its person has not come back since (any request of theirs brings them
-        back), so a slow player is never claimed, and a game without a clock
-        never has anyone away. 409 `nothing_to_claim` otherwise.
+        In a game with a turn clock or days a turn: every other side whose
+        people are all away is resigned for them (a seat is away once its clock
+        ran out three turns in a row and its person has not come back since).
+        In a game with neither: once the person to move (of another side) has
+        not been online for 3 minutes (no open stream and no request of theirs
+        for 4 minutes), `{"outcome": "win"}` (the default) resigns their side
+        and `{"outcome": "bot"}` gives their seat to the greedy bot, as if they
+        left; earlier, 409 `opponent_present`. 409 `nothing_to_claim` when
+        there is nobody to claim.
         """
-        view = service().concede.claim(game_id, bearer_token(required=True))
+        outcome = (body or {}).get("outcome")
+        view = service().concede.claim(game_id, bearer_token(required=True), outcome)
         return rendered(view, 200, view_headers(view))
 
 

@@ -1,4 +1,4 @@
-"""The schemas of table chat."""
+"""The schemas of the table: chat, and claiming a game."""
 
 from __future__ import annotations
 
@@ -7,6 +7,14 @@ from marshmallow import Schema, fields, validate
 from ..service.chat import LONGEST
 from ..variants.fields import MAX_VERSION, seat_field, whole
 from .names import shown_text
+
+
+class ClaimSchema(Schema):
+    outcome = fields.String(
+        validate=validate.OneOf(["win", "bot"]),
+        metadata={"description": "In a game with neither clock nor days: win (the absent "
+                  "side resigns; the default) or bot (the greedy bot takes the absent seat)"},
+    )  # fmt: skip
 
 
 class SaySchema(Schema):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from ..model.pace import DAYS
 from ..variants.fields import Flag, whole
 from .names import shown_text
 from .schemas import KNOWN_VARIANT
@@ -39,10 +40,14 @@ class NewTournamentSchema(Schema):
     )
     rated = Flag(load_default=False)
     clock = whole(
-        load_default=60,
         validate=validate.OneOf([c for c in TURN_CLOCKS if c]),
-        metadata={"description": "Each person's seconds for a turn: every game is clocked, "
-                  "so an absent player's game ends by itself"},
+        metadata={"description": "Each person's seconds for a turn (60 unless `days` is "
+                  "given): every game is clocked, so an absent player's game ends by itself"},
+    )  # fmt: skip
+    days = whole(
+        validate=validate.OneOf(DAYS),
+        metadata={"description": "A days tournament: each person has this many days a turn "
+                  "(instead of `clock`)"},
     )  # fmt: skip
     starts_at = fields.Float(
         required=True, metadata={"description": "Epoch seconds (a time past starts it now)"}
@@ -149,6 +154,7 @@ class TournamentSummarySchema(Schema):
     players = whole(required=True)
     rated = fields.Boolean(required=True)
     turn_seconds = fields.Float(required=True)
+    days = whole(required=True, allow_none=True, metadata={"description": "Days a turn"})
     max_players = whole(required=True)
     status = fields.String(
         required=True,

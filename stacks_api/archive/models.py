@@ -273,6 +273,7 @@ class Tournament(Base):
     players: Mapped[int] = mapped_column(SmallInteger)  # at each table
     rated: Mapped[bool] = mapped_column(Boolean)
     turn_seconds: Mapped[float] = mapped_column(Double)
+    days: Mapped[int | None] = mapped_column(SmallInteger, default=None)  # a days tournament
     max_players: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(10))  # upcoming, running, finished
     round: Mapped[int] = mapped_column(SmallInteger, default=0)

@@ -295,7 +295,8 @@ def _tournament(t: Any) -> JSON:
     return {
         "id": t.id, "name": t.name, "creator": t.creator, "variant": t.variant,
         "system": t.system, "rounds": t.rounds, "minutes": t.minutes, "players": t.players,
-        "rated": t.rated, "turn_seconds": t.turn_seconds, "max_players": t.max_players,
+        "rated": t.rated, "turn_seconds": t.turn_seconds, "days": t.days,
+        "max_players": t.max_players,
         "status": t.status, "round": t.round, "created_at": t.created_at,
         "starts_at": t.starts_at, "ended_at": t.ended_at,
     }  # fmt: skip

@@ -22,6 +22,7 @@ CODES: dict[str, tuple[int, str]] = {
     "already_seeking": (409, "Already seeking"),
     "opening_over": (409, "Opening over"),
     "nothing_to_claim": (409, "Nothing to claim"),
+    "opponent_present": (409, "Opponent present"),
     "challenge_pending": (409, "Challenge pending"),
     "challenge_closed": (409, "Challenge closed"),
     "tournament_full": (409, "Tournament full"),

@@ -77,12 +77,12 @@ class GameService:
         self.jobs = jobs
         self.archive = archive
         self.table = Table(store, jobs, clock, archive)
-        self.lobby = Lobby(self.table)
         self.people = People(self.table)
+        self.lobby = Lobby(self.table, self.people)
         self.play = Play(self.table, self.people)
         self.turns = Turns(self.table, bot_budget_s)
         self.rematch = Rematch(self.table, self.lobby)
-        self.concede = Concede(self.table)
+        self.concede = Concede(self.table, self.people)
         self.chat = Chat(self.table)
         self.closures = Closures(self.table, self.lobby)
         self.players = Players(self.table, self.closures)

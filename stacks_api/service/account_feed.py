@@ -16,15 +16,17 @@ that waits for you), ``game_ended`` (with your result and, in a rated game, your
 rating's change once the archive has rated it), ``tournament_started`` and
 ``tournament_ended`` (a tournament the player entered), ``tournament_round`` (with
 the game of theirs a round made), ``webhook_disabled`` (a webhook failed every
-delivery for a day), ``account_closed`` (the last event: the account was closed
-or deleted). The account's tournaments and webhooks are looked at every
-``ACCOUNT_CHECK_S``.
+delivery for a day), ``turn_reminder`` (a days game waits for the player, and a
+quarter of their time or 24 hours, whichever is less, remains: once a version),
+``account_closed`` (the last event: the account was closed or deleted). The
+account's tournaments and webhooks are looked at every ``ACCOUNT_CHECK_S``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..model.pace import reminder_at
 from ..model.record import JSON, GameRecord, HistoryQuery
 from .challenges import shown
 from .lobby import held_for
@@ -51,6 +53,7 @@ class Told:
     checked_at: float = 0.0
     closed: bool = False
     tournaments: dict[str, str] = field(default_factory=dict)  # id -> its status told
+    reminded: dict[str, int] = field(default_factory=dict)  # game -> version reminded of
 
 
 class AccountFeed:
@@ -113,6 +116,10 @@ class AccountFeed:
                     told.turns[record.id] = record.version
                     turn = {"version": record.version, "deadline": record.clock}
                     events.append({"type": "your_turn", **_game(record, seat), **turn})
+                if _to_remind(record, seat, now) and told.reminded.get(record.id) != record.version:
+                    told.reminded[record.id] = record.version
+                    turn = {"version": record.version, "deadline": record.turn_deadline}
+                    events.append({"type": "turn_reminder", **_game(record, seat), **turn})
             elif record.ended:
                 ended = self._ended(record, seat, now)
                 if ended is not None:
@@ -241,6 +248,15 @@ def _dealt(record: GameRecord) -> bool:
     """Whether the game was dealt (a table cancelled while it waited never was; one
     cancelled after its deal was agreed to by its people)."""
     return record.status in ("active", "finished") or bool(record.cancel_agreed)
+
+
+def _to_remind(record: GameRecord, seat: int, now: float) -> bool:
+    """Whether a days game waits for ``seat`` and its deadline is near enough to say
+    so (``model.pace.reminder_at``: before any vacation is spent)."""
+    deadline = record.turn_deadline
+    if record.days is None or deadline is None or seat not in record.to_move:
+        return False
+    return now >= reminder_at(deadline, record.days)
 
 
 def _game(record: GameRecord, seat: int) -> JSON:

@@ -38,7 +38,7 @@ EXPIRES_S = 600.0
 MOST_PENDING = 5
 ANSWERS = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
 SHOWN = ("id", "status", "from", "from_name", "to", "to_name", "variant", "players", "rated",
-         "turn_seconds", "commitment", "created_at", "expires_at", "game_id")  # fmt: skip
+         "turn_seconds", "days", "commitment", "created_at", "expires_at", "game_id")  # fmt: skip
 
 
 def shown(challenge: JSON) -> JSON:
@@ -67,8 +67,10 @@ class Challenges:
             raise Refusal("forbidden", f"{them['name']} takes no challenges")
         me = archive.accounts.player(player_id)
         assert me is not None  # the caller's key was found
-        players, rated = body.get("players", 2), bool(body.get("rated"))
-        seconds = body.get("clock") or (RATED_CLOCK_S if rated else None)
+        players, rated, days = body.get("players", 2), bool(body.get("rated")), body.get("days")
+        if days is not None and body.get("clock"):
+            raise validation_error("days", "a challenge has days a turn or a clock, not both")
+        seconds = None if days else body.get("clock") or (RATED_CLOCK_S if rated else None)
         options = {"turn_seconds": seconds} if seconds else None
         try:  # the variant checks the player count and the clock
             create_game(body["variant"], players, 0, options)
@@ -82,7 +84,7 @@ class Challenges:
             "id": secrets.token_hex(8), "status": "pending", "from": player_id,
             "from_name": me["name"], "to": target, "to_name": them["name"],
             "variant": body["variant"], "players": players, "rated": rated,
-            "turn_seconds": seconds, "unlisted": bool(body.get("unlisted")),
+            "turn_seconds": seconds, "days": days, "unlisted": bool(body.get("unlisted")),
             "server_seed": seed, "commitment": commitment(seed, None),
             "entropy": _entropy(body.get("entropy")), "from_token": token_hash(token),
             "created_at": now, "expires_at": now + EXPIRES_S, "game_id": None,
@@ -201,7 +203,7 @@ class Challenges:
         fair = Fairness(SCHEME, challenge["commitment"], challenge["server_seed"], entropy)
         record, events = self.lobby.opened(
             challenge["game_id"], game, seats, token_hash(new_token()), fair,
-            unlisted=challenge["unlisted"], rated=challenge["rated"],
+            unlisted=challenge["unlisted"], rated=challenge["rated"], days=challenge.get("days"),
         )  # fmt: skip
         if self.table.store.create(record, events):
             self.table.schedule(record)

@@ -16,20 +16,25 @@ without a turn clock has nobody away, so nothing there can be claimed.
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+
 from ..engine import Game
 from ..model.events import Event
 from ..model.outcomes import opening_over
-from ..model.record import GONE, JSON, GameRecord
+from ..model.record import GONE, JSON, STAND_IN, GameRecord
 from ..model.refusals import Refusal
 from ..store import Change
-from .changes import ended, gave_up, side_of, stamped
+from .changes import ended, gave_up, settled, side_of, stamped
+from .people import CLAIMABLE_S, People
 from .table import Table
 from .views import render
 
 
 class Concede:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, people: People) -> None:
         self.table = table
+        self.people = people
 
     def resign(self, game_id: str, token: str | None) -> JSON:
         """The caller's side gives the game up; the game as the caller sees it."""
@@ -42,14 +47,22 @@ class Concede:
 
         return self.table.update(game_id, decide)
 
-    def claim(self, game_id: str, token: str | None) -> JSON:
-        """Resign every side whose people are all away, for them; the game as the
-        caller sees it."""
+    def claim(self, game_id: str, token: str | None, outcome: str | None = None) -> JSON:
+        """Claim a game from sides that are not there; the game as the caller sees it.
+
+        In a game with a clock or days: every other side whose people are all
+        away is resigned for them. In a game with neither: the person to move, of
+        another side, once not seen for ``people.CLAIMABLE_S``, either resigns
+        (``outcome`` ``win``, the default) or leaves, the stand-in taking the seat
+        (``bot``); earlier, 409 ``opponent_present``."""
         caller = self.table.caller(token)
+        seen = self.people.last_seen(game_id)
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
             seat = _person(record, self.table.acting_seat(record, caller))
             game = self.table.game(record)
+            if game.turn_seconds is None and record.days is None:
+                return self._absent(record, game, seat, seen, outcome or "win")
             sides: dict[int, list[int]] = {}
             for s in range(record.players):
                 sides.setdefault(side_of(game, s), []).append(s)
@@ -62,6 +75,31 @@ class Concede:
             return self._resigned(record, game, seat, said)
 
         return self.table.update(game_id, decide)
+
+    def _absent(
+        self, record: GameRecord, game: Game, seat: int, seen: dict[int, float], outcome: str
+    ) -> tuple[Change, JSON]:
+        """The claim of a game with neither clock nor days (``claim``)."""
+        mine = side_of(game, seat)
+        movers = [s for s in record.to_move
+                  if record.seats[s].state == "human" and side_of(game, s) != mine]  # fmt: skip
+        if not movers:
+            raise Refusal("nothing_to_claim", "no person of another side is to move")
+        mover, now = movers[0], self.table.clock()
+        last = seen.get(mover, record.created_at)
+        if now - last < CLAIMABLE_S:
+            wait = math.ceil(CLAIMABLE_S - (now - last))
+            raise Refusal("opponent_present", f"{record.seats[mover].name or 'they'} were here "
+                          f"lately: it can be claimed in {wait} s if they stay away")  # fmt: skip
+        if outcome == "win":
+            return self._resigned(record, game, seat, [{"type": "resigned", "seat": mover,
+                                                        "claimed_by": seat}])  # fmt: skip
+        events: list[Event] = []
+        gone = replace(record.seats[mover], state="left", bot=STAND_IN, token=None)
+        record = stamped(record.with_seat(mover, gone),
+                         [{"type": "left", "seat": mover, "claimed_by": seat}], events)  # fmt: skip
+        record = settled(record, game, now, events)
+        return Change(record, events), render(record, game, seat)
 
     def forfeit(self, game_id: str, seats: list[int]) -> None:
         """Resign ``seats`` for their people, who never came (a tournament's no-shows:

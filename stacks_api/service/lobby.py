@@ -19,6 +19,7 @@ from ..store import Change
 from .changes import ended, settled, stamped, started_when_full
 from .cursors import cursor as cursor_after
 from .cursors import read_cursor
+from .people import People
 from .table import Caller, Table, own_seat, seat_of
 from .views import render, summary
 
@@ -53,8 +54,9 @@ def seats_of(requested: list[Mapping[str, Any]], players: int) -> tuple[Seat, ..
 
 
 class Lobby:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, people: People | None = None) -> None:
         self.table = table
+        self.people = people
 
     def create(self, body: JSON) -> tuple[JSON, str]:
         """Create a game; returns its spectator view and the host token."""
@@ -229,6 +231,8 @@ class Lobby:
         joined = self.table.update(game_id, decide)
         if caller.player_id is not None:
             self.table.store.index_player_game(caller.player_id, game_id, self.table.clock())
+        if self.people is not None:  # taking a seat is a sign of life
+            self.people.seen(game_id, joined["seat"])
         return joined
 
     def leave(self, game_id: str, token: str | None) -> JSON:

@@ -1,7 +1,8 @@
 """Quick pairing: a player asks for a game and is seated with others who asked for
 the same kind of game, of close rating.
 
-A seek waits in its pool (variant, players, rated or not, turn clock). A pass
+A seek waits in its pool (variant, players, rated or not, turn clock or days a
+turn: days seeks pair among themselves, never with live ones). A pass
 over a pool, made whenever a seek is added or read and by the background
 workers every second, takes the oldest seek first and seats it with the
 closest-rated others whose ranges all overlap; a seek's range widens the longer
@@ -38,12 +39,14 @@ WIDTH = 100.0  # rating points either side a new seek accepts
 WIDEN_PER_S = 10.0  # and how fast that widens while it waits
 RECOVER_AFTER_S = 10.0
 WAIT_S = 120.0  # how long a seek waits by default (its ``wait_s``, up to 600)
+LONGEST_WAIT_S = 600.0  # a days seek may wait up to a day (the schema's bound)
 
 
 def pool_of(body: JSON) -> str:
     """The pool a seek waits in: only seeks of the same pool are paired."""
     kind = "rated" if body.get("rated") else "casual"
-    return f"{body['variant']}:{body['players']}:{kind}:{int(body.get('turn_seconds') or 0)}"
+    pace = f"d{body['days']}" if body.get("days") else str(int(body.get("turn_seconds") or 0))
+    return f"{body['variant']}:{body['players']}:{kind}:{pace}"
 
 
 def width(seek: JSON, now: float) -> float:
@@ -113,7 +116,13 @@ class Pairing:
         """Add the player's seek (one at a time) and try to pair it at once. A rated
         seek is always clocked (``RATED_CLOCK_S`` unless it names a clock), so a
         game a stranger abandons ends by itself."""
-        if body.get("rated") and not body.get("turn_seconds"):
+        if body.get("days") is not None:
+            if body.get("turn_seconds"):
+                raise validation_error("days", "a seek has days a turn or a clock, not both")
+        elif body.get("wait_s", WAIT_S) > LONGEST_WAIT_S:
+            raise validation_error("wait_s", f"a seek waits at most {LONGEST_WAIT_S:g} s "
+                                             "(a days seek, a day)")  # fmt: skip
+        elif body.get("rated") and not body.get("turn_seconds"):
             body = {**body, "turn_seconds": RATED_CLOCK_S}
         archive = self.table.archive
         assert archive is not None  # the caller's key was found in it
@@ -128,7 +137,8 @@ class Pairing:
         seek = {
             "id": secrets.token_hex(8), "player_id": player_id, "name": player["name"],
             "pool": pool_of(body), "variant": body["variant"], "players": body["players"],
-            "rated": bool(body.get("rated")), "turn_seconds": body.get("turn_seconds"),
+            "rated": bool(body.get("rated")), "turn_seconds": body.get("turn_seconds") or None,
+            "days": body.get("days"),
             "rating": rating, "since": now, "expires_at": now + body.get("wait_s", WAIT_S),
             "status": "waiting",
         }  # fmt: skip
@@ -192,7 +202,7 @@ class Pairing:
         seats = tuple(Seat("reserved", name=s["name"], player_id=s["player_id"]) for s in group)
         record, events = self.lobby.opened(
             seek["game_id"], game, seats, token_hash(new_token()), committed(seek["players"]),
-            unlisted=True, rated=seek["rated"],
+            unlisted=True, rated=seek["rated"], days=seek.get("days"),
         )  # fmt: skip
         record = replace(record, due_at=self.table.clock() + RESERVED_S)
         if self.table.store.create(record, events):
@@ -214,6 +224,6 @@ def _options(body: JSON) -> JSON | None:
 
 def shown(seek: JSON) -> JSON:
     """A seek as its player sees it."""
-    keys = ("id", "status", "variant", "players", "rated", "turn_seconds", "rating", "since",
-            "expires_at", "game_id", "seat")  # fmt: skip
+    keys = ("id", "status", "variant", "players", "rated", "turn_seconds", "days", "rating",
+            "since", "expires_at", "game_id", "seat")  # fmt: skip
     return {k: seek.get(k) for k in keys}

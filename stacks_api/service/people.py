@@ -14,8 +14,9 @@ past being online) may be claimed (``concede.claim``).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
-from ..model.record import GameRecord
+from ..model.record import JSON, GameRecord
 from ..runtime.ttl_cache import TtlCache
 from .table import Table
 
@@ -55,6 +56,27 @@ class People:
 
     def last_seen(self, game_id: str) -> dict[int, float]:
         return self.table.store.presence.of(game_id)
+
+    def ticker(self, game_id: str, seat: int | None) -> Callable[[], list[JSON]]:
+        """For a game's stream: each call marks the stream's seat (if any) seen and
+        answers ``presence`` events (``seat``, ``presence``, ``seen_at``) for every
+        seat whose presence changed since the last call (the first call: every seat
+        ever seen)."""
+        told: dict[int, str] = {}
+
+        def tick() -> list[JSON]:
+            if seat is not None:
+                self.seen(game_id, seat)
+            now, events = self.table.clock(), []
+            for where, at in sorted(self.last_seen(game_id).items()):
+                state = presence_of(at, now)
+                if told.get(where) != state:
+                    told[where] = state
+                    events.append({"type": "presence", "seat": where, "presence": state,
+                                   "seen_at": round(at / 60) * 60})  # fmt: skip
+            return events
+
+        return tick
 
     def shown(self, record: GameRecord) -> dict[int, dict[str, object]]:
         """Each person's presence, ``seen_at`` and (a days game) vacation days left,

@@ -110,6 +110,15 @@ class Play:
         view = render(record, self.table.game(record), seat, self.people.shown(record))
         return view, seat, record, same
 
+    def seat_for(self, game_id: str, token: str | None) -> int | None:
+        """The seat ``token`` holds in the game (None: no token, or none of its seats)."""
+        if token is None:
+            return None
+        try:
+            return seat_of(self.table.load(game_id), self.table.caller(token))
+        except Refusal:
+            return None
+
     def wait_for_humans(self, record: GameRecord, wait_s: float) -> GameRecord:
         """The game once a human seat must act or it is over, or after ``wait_s``."""
         if record.human_must_act():

@@ -46,6 +46,36 @@ class Players:
             raise Refusal("player_deleted", f"the player {player_id!r} deleted their account")
         return {**found, "ratings": self.archive.ratings.of(player_id)}
 
+    def mine(self, player_id: str) -> JSON:
+        """The caller's own account: its profile, its vacation bank (whole days) and
+        how many games wait for it."""
+        profile = self.profile(player_id)
+        bank = self.archive.vacations.banks([player_id]).get(player_id, 0.0)
+        return {**profile, "vacation_days": int(bank), "turn_count": len(self.waiting(player_id))}
+
+    def waiting(self, player_id: str) -> list[JSON]:
+        """The live games that wait for the player to act, nearest deadline first
+        (games without one last, oldest change first)."""
+        found = []
+        for game_id in self.table.store.player_games(player_id):
+            record = self.table.store.load(game_id)
+            if record is None or record.status != "active":
+                continue
+            mine = (i for i, s in enumerate(record.seats)
+                    if s.player_id == player_id and s.state in ("human", "away"))  # fmt: skip
+            seat = next(mine, None)
+            if seat is None or seat not in record.to_move:
+                continue
+            found.append({
+                "id": record.id, "variant": record.variant, "seat": seat,
+                "version": record.version, "deadline": record.clock, "days": record.days,
+                "rated": record.rated, "tournament": record.tournament,
+                "opponents": [s.name for i, s in enumerate(record.seats) if i != seat],
+                "updated_at": record.updated_at,
+            })  # fmt: skip
+        found.sort(key=lambda g: (g["deadline"] is None, g["deadline"] or g["updated_at"]))
+        return found
+
     def delete(self, player_id: str) -> None:
         """Delete the account (``archive.moderation``: keys, webhooks, tournaments),
         once none of its games is live or waits to be archived; then what the live

@@ -83,7 +83,9 @@ class Tournaments:
         length = "rounds" if system == "swiss" else "minutes"
         if body.get(length) is None:
             raise validation_error(length, f"a {system} needs its number of {length}")
-        players = body.get("players", 2)
+        players, days = body.get("players", 2), body.get("days")
+        if days is not None and body.get("clock"):
+            raise validation_error("days", "a tournament has days a turn or a clock, not both")
         seconds = body.get("clock") or DEFAULT_TURN_SECONDS
         try:  # the variant checks the table size and the clock
             create_game(body["variant"], players, 0, {"turn_seconds": seconds})
@@ -95,7 +97,7 @@ class Tournaments:
             "creator": player_id, "variant": body["variant"], "system": system,
             "rounds": body.get("rounds") if system == "swiss" else None,
             "minutes": body.get("minutes") if system == "arena" else None, "players": players,
-            "rated": bool(body.get("rated")), "turn_seconds": float(seconds),
+            "rated": bool(body.get("rated")), "turn_seconds": float(seconds), "days": days,
             "max_players": body.get("max_players") or MOST_ENTRIES,
             "starts_at": max(float(body["starts_at"]), now),
         }  # fmt: skip
@@ -302,14 +304,15 @@ class Tournaments:
         if self._over_budget(tournament, seats):
             return  # made by a later step, once the creator's budget has room
         players = len(seats)
-        game = create_game(tournament["variant"], players, secrets.randbits(63),
-                           {"turn_seconds": tournament["turn_seconds"]})  # fmt: skip
+        days = tournament.get("days")
+        clock = None if days else {"turn_seconds": tournament["turn_seconds"]}
+        game = create_game(tournament["variant"], players, secrets.randbits(63), clock)
         seed = table["server_seed"]
         fair = Fairness(SCHEME, commitment(seed, None), seed, (None,) * players)
         record, events = self.lobby.opened(
             table["game_id"], game, seats, token_hash(new_token()), fair,
             rated=tournament["rated"],
-            tournament={"id": tournament["id"], "round": table["round"]},
+            tournament={"id": tournament["id"], "round": table["round"]}, days=days,
         )  # fmt: skip
         if self.table.store.create(record, events):
             self.table.schedule(record)

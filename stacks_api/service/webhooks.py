@@ -41,8 +41,8 @@ from ..runtime import metrics
 from .ports import Archive
 from .table import Table
 
-EVENTS = ("your_turn", "game_started", "game_ended", "paired", "seek_closed", "challenge",
-          "challenge_answered", "tournament_started", "tournament_round",
+EVENTS = ("your_turn", "turn_reminder", "game_started", "game_ended", "paired", "seek_closed",
+          "challenge", "challenge_answered", "tournament_started", "tournament_round",
           "tournament_ended")  # fmt: skip
 CANDIDATES = 200  # due deliveries looked at a pass (at most two of each webhook)
 
@@ -58,7 +58,7 @@ def sign(secret: str, message_id: str, timestamp: int, body: str) -> str:
 def event_key(event: JSON) -> str:
     """What makes an event the same event wherever it is found."""
     kind = event["type"]
-    if kind == "your_turn":
+    if kind in ("your_turn", "turn_reminder"):
         return f"{kind}:{event['game_id']}:{event['version']}"
     if kind in ("paired", "seek_closed"):
         return f"{kind}:{event['seek']}:{event.get('status', '')}"

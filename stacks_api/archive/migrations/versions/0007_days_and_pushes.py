@@ -22,6 +22,8 @@ def upgrade() -> None:
             sa.Column("vacation_days", sa.Double(), nullable=False, server_default="10")
         )
         players.add_column(sa.Column("vacation_at", sa.Double(), nullable=True))
+    with op.batch_alter_table("tournaments") as tournaments:
+        tournaments.add_column(sa.Column("days", sa.SmallInteger(), nullable=True))
     op.create_table(
         "vacation_days",
         sa.Column("game_id", sa.String(length=32), nullable=False),
@@ -108,6 +110,8 @@ def downgrade() -> None:
     op.drop_index(op.f("ix_push_subscriptions_player_id"), table_name="push_subscriptions")
     op.drop_table("push_subscriptions")
     op.drop_table("vacation_days")
+    with op.batch_alter_table("tournaments") as tournaments:
+        tournaments.drop_column("days")
     with op.batch_alter_table("players") as players:
         players.drop_column("vacation_at")
         players.drop_column("vacation_days")
