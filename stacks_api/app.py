@@ -23,6 +23,7 @@ from .api import (
     hints,
     limits,
     metrics,
+    notifications,
     openapi,
     pairing,
     players,
@@ -38,6 +39,7 @@ from .competition import bot_ratings
 from .outbound.addresses import Allowed
 from .runtime.ttl_cache import TtlCache
 from .service import GameService
+from .service.pushes import PushSettings
 from .service.webhooks import Sending
 from .store import make_store
 from .workers.archiver import chores
@@ -90,6 +92,7 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(ratings.blp)
     api.register_blueprint(pairing.blp)
     api.register_blueprint(challenges.blp)
+    api.register_blueprint(notifications.blp)
     api.register_blueprint(tournaments.blp)
     api.register_blueprint(hints.blp)
     api.register_blueprint(analysis.blp)
@@ -133,6 +136,13 @@ def build_service(config: Mapping[str, Any]) -> GameService:
             config["WEBHOOK_LEASE_S"],
         ),
         "bots_alone": config["LIMIT_BOTS_ALONE"] if config["RATE_LIMITS"] else None,
+        "push_settings": PushSettings(
+            config["VAPID_PRIVATE_KEY"],
+            config["VAPID_SUBJECT"],
+            Allowed.parse(config["WEBHOOK_ALLOW"]),
+            config["WEBHOOK_FIRST_DELAY_S"],
+            config["WEBHOOK_LEASE_S"],
+        ),
     }
     if config["JOBS"] != "local":
         return GameService(store, RemoteWorkers(store.work), **settings)
@@ -141,6 +151,7 @@ def build_service(config: Mapping[str, Any]) -> GameService:
     service = GameService(store, runner, **settings)
     runner.archiver = chores(service)
     unfinished = any(t["status"] != "finished" for t in archive.tournaments.listed())
-    if archive.webhooks.active() or unfinished:  # followed from the start, not the first game
+    listened = archive.webhooks.active() or archive.pushes.listeners()
+    if listened or unfinished:  # followed from the start, not the first game
         runner.start()
     return service

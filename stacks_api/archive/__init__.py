@@ -21,6 +21,7 @@ from .db import connect, database_url, is_current, upgrade
 from .errors import ArchiveUnavailable
 from .games import GameArchive
 from .moderation import Moderation
+from .pushes import PushBook
 from .ratings import RatingBook
 from .tournaments import TournamentBook
 from .vacations import Vacations
@@ -29,7 +30,7 @@ from .webhooks import WebhookBook
 
 class Archive:
     """The archive's parts over one engine: games, accounts, ratings, analyses,
-    moderation, webhooks, tournaments and vacation banks."""
+    moderation, webhooks, pushes, tournaments and vacation banks."""
 
     def __init__(
         self, engine: Engine, clock: Callable[[], float] = time.time, starts: Starts = fresh
@@ -43,6 +44,7 @@ class Archive:
         self.webhooks = WebhookBook(engine, clock)
         self.tournaments = TournamentBook(engine, clock)
         self.vacations = Vacations(engine, clock)
+        self.pushes = PushBook(engine, clock)
 
     @property
     def kind(self) -> str:

@@ -27,6 +27,7 @@ from .models import (
     Webhook,
 )
 from .names import DELETED_NAME, rename_seats
+from .pushes import drop_pushes
 from .tournaments import take_out
 from .webhooks import drop
 
@@ -105,6 +106,7 @@ class Moderation:
                 )  # fmt: skip
                 take_out(connection, player_id, now, forget=False)
                 drop(connection, select(Webhook.id).where(Webhook.player_id == player_id))
+                drop_pushes(connection, player_id)
         return bool(done.rowcount)
 
     def rename(self, player_id: str, name: str) -> int:
@@ -137,6 +139,7 @@ class Moderation:
             connection.execute(delete(Report).where(Report.reporter_id == player_id))
             rename_seats(connection, player_id, DELETED_NAME)
             take_out(connection, player_id, now, forget=True)
+            drop_pushes(connection, player_id)
 
     def export(
         self, player_id: str, games: Callable[[HistoryQuery], Iterator[JSON]]

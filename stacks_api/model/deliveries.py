@@ -1,4 +1,5 @@
-"""Webhook deliveries as the queue hands them out."""
+"""Deliveries of webhooks and pushes as their queues hand them out, and what
+came of an attempt."""
 
 from __future__ import annotations
 
@@ -39,3 +40,34 @@ class Attempt:
     status: int | None
     error: str | None
     duration_ms: float
+
+
+@dataclass(frozen=True)
+class PushDue:
+    """A leased push, with what encrypting and sending it needs."""
+
+    id: str
+    subscription_id: str
+    player_id: str
+    endpoint: str
+    p256dh: str
+    auth: str
+    event: str
+    payload: str
+    topic: str
+    urgency: str
+    ttl: int
+    attempts: int
+    created_at: float
+    lease_until: float
+
+
+@dataclass(frozen=True)
+class PushOutcome:
+    """What came of one push: the push service's status (None: no answer), whether
+    it took it, and how long it asked us to wait (a 429's Retry-After)."""
+
+    due: PushDue
+    ok: bool
+    status: int | None
+    retry_after: float | None = None

@@ -67,6 +67,10 @@ class Config:
     # are private or loopback ("127.0.0.1,10.0.0.0/8"), and the first retry's wait
     # (each later one three times the last, up to 6 hours).
     WEBHOOK_ALLOW = os.environ.get("STACKS_WEBHOOK_ALLOW", "")
+    # Web Push (docs/configuration.md): the VAPID private key (base64url or PEM; made
+    # once and kept in the archive when unset) and the contact the push services see.
+    VAPID_PRIVATE_KEY = os.environ.get("STACKS_VAPID_PRIVATE_KEY") or None
+    VAPID_SUBJECT = os.environ.get("STACKS_VAPID_SUBJECT", "mailto:operator@localhost")
     WEBHOOK_FIRST_DELAY_S = float(os.environ.get("STACKS_WEBHOOK_FIRST_DELAY_S", "5"))
     # A worker holds a delivery this long; one that dies lets it be sent again then.
     WEBHOOK_LEASE_S = float(os.environ.get("STACKS_WEBHOOK_LEASE_S", "30"))

@@ -61,6 +61,11 @@ WEBHOOK_DELIVERIES = Counter(
     "Webhook delivery attempts, by outcome (delivered, retry, failed, lost to another worker)",
     ["outcome"],
 )
+PUSHES = Counter(
+    "stacks_pushes_total",
+    "Web Push attempts, by outcome (delivered, retry, paused, stale, gone, lost)",
+    ["outcome"],
+)
 STORE_ERRORS = Counter(
     "stacks_store_errors_total",
     "Requests refused because a store failed (store: live or archive)",

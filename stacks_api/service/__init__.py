@@ -45,12 +45,14 @@ from .closures import Closures
 from .concede import Concede
 from .hints import Hints
 from .lobby import Lobby
-from .notifications import Notifications
+from .notifications import Channel, Notifications
 from .pairing import Pairing
 from .people import People
 from .play import Play
 from .players import Players
 from .ports import Archive, Degraded, Jobs, Unavailable, WorkQueue
+from .preferences import Preferences
+from .pushes import DEFAULT_PUSHES, PushDesk, PushSettings
 from .rating import RatingDesk
 from .rematch import Rematch
 from .table import Table
@@ -72,6 +74,7 @@ class GameService:
         archive_claim_s: float = CLAIM_S,
         webhook_sending: Sending = DEFAULT_SENDING,
         bots_alone: str | None = None,
+        push_settings: PushSettings = DEFAULT_PUSHES,
     ) -> None:
         self.store = store
         self.jobs = jobs
@@ -96,7 +99,12 @@ class GameService:
         # Everything that leaves the server goes through one courier a process.
         self.courier = Courier(Rules(allowed=webhook_sending.allowed))
         self.webhooks = WebhookDesk(self.table, webhook_sending, self.courier)
-        self.notifications = Notifications(self.account_feed, self.courier, [self.webhooks])
+        self.preferences = Preferences(self.table)
+        self.pushes = PushDesk(self.table, self.people, self.preferences, self.courier,
+                               push_settings)  # fmt: skip
+        channels: list[Channel] = [self.webhooks, self.pushes]
+        self.notifications = Notifications(self.account_feed, self.courier, channels,
+                                           self.preferences)  # fmt: skip
         self.archiving = (
             None if archive is None else Archiving(store, archive.games, archive_claim_s)
         )

@@ -18,6 +18,7 @@ rating's change once the archive has rated it), ``tournament_started`` and
 the game of theirs a round made), ``webhook_disabled`` (a webhook failed every
 delivery for a day), ``turn_reminder`` (a days game waits for the player, and a
 quarter of their time or 24 hours, whichever is less, remains: once a version),
+``chat`` (a line another player said at one of the player's tables),
 ``account_closed`` (the last event: the account was closed or deleted). The
 account's tournaments and webhooks are looked at every ``ACCOUNT_CHECK_S``.
 """
@@ -54,6 +55,7 @@ class Told:
     closed: bool = False
     tournaments: dict[str, str] = field(default_factory=dict)  # id -> its status told
     reminded: dict[str, int] = field(default_factory=dict)  # game -> version reminded of
+    chat_read: dict[str, int] = field(default_factory=dict)  # game -> version read up to
 
 
 class AccountFeed:
@@ -120,12 +122,25 @@ class AccountFeed:
                     told.reminded[record.id] = record.version
                     turn = {"version": record.version, "deadline": record.turn_deadline}
                     events.append({"type": "turn_reminder", **_game(record, seat), **turn})
+                events += self._chat(record, seat, told)
             elif record.ended:
                 ended = self._ended(record, seat, now)
                 if ended is not None:
                     told.ended.add(record.id)
                     events.append(ended)
         return events
+
+    def _chat(self, record: GameRecord, seat: int, told: Told) -> list[JSON]:
+        """Lines said at the player's table by others since last told (a game first
+        seen: none of its old lines)."""
+        read = told.chat_read.setdefault(record.id, record.version)
+        if record.version <= read:
+            return []
+        told.chat_read[record.id] = record.version
+        return [{"type": "chat", **_game(record, seat), "version": e["version"],
+                 "name": e.get("name"), "text": e["text"]}
+                for e in self.table.store.events_after(record.id, read)
+                if e["type"] == "chat" and e.get("seat") not in (None, seat)]  # fmt: skip
 
     def _account(self, player_id: str, told: Told) -> list[JSON]:
         """Webhooks disabled since last told, and the account's closing."""

@@ -2,9 +2,10 @@
 
 An account's events come from its feed (``account_feed``), which each open
 account stream follows by itself. The channels that reach an account when none
-is open (webhooks; Web Push next) are told by ``dispatch``, which the workers'
+is open (webhooks, Web Push) are told by ``dispatch``, which the workers'
 courier thread calls: it follows every account that has a channel, and hands
-each new event to each channel the account listens on for that event's type.
+each new event to each channel the account's preferences send that kind of
+event to (``service.preferences``).
 Each channel keeps a durable queue of what it must send and hands it to the
 courier (``stacks_api.outbound``) in ``send``: no part of the service calls an
 HTTP library, and a receiver that stalls holds only its own slots.
@@ -17,10 +18,13 @@ from typing import Protocol
 from ..model.record import JSON
 from ..outbound.courier import Courier
 from .account_feed import AccountFeed, Told
+from .preferences import Preferences, goes_to
 
 
 class Channel(Protocol):
     """A way to reach accounts when no stream of theirs is open."""
+
+    name: str  # as the accounts' preferences name it
 
     def listeners(self) -> dict[str, float]:
         """Every account this channel reaches, and since when (epoch seconds)."""
@@ -34,10 +38,17 @@ class Channel(Protocol):
 
 
 class Notifications:
-    def __init__(self, feed: AccountFeed, courier: Courier, channels: list[Channel]) -> None:
+    def __init__(
+        self,
+        feed: AccountFeed,
+        courier: Courier,
+        channels: list[Channel],
+        preferences: Preferences | None = None,
+    ) -> None:
         self.feed = feed
         self.courier = courier
         self.channels = channels
+        self.preferences = preferences
         self._followed: dict[str, Told] = {}  # account -> what was handed on so far
 
     def dispatch(self, now: float) -> int:
@@ -57,8 +68,13 @@ class Notifications:
                 self._followed[player_id] = told
             else:
                 events = self.feed.poll(player_id, told)
-            if events:
-                queued += sum(channel.queue(player_id, events, now) for channel, _ in channels)
+            if not events:
+                continue
+            chosen = self.preferences.of(player_id) if self.preferences is not None else None
+            for channel, _ in channels:
+                sent = [e for e in events
+                        if chosen is None or goes_to(chosen, e["type"], channel.name)]  # fmt: skip
+                queued += channel.queue(player_id, sent, now) if sent else 0
         return queued
 
     def send(self) -> int:

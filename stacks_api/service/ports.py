@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol
 
-from ..model.deliveries import Attempt, Candidate, Due
+from ..model.deliveries import Attempt, Candidate, Due, PushDue, PushOutcome
 from ..model.record import JSON, Archived, HistoryQuery
 from ..store import EventFeed, StoreDegraded, StoreUnavailable, WorkQueue
 
@@ -199,8 +199,43 @@ class Vacations(Protocol):
     ) -> float | None: ...
 
 
+class Pushes(Protocol):
+    """Web Push subscriptions, their queue, preferences and the server's keys
+    (``archive.pushes``)."""
+
+    def subscribe(self, player_id: str, endpoint: str, p256dh: str, auth: str,
+                  events: list[str]) -> JSON: ...  # fmt: skip
+
+    def of(self, player_id: str) -> list[JSON]: ...
+
+    def remove(self, player_id: str, subscription_id: str) -> bool: ...
+
+    def listeners(self) -> dict[str, float]: ...
+
+    def subscriptions(self, player_id: str) -> list[JSON]: ...
+
+    def enqueue(self, pushes: Iterable[JSON]) -> int: ...
+
+    def due(self, limit: int) -> list[Candidate]: ...
+
+    def lease(self, ids: list[str], lease_s: float) -> list[PushDue]: ...
+
+    def finish_many(self, outcomes: list[PushOutcome], first_delay_s: float) -> list[str]: ...
+
+    def queued(self) -> int: ...
+
+    def preferences(self, player_id: str) -> JSON | None: ...
+
+    def set_preferences(self, player_id: str, settings: JSON) -> None: ...
+
+    def server_key(self, name: str, make: Callable[[], str]) -> str: ...
+
+
 class Archive(Protocol):
     """The archive's parts."""
+
+    @property
+    def pushes(self) -> Pushes: ...
 
     @property
     def vacations(self) -> Vacations: ...

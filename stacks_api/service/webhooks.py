@@ -43,7 +43,7 @@ from .table import Table
 
 EVENTS = ("your_turn", "turn_reminder", "game_started", "game_ended", "paired", "seek_closed",
           "challenge", "challenge_answered", "tournament_started", "tournament_round",
-          "tournament_ended")  # fmt: skip
+          "tournament_ended", "chat")  # fmt: skip
 CANDIDATES = 200  # due deliveries looked at a pass (at most two of each webhook)
 
 
@@ -58,7 +58,7 @@ def sign(secret: str, message_id: str, timestamp: int, body: str) -> str:
 def event_key(event: JSON) -> str:
     """What makes an event the same event wherever it is found."""
     kind = event["type"]
-    if kind in ("your_turn", "turn_reminder"):
+    if kind in ("your_turn", "turn_reminder", "chat"):
         return f"{kind}:{event['game_id']}:{event['version']}"
     if kind in ("paired", "seek_closed"):
         return f"{kind}:{event['seek']}:{event.get('status', '')}"
@@ -88,6 +88,8 @@ DEFAULT_SENDING = Sending()
 
 
 class WebhookDesk:
+    name = "webhook"  # the channel's name in the preferences
+
     def __init__(
         self,
         table: Table,
