@@ -88,10 +88,11 @@ def test_subscriptions_are_checked_kept_five_at_most_and_removed(client, app):
     keys = PushService().keys
     problem(client.post(PUSH, json={"endpoint": "https://p.example/x", "keys": keys}), 401,
             "unauthorized")  # fmt: skip
-    for body in ({}, {"endpoint": "https://p.example/x"},
-                 {"endpoint": "not a url", "keys": keys},
-                 {"endpoint": "https://p.example/x", "keys": {"p256dh": "x" * 87, "auth": "y" * 22}},
-                 {"endpoint": "https://p.example/x", "keys": keys, "events": ["everything"]}):  # fmt: skip
+    there = "https://p.example/x"
+    bad_keys = {"p256dh": "x" * 87, "auth": "y" * 22}
+    for body in ({}, {"endpoint": there}, {"endpoint": "not a url", "keys": keys},
+                 {"endpoint": there, "keys": bad_keys},
+                 {"endpoint": there, "keys": keys, "events": ["everything"]}):  # fmt: skip
         problem(client.post(PUSH, json=body, headers=mine), 422, "validation_error")
     app.extensions["stacks_api.games"].pushes.settings = pushes.PushSettings()  # nothing allowed
     problem(client.post(PUSH, json={"endpoint": "http://127.0.0.1:9/p", "keys": keys},
@@ -113,9 +114,9 @@ def test_preferences_quiet_hours_and_webhooks(client):
     mine = bearer(key)
     shown = client.get("/api/v1/players/me/notifications", headers=mine).json
     assert shown["events"]["your_turn"] == ["push", "webhook"] and shown["quiet_hours"] is None
-    changed = client.patch("/api/v1/players/me/notifications", headers=mine, json={
-        "events": {"your_turn": ["webhook"]},
-        "quiet_hours": {"from": "22:00", "to": "07:00", "tz": "Europe/Bucharest"}}).json  # fmt: skip
+    quiet = {"from": "22:00", "to": "07:00", "tz": "Europe/Bucharest"}
+    changed = client.patch("/api/v1/players/me/notifications", headers=mine,
+                           json={"events": {"your_turn": ["webhook"]}, "quiet_hours": quiet}).json
     assert changed["events"]["your_turn"] == ["webhook"]
     assert changed["quiet_hours"]["tz"] == "Europe/Bucharest"
     assert client.get("/api/v1/players/me/notifications", headers=mine).json == changed
