@@ -115,8 +115,11 @@ def test_preferences_quiet_hours_and_webhooks(client):
     shown = client.get("/api/v1/players/me/notifications", headers=mine).json
     assert shown["events"]["your_turn"] == ["push", "webhook"] and shown["quiet_hours"] is None
     quiet = {"from": "22:00", "to": "07:00", "tz": "Europe/Bucharest"}
-    changed = client.patch("/api/v1/players/me/notifications", headers=mine,
-                           json={"events": {"your_turn": ["webhook"]}, "quiet_hours": quiet}).json
+    changed = client.patch(
+        "/api/v1/players/me/notifications",
+        headers=mine,
+        json={"events": {"your_turn": ["webhook"]}, "quiet_hours": quiet},
+    ).json
     assert changed["events"]["your_turn"] == ["webhook"]
     assert changed["quiet_hours"]["tz"] == "Europe/Bucharest"
     assert client.get("/api/v1/players/me/notifications", headers=mine).json == changed
