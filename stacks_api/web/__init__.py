@@ -36,6 +36,15 @@ def layout() -> Response:
     return current_app.response_class(LAYOUT.read_text("utf-8"), mimetype="application/json")
 
 
+@blp.route("/play/sw.js")
+def service_worker() -> Response:
+    """The service worker, allowed to control /play itself (not only /play/...)."""
+    sent = send_from_directory(str(STATIC), "sw.js", max_age=0)
+    sent.headers["Service-Worker-Allowed"] = "/play"
+    return sent
+
+
 @blp.route("/play/<path:name>")
 def asset(name: str) -> Response:
-    return send_from_directory(str(STATIC), name, max_age=0)
+    mimetype = "application/manifest+json" if name.endswith(".webmanifest") else None
+    return send_from_directory(str(STATIC), name, max_age=0, mimetype=mimetype)

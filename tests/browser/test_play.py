@@ -208,13 +208,15 @@ def test_the_page_catches_up_after_the_server_restarts(open_page, browser):
 def test_the_client_is_small():
     """What one page can load: the code, the style, the board, English (always
     fetched) and one other language (only the one in use is). The budget was 150 kB
-    until the tournaments' pages came (about 13 kB with their words)."""
+    until the tournaments' pages came (about 13 kB with their words), and 175 kB until
+    games over days and notifications came (the account's stream, the turn list, the
+    settings page, the service worker, the manifest and its icons: about 18 kB)."""
     files = [path for path in STATIC.rglob("*") if path.is_file()]
     tables = [path for path in files if path.parent.name == "lang"]
     code = sum(path.stat().st_size for path in files if path not in tables)
     english = (STATIC / "lang" / "en.js").stat().st_size
     other = max(path.stat().st_size for path in tables if path.name != "en.js")
-    assert code + english + other < 175_000, f"{code + english + other} bytes"
+    assert code + english + other < 190_000, f"{code + english + other} bytes"
 
 
 def test_the_lobby_creates_a_stacks_game_against_bots_and_opens_it(server, open_page):

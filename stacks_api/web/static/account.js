@@ -17,9 +17,13 @@ export function account() {
   }
 }
 
+// Signing in or out is told to this tab (other tabs hear the storage change).
+const changed = () => window.dispatchEvent(new Event("stacks:account"));
+
 function keep(key, player) {
   localStorage.setItem(KEY, key);
   localStorage.setItem(PLAYER, JSON.stringify({ id: player.id, name: player.name }));
+  changed();
 }
 
 export async function createAccount(name) {
@@ -35,6 +39,7 @@ export async function useKey(key) {
 export function signOut() {
   localStorage.removeItem(KEY);
   localStorage.removeItem(PLAYER);
+  changed();
 }
 
 // The lobby's account box: create one or paste a key; once signed in, the name,

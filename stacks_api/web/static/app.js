@@ -3,6 +3,7 @@
 // tab (and in "my games") and taken out of the address bar.
 import { account } from "./account.js";
 import { watchChallenges } from "./challenges.js";
+import { bell, setTitle, showNotifications, watchAccount } from "./notify.js";
 import { h } from "./dom.js";
 import { LANGUAGES, chooseLanguage, language, t } from "./i18n.js";
 import { GameScreen } from "./game.js";
@@ -60,6 +61,11 @@ function route() {
     stopLobby = showTournaments(main, page.say);
     return;
   }
+  if (hash.get("notifications")) {
+    page.status("settings", 0);
+    showNotifications(main, page.say);
+    return;
+  }
   if (hash.get("player")) {
     page.status("player", 0);
     showPlayer(main, page.say, hash.get("player"));
@@ -93,14 +99,18 @@ function header() {
     ...Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
   const sound = h("input", { type: "checkbox", id: "sound", checked: soundOn() || null,
     onchange: (event) => setSound(event.target.checked) });
-  document.title = t("title");
+  setTitle(t("title"));
   document.getElementById("brand").textContent = t("brand");
   banner.textContent = t("reconnecting");
   document.getElementById("settings").replaceChildren(
-    h("label", { for: "sound" }, sound, ` ${t("sound")}`), " ", languages);
+    h("label", { for: "sound" }, sound, ` ${t("sound")}`), " ", languages, " ",
+    account() ? h("a", { href: "#notifications=1", "data-notifications-link": "", title: t("notifications") }, "⚙") : "", " ",
+    bell(page.say));
 }
 
 header();
+window.addEventListener("stacks:account", header); // the bell and settings need an account
 window.addEventListener("hashchange", route);
 route();
-watchChallenges(document.getElementById("notices"), page.say);
+const challenged = watchChallenges(document.getElementById("notices"), page.say);
+watchAccount(document.getElementById("turns"), challenged);

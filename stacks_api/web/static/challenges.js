@@ -7,7 +7,6 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { freshEntropy, keepDeal, keepToken } from "./seats.js";
 
-const LOOK_EVERY_MS = 2000;
 const SENT = "stacks:challenges"; // challenge id -> the deal's commitment and our entropy
 const SEEN = "stacks:challenges-seen"; // answers already told in this tab
 
@@ -109,14 +108,12 @@ function notice(challenge, me, say, look) {
     h("button", { type: "button", class: "small quiet", onclick: done }, t("dismiss")));
 }
 
-// Look at the account's challenges now and every few seconds, and show their notices.
+// Show the account's challenges' notices: the returned ``look`` reads them again
+// (the account's stream calls it on each challenge event: never by polling).
 export function watchChallenges(box, say) {
-  let timer = null;
   const look = async () => {
-    clearTimeout(timer);
     const me = account();
-    timer = setTimeout(look, LOOK_EVERY_MS);
-    if (!me) return box.replaceChildren(); // signed out: look again, they may sign in
+    if (!me) return box.replaceChildren();
     try {
       const { challenges } = await call("GET", "/challenges", { token: me.key });
       const told = seen();
@@ -128,4 +125,5 @@ export function watchChallenges(box, say) {
     }
   };
   look();
+  return look;
 }

@@ -1,6 +1,7 @@
 // A game on screen: its view, the move history rebuilt from the public events, the
 // live event stream, and the seat's actions.
 import { call, follow, Refusal } from "./api.js";
+import { setTitle } from "./notify.js";
 import { ChatPanel } from "./chat.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -99,6 +100,7 @@ export class GameScreen {
     this.chatTimer = setInterval(() => this.chat.load().then(() => this.chat.refresh()), CHAT_EVERY_MS);
     this.source = follow(this.id, after, {
       watch: !this.view.you, // a spectator hears the spectators' chat, and is counted
+      token: this.view.you ? this.token : null, // a seat's stream keeps its person online
       onEvent: (event) => this.heard(event),
       onOpen: () => { this.page.lost(false); this.refreshSoon(); },
       onLost: () => { if (!this.closed && !this.over()) this.page.lost(true); },
@@ -112,7 +114,7 @@ export class GameScreen {
     clearTimeout(this.passing?.timer);
     clearInterval(this.ticking);
     clearInterval(this.chatTimer);
-    document.title = t("title");
+    setTitle(t("title"));
     this.page.lost(false);
   }
 
@@ -120,7 +122,16 @@ export class GameScreen {
     return ENDED.includes(this.view.status);
   }
 
+  // Who is here, as the stream tells it (never stored: no version, no history line).
+  present(event) {
+    const player = this.view?.players[event.seat];
+    if (!player || player.presence === event.presence) return;
+    Object.assign(player, { presence: event.presence, seen_at: event.seen_at });
+    this.render();
+  }
+
   heard(event) {
+    if (event.type === "presence") return this.present(event);
     if (this.log.length && event.version < this.log.at(-1).version) return;
     this.log.push(event);
     if (event.type === "away" && event.seat === this.view?.you?.seat) {
@@ -198,6 +209,15 @@ export class GameScreen {
     }
   }
 
+  // Claim a game whose person to move is gone: ``win`` (they resign) or ``bot``.
+  async claim(outcome) {
+    try {
+      this.show(await call("POST", `/games/${this.id}/claim`, { token: this.token, body: { outcome } }));
+    } catch (error) {
+      this.page.say(error.message);
+    }
+  }
+
   // Whether every side has made two moves (an abort is no longer possible).
   openingOver() {
     const sideOf = (seat) => this.view.players[seat].team ?? seat;
@@ -252,7 +272,7 @@ export class GameScreen {
   // The tab's title says when it is your turn, and a tone sounds once as it becomes so.
   announceTurn() {
     const mine = this.myTurn();
-    document.title = mine ? `● ${t("title_your_turn")} · ${t("title")}` : t("title");
+    setTitle(mine ? `● ${t("title_your_turn")} · ${t("title")}` : t("title"));
     if (mine && !this.wasMyTurn) chime("turn");
     this.wasMyTurn = mine;
   }
@@ -320,6 +340,7 @@ function endsGame(event) {
 
 function clockText(deadline) {
   const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
+  if (left >= 3600) return t("time_days", { d: Math.floor(left / 86400), h: Math.floor(left % 86400 / 3600) });
   return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
 }
 

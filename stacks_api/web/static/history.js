@@ -58,7 +58,8 @@ function line(event, view, completer) {
     case "window_expired": return event.waiting.length ? t("h_expired", { names: names(event.waiting) }) : null;
     case "chip": return t("h_chip", { name, color: t(event.color) });
     case "skipped": return t("h_skipped", { name });
-    case "timeout": return t("h_timeout", { name });
+    case "timeout": return event.forfeit ? t("h_forfeit", { name }) : t("h_timeout", { name });
+    case "vacation": return t("h_vacation", { name, n: event.days_left });
     case "away": return t("h_away", { name });
     case "back": return t("h_back", { name });
     case "left": return t("h_left", { name });

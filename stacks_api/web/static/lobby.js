@@ -130,6 +130,9 @@ function createForm(say) {
     h("option", { value: "all" }, t("ask_all")), h("option", { value: "holders" }, t("ask_holders")));
   const timeout = h("input", { id: "timeout", type: "number", min: 0, placeholder: t("none") });
   const turnSeconds = h("input", { id: "turn-seconds", type: "number", min: 5, max: 86400, placeholder: t("none") });
+  // Days a turn: a game over days (then no turn clock).
+  const days = h("select", { id: "days" }, h("option", { value: "" }, t("none")),
+    ...[1, 2, 3, 5, 7, 10, 14].map((n) => h("option", { value: n }, t("days_n", { n }))));
   // Private by default: a table for friends is joined by its invite link only.
   const listed = h("input", { id: "listed", type: "checkbox" });
   // Rated: every person joins with an account (the server deals; ratings change).
@@ -162,7 +165,8 @@ function createForm(say) {
       options.block_window = blockWindow.value;
       if (Number(timeout.value) > 0) options.response_timeout_s = Number(timeout.value);
     }
-    if (Number(turnSeconds.value) > 0) options.turn_seconds = Number(turnSeconds.value);
+    if (days.value) options.days = Number(days.value);
+    else if (Number(turnSeconds.value) > 0) options.turn_seconds = Number(turnSeconds.value);
     try {
       const body = { variant: variant.value, players: seats.length, seats, options, unlisted: !listed.checked,
         rated: rated.checked };
@@ -183,6 +187,7 @@ function createForm(say) {
     h("label", { for: "block-window" }, `${t("block_window")} `, blockWindow),
     h("label", { for: "timeout" }, `${t("answer_seconds")} `, timeout),
     h("label", { for: "turn-seconds" }, `${t("turn_seconds")} `, turnSeconds),
+    h("label", { for: "days" }, `${t("days_a_turn")} `, days),
     h("label", { for: "name" }, `${t("your_name")} `, name),
     h("label", { for: "listed", class: "option" }, listed, ` ${t("list_publicly")}`),
     h("label", { for: "rated", class: "option" }, rated, ` ${account() ? t("rated") : t("rated_needs_account")}`),

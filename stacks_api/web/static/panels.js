@@ -30,8 +30,21 @@ export function controls(view, ui) {
       ? askedTwice(t("resign"), t("resign_confirm"), () => ui.concede("resign"), { class: "quiet", "data-resign": "" })
       : askedTwice(t("abort"), t("abort_confirm"), () => ui.concede("abort"), { class: "quiet", "data-abort": "" }),
     awaySide ? askedTwice(t("claim"), t("claim_confirm"), () => ui.concede("claim"), { class: "quiet", "data-claim": "" }) : null,
+    ...absentMover(view, me) ? [
+      askedTwice(t("claim_win"), t("claim_win_confirm"), () => ui.claim("win"), { class: "quiet", "data-claim-win": "" }),
+      askedTwice(t("claim_bot"), t("claim_bot_confirm"), () => ui.claim("bot"), { class: "quiet", "data-claim-bot": "" })] : [],
     askedTwice(t("leave"), t("leave_confirm"), () => ui.leave(), { class: "leave quiet", "data-leave": "" }),
     agreed ? null : askedTwice(t("cancel_game"), t("cancel_confirm"), () => ui.cancel(), { class: "quiet", "data-cancel": "" }));
+}
+
+// In a game with neither a clock nor days: whether the person to move, of another
+// side, has been gone 4 minutes (no open stream, no request): their game can be claimed.
+function absentMover(view, me) {
+  if (view.pace || view.deadline) return false;
+  const mover = view.players[view.to_move[0]];
+  const sideOf = (p) => p.team ?? p.seat;
+  if (!mover || sideOf(mover) === sideOf(me) || mover.bot || mover.left || mover.resigned) return false;
+  return mover.presence === "offline" || (mover.presence === "away" && Date.now() / 1000 - mover.seen_at >= 240);
 }
 
 // A button that asks once before it acts: the first press shows the question and

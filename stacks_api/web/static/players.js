@@ -19,7 +19,10 @@ export function playerList(view, facts) {
       "data-seat": p.seat, class: [moving && "to-move", mine && "mine", (p.away || p.left || p.resigned) && "absent"].filter(Boolean).join(" "),
       "aria-current": moving ? "true" : null,
     }, moving ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "▶ ") : null,
+    p.presence ? h("span", { class: `presence ${p.presence}`, "data-presence": p.presence, title: t(`presence_${p.presence}`),
+      "aria-label": t(`presence_${p.presence}`) }, "● ") : null,
     h("strong", {}, seatName(view, p.seat)), marks.length ? ` (${marks.join(", ")})` : "",
+    p.vacation_days_left === null || p.vacation_days_left === undefined ? "" : ` · ${t("vacation_left", { n: p.vacation_days_left })}`,
     " · ", ...facts(p), ` · ${t(p.hand_size === 1 ? "cards_one" : "cards_n", { n: p.hand_size })}`);
   }));
 }

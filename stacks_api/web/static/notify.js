@@ -1,0 +1,106 @@
+// Being told: the account's event stream (whose turn it is, challenges: never by
+// polling), the "your turn" list across every game with its count in the tab's
+// title, the bell that subscribes this browser to pushes (asked first), and the
+// page of notification settings (#notifications=1).
+import { account } from "./account.js";
+import { call, stream } from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+let waiting = []; // the games that wait for this account
+let heading = "";
+const TURNS = ["your_turn", "turn_reminder", "game_started", "game_ended", "vacation"];
+
+// The tab's title: what the page says, after how many games wait for you.
+export function setTitle(text) {
+  heading = text;
+  document.title = waiting.length ? `(${waiting.length}) ${text}` : text;
+}
+
+// Follow the account's stream (when signed in): ``challenged()`` on its challenges,
+// and the list of games waiting for you in ``box``.
+export function watchAccount(box, challenged) {
+  let source = null;
+  const look = async () => {
+    const me = account();
+    try {
+      waiting = me ? (await call("GET", "/players/me/games?turn=mine", { token: me.key })).games : [];
+    } catch {
+      return; // the stream's next event (or reconnection) looks again
+    }
+    box.replaceChildren(waiting.length ? h("p", { class: "turns", "data-turns": waiting.length },
+      t("turns_waiting", { n: waiting.length }), " ",
+      ...waiting.map((g) => h("a", { href: `#game=${g.id}`, class: "pill", "data-turn-game": g.id },
+        g.opponents.filter(Boolean).join(", ") || t(g.variant)))) : "");
+    setTitle(heading || document.title);
+  };
+  const start = () => {
+    if (source) source.close();
+    const me = account();
+    if (me) {
+      source = stream("/players/me/events", { token: me.key,
+        onEvent: (event) => {
+          if (event.type.startsWith("challenge")) challenged();
+          if (TURNS.includes(event.type)) look();
+        },
+        onOpen: () => { look(); challenged(); }, onLost: () => {} });
+    } else look();
+  };
+  window.addEventListener("storage", start); // signed in or out in another tab
+  window.addEventListener("stacks:account", start); // or in this one
+  start();
+  return start;
+}
+
+// The bell: asks before it subscribes this browser to pushes.
+export function bell(say) {
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !account()) return "";
+  const ring = async () => {
+    try {
+      if (await Notification.requestPermission() !== "granted") return say(t("push_denied"));
+      const worker = await navigator.serviceWorker.register("/play/sw.js", { scope: "/play" });
+      const { public_key: key } = await call("GET", "/push/key");
+      const subscription = await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+      await call("POST", "/players/me/push", { token: account().key, body: subscription.toJSON() });
+      say(t("push_on"));
+    } catch (error) {
+      say(error.message);
+    }
+  };
+  return h("button", { type: "button", class: "small quiet", "data-bell": "", title: t("push_ask"), onclick: ring }, "🔔");
+}
+
+// The settings page: which kinds of event are pushed, and quiet hours.
+export async function showNotifications(main, say) {
+  const me = account();
+  if (!me) return main.replaceChildren(h("p", {}, t("notifications_account")));
+  const chosen = await call("GET", "/players/me/notifications", { token: me.key });
+  const boxes = Object.entries(chosen.events).map(([kind, channels]) => h("label", { class: "pref" },
+    h("input", { type: "checkbox", "data-pref": kind, checked: channels.includes("push") || null }), ` ${t(`pref_${kind}`)}`));
+  const quiet = chosen.quiet_hours || { from: "22:00", to: "07:00" };
+  const on = h("input", { type: "checkbox", "data-quiet": "", checked: chosen.quiet_hours ? true : null });
+  const from = h("input", { type: "time", value: quiet.from, "data-quiet-from": "" });
+  const to = h("input", { type: "time", value: quiet.to, "data-quiet-to": "" });
+  const save = async (event) => {
+    event.preventDefault();
+    const events = {};
+    for (const box of boxes) {
+      const input = box.querySelector("input");
+      const kept = chosen.events[input.dataset.pref].filter((c) => c !== "push");
+      events[input.dataset.pref] = input.checked ? [...kept, "push"] : kept;
+    }
+    const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const quietHours = on.checked ? { from: from.value, to: to.value, tz } : null;
+    try {
+      await call("PATCH", "/players/me/notifications", { token: me.key, body: { events, quiet_hours: quietHours } });
+      say(t("settings_saved"));
+    } catch (error) {
+      say(error.message);
+    }
+  };
+  main.replaceChildren(h("section", { class: "settings", "data-notifications": "" },
+    h("h1", {}, t("notifications")), h("p", {}, bell(say)),
+    h("form", { onsubmit: save }, h("fieldset", {}, h("legend", {}, t("push_for")), ...boxes),
+      h("fieldset", {}, h("legend", {}, h("label", {}, on, ` ${t("quiet_hours")}`)), from, " – ", to),
+      h("button", { class: "primary", "data-save-notifications": "" }, t("save")))));
+}

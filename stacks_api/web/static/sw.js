@@ -1,0 +1,23 @@
+// The service worker: shows each push as a notification (one per game: a newer one
+// replaces it), and a click opens that game, in a tab already open if there is one.
+self.addEventListener("push", (event) => {
+  const push = event.data ? event.data.json() : {};
+  event.waitUntil(self.registration.showNotification(push.title || "Sequence", {
+    body: push.body || "", tag: push.game_id || push.type, data: { url: push.url || "/play" },
+    icon: "/play/icon-192.png",
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data.url, self.location.origin).href;
+  event.waitUntil((async () => {
+    for (const tab of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
+      if (new URL(tab.url).pathname === "/play") {
+        await tab.focus();
+        return tab.navigate(url);
+      }
+    }
+    return self.clients.openWindow(url);
+  })());
+});
