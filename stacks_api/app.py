@@ -39,6 +39,7 @@ from .competition import bot_ratings
 from .outbound.addresses import Allowed
 from .runtime.ttl_cache import TtlCache
 from .service import GameService
+from .service.people import Times
 from .service.pushes import PushSettings
 from .service.webhooks import Sending
 from .store import make_store
@@ -136,6 +137,7 @@ def build_service(config: Mapping[str, Any]) -> GameService:
             config["WEBHOOK_LEASE_S"],
         ),
         "bots_alone": config["LIMIT_BOTS_ALONE"] if config["RATE_LIMITS"] else None,
+        "presence": Times(*config["PRESENCE_S"]),
         "push_settings": PushSettings(
             config["VAPID_PRIVATE_KEY"],
             config["VAPID_SUBJECT"],

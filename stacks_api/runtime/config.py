@@ -71,6 +71,11 @@ class Config:
     # once and kept in the archive when unset) and the contact the push services see.
     VAPID_PRIVATE_KEY = os.environ.get("STACKS_VAPID_PRIVATE_KEY") or None
     VAPID_SUBJECT = os.environ.get("STACKS_VAPID_SUBJECT", "mailto:operator@localhost")
+    # Presence (docs/api.md): online within, away within, claimable after (seconds).
+    # The contract fixes 60, 600 and 240; only tests shorten them.
+    PRESENCE_S = tuple(
+        float(x) for x in os.environ.get("STACKS_PRESENCE_S", "60,600,240").split(",")
+    )
     WEBHOOK_FIRST_DELAY_S = float(os.environ.get("STACKS_WEBHOOK_FIRST_DELAY_S", "5"))
     # A worker holds a delivery this long; one that dies lets it be sent again then.
     WEBHOOK_LEASE_S = float(os.environ.get("STACKS_WEBHOOK_LEASE_S", "30"))

@@ -47,7 +47,7 @@ from .hints import Hints
 from .lobby import Lobby
 from .notifications import Channel, Notifications
 from .pairing import Pairing
-from .people import People
+from .people import CONTRACT, People, Times
 from .play import Play
 from .players import Players
 from .ports import Archive, Degraded, Jobs, Unavailable, WorkQueue
@@ -75,12 +75,13 @@ class GameService:
         webhook_sending: Sending = DEFAULT_SENDING,
         bots_alone: str | None = None,
         push_settings: PushSettings = DEFAULT_PUSHES,
+        presence: Times = CONTRACT,
     ) -> None:
         self.store = store
         self.jobs = jobs
         self.archive = archive
         self.table = Table(store, jobs, clock, archive)
-        self.people = People(self.table)
+        self.people = People(self.table, presence)
         self.lobby = Lobby(self.table, self.people)
         self.play = Play(self.table, self.people)
         self.turns = Turns(self.table, bot_budget_s)

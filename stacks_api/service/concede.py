@@ -26,7 +26,7 @@ from ..model.record import GONE, JSON, STAND_IN, GameRecord
 from ..model.refusals import Refusal
 from ..store import Change
 from .changes import ended, gave_up, settled, side_of, stamped
-from .people import CLAIMABLE_S, People
+from .people import People
 from .table import Table
 from .views import render
 
@@ -52,7 +52,7 @@ class Concede:
 
         In a game with a clock or days: every other side whose people are all
         away is resigned for them. In a game with neither: the person to move, of
-        another side, once not seen for ``people.CLAIMABLE_S``, either resigns
+        another side, once not seen for ``people.times.claimable_s``, either resigns
         (``outcome`` ``win``, the default) or leaves, the stand-in taking the seat
         (``bot``); earlier, 409 ``opponent_present``."""
         caller = self.table.caller(token)
@@ -87,8 +87,9 @@ class Concede:
             raise Refusal("nothing_to_claim", "no person of another side is to move")
         mover, now = movers[0], self.table.clock()
         last = seen.get(mover, record.created_at)
-        if now - last < CLAIMABLE_S:
-            wait = math.ceil(CLAIMABLE_S - (now - last))
+        claimable = self.people.times.claimable_s
+        if now - last < claimable:
+            wait = math.ceil(claimable - (now - last))
             raise Refusal("opponent_present", f"{record.seats[mover].name or 'they'} were here "
                           f"lately: it can be claimed in {wait} s if they stay away")  # fmt: skip
         if outcome == "win":

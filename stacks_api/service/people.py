@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..model.record import JSON, GameRecord
 from ..runtime.ttl_cache import TtlCache
@@ -23,21 +24,35 @@ from .table import Table
 ONLINE_S = 60.0
 AWAY_S = 600.0
 CLAIMABLE_S = 240.0
+
+
+@dataclass(frozen=True)
+class Times:
+    """How long a person counts as online and away, and after how long unseen they
+    may be claimed (the contract's 60 s, 10 minutes, 4 minutes; tests shorten them)."""
+
+    online_s: float = ONLINE_S
+    away_s: float = AWAY_S
+    claimable_s: float = CLAIMABLE_S
+
+
+CONTRACT = Times()
 WRITE_EVERY_S = 15.0  # keep-alives come every 15 s: an open stream stays online
 BANKS_KEPT_S = 30.0  # a view's vacation days may lag the bank this long
 WRITTEN_KEPT = 20_000  # (game, seat) pairs whose last write a process remembers
 
 
-def presence_of(seen: float | None, now: float) -> str:
+def presence_of(seen: float | None, now: float, times: Times = CONTRACT) -> str:
     """``online``, ``away`` or ``offline``, for a person last seen at ``seen``."""
-    if seen is None or now - seen > AWAY_S:
+    if seen is None or now - seen > times.away_s:
         return "offline"
-    return "online" if now - seen <= ONLINE_S else "away"
+    return "online" if now - seen <= times.online_s else "away"
 
 
 class People:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, times: Times = CONTRACT) -> None:
         self.table = table
+        self.times = times
         self._written: dict[tuple[str, int], float] = {}
         self._lock = threading.Lock()
         self._banks = TtlCache[dict[str, float]](BANKS_KEPT_S, size=4096)
@@ -69,7 +84,7 @@ class People:
                 self.seen(game_id, seat)
             now, events = self.table.clock(), []
             for where, at in sorted(self.last_seen(game_id).items()):
-                state = presence_of(at, now)
+                state = presence_of(at, now, self.times)
                 if told.get(where) != state:
                     told[where] = state
                     events.append({"type": "presence", "seat": where, "presence": state,
@@ -91,7 +106,7 @@ class People:
             at = seen.get(seat)
             left = banks.get(held.player_id) if held.player_id is not None else None
             shown[seat] = {
-                "presence": None if record.ended else presence_of(at, now),
+                "presence": None if record.ended else presence_of(at, now, self.times),
                 "seen_at": None if at is None else round(at / 60) * 60,
                 "vacation_days_left": None if left is None else int(left),
             }

@@ -36,7 +36,7 @@ from ..outbound.addresses import NOTHING_ALLOWED, Allowed, Refused, Resolve, che
 from ..outbound.courier import Courier, Letter
 from ..outbound.http import Answer
 from ..runtime import metrics
-from .people import ONLINE_S, People
+from .people import People
 from .preferences import Preferences, kind_of, quiet_until
 from .table import Table
 
@@ -187,7 +187,7 @@ class PushDesk:
         if game_id is None or seat is None:
             return False
         seen = self.people.last_seen(game_id).get(seat)
-        return seen is not None and now - seen <= ONLINE_S
+        return seen is not None and now - seen <= self.people.times.online_s
 
 
 def _push(subscription_id: str, player_id: str, event: JSON, kind: str, at: float) -> JSON:

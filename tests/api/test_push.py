@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from stacks_api.service import pushes
+from stacks_api.service.people import Times
 
 from .helpers import API, bearer, create, problem
 from .pushservice import PushService
@@ -58,7 +59,8 @@ def a_game_against_a_bot(client: Any, key: str) -> str:
 def test_a_turn_is_pushed_encrypted_and_signed_and_a_410_removes_the_subscription(
     client, service, monkeypatch
 ):
-    monkeypatch.setattr(pushes, "ONLINE_S", -1.0)  # nobody counts as looking at a game
+    people = client.application.extensions["stacks_api.games"].people
+    monkeypatch.setattr(people, "times", Times(online_s=-1.0))  # nobody looks at a game
     _, key = new_player(client)
     made = client.post(PUSH, json={"endpoint": service.endpoint, "keys": service.keys},
                        headers=bearer(key))  # fmt: skip

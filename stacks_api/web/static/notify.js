@@ -17,6 +17,13 @@ export function setTitle(text) {
   document.title = waiting.length ? `(${waiting.length}) ${text}` : text;
 }
 
+// A click on a push's notification sends this tab to its game (the service worker).
+navigator.serviceWorker?.addEventListener("message", (event) => {
+  const open = typeof event.data?.open === "string" ? new URL(event.data.open, location.href) : null;
+  if (open?.origin === location.origin && open.pathname === "/play") location.href = open.href;
+});
+navigator.serviceWorker?.startMessages();
+
 // Follow the account's stream (when signed in): ``challenged()`` on its challenges,
 // and the list of games waiting for you in ``box``.
 export function watchAccount(box, challenged) {
@@ -67,7 +74,7 @@ export function bell(say) {
       say(error.message);
     }
   };
-  return h("button", { type: "button", class: "small quiet", "data-bell": "", title: t("push_ask"), onclick: ring }, "🔔");
+  return h("button", { type: "button", class: "small quiet", "data-bell": "", title: t("push_ask"), onclick: ring }, t("bell"));
 }
 
 // The settings page: which kinds of event are pushed, and quiet hours.

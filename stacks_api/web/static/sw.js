@@ -12,12 +12,10 @@ self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   const url = new URL(event.notification.data.url, self.location.origin).href;
   event.waitUntil((async () => {
-    for (const tab of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
-      if (new URL(tab.url).pathname === "/play") {
-        await tab.focus();
-        return tab.navigate(url);
-      }
-    }
-    return self.clients.openWindow(url);
+    const tabs = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const tab = tabs.find((t) => new URL(t.url).pathname === "/play");
+    if (!tab) return self.clients.openWindow(url);
+    tab.postMessage({ open: url }); // the page goes to the game itself (its own routing)
+    return tab.focus().catch(() => null);
   })());
 });

@@ -423,4 +423,5 @@ export const STRINGS = {
   claim_bot_confirm: "Už několik minut tu nejsou: přenechat jejich místo botovi?",
   h_vacation: "{name} si vzal den dovolené (zbývá {n}).",
   h_forfeit: "{name}: došel čas i dovolená, jeho strana prohrála.",
+  bell: "Upozorňovat",
 };

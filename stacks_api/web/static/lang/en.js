@@ -419,4 +419,5 @@ export const STRINGS = {
   claim_bot_confirm: "They have been gone for minutes: let the greedy bot take their seat?",
   h_vacation: "{name} took a vacation day ({n} left).",
   h_forfeit: "{name} ran out of time and vacation: their side lost.",
+  bell: "Notify me",
 };

@@ -419,4 +419,5 @@ export const STRINGS = {
   claim_bot_confirm: "Hän on ollut poissa minuutteja: annetaanko paikka botille?",
   h_vacation: "{name} käytti lomapäivän ({n} jäljellä).",
   h_forfeit: "{name}: aika ja loma loppuivat, puoli hävisi.",
+  bell: "Ilmoita minulle",
 };

@@ -423,4 +423,5 @@ export const STRINGS = {
   claim_bot_confirm: "Nie ma ich od kilku minut: oddać ich miejsce botowi?",
   h_vacation: "{name} wykorzystał dzień urlopu (zostało {n}).",
   h_forfeit: "{name}: skończył się czas i urlop, jego strona przegrała.",
+  bell: "Powiadamiaj",
 };

@@ -419,4 +419,5 @@ export const STRINGS = {
   claim_bot_confirm: "Saiu há minutos: dar o lugar dele ao bot?",
   h_vacation: "{name} gastou um dia de férias (restam {n}).",
   h_forfeit: "{name} ficou sem tempo nem férias: o seu lado perdeu.",
+  bell: "Avisar-me",
 };

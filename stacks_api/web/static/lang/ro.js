@@ -423,4 +423,5 @@ export const STRINGS = {
   claim_bot_confirm: "Lipsește de câteva minute: îi dai locul botului?",
   h_vacation: "{name} a folosit o zi de vacanță (rămân {n}).",
   h_forfeit: "{name} a rămas fără timp și vacanță: partea lui a pierdut.",
+  bell: "Anunță-mă",
 };
