@@ -315,6 +315,7 @@ class GameSummarySchema(Schema):
     version = whole(required=True)
     practice = fields.Boolean(required=True)
     rated = fields.Boolean(required=True)
+    days = whole(required=True, allow_none=True, metadata={"description": "Days a turn"})
     created_at = fields.Float(required=True)
     seats = fields.List(fields.Nested(SeatSummarySchema), required=True)
     rating = fields.Float(

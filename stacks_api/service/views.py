@@ -89,6 +89,7 @@ def summary(record: GameRecord) -> JSON:
         "version": record.version,
         "practice": record.practice,
         "rated": record.rated,
+        "days": record.days,
         "created_at": record.created_at,
         "seats": [
             {"seat": i, "name": seat.name, "bot": seat.bot, "free": seat.state == "free"}

@@ -93,6 +93,7 @@ function gameRow(game) {
       : h("span", { class: "seatname" }, seat.name || t("seat_n", { seat: seat.seat + 1 })));
   return h("li", {},
     h("strong", {}, variantName(game.variant)), ` · ${t("players_n", { n: game.players })} `,
+    game.days ? `· ${t("days_n", { n: game.days })} ` : "",
     ...seats, h("a", { href: `#game=${game.id}` }, t("watch")));
 }
 
