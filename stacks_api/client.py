@@ -35,6 +35,7 @@ import requests
 
 JSON = dict[str, Any]
 RETRYABLE = (requests.ConnectionError, requests.Timeout)
+UNSTORED = frozenset({"presence"})  # events sent live only, without an id
 BACKOFF_S = 0.25  # the first retry's back-off; it doubles with each retry
 MAX_BACKOFF_S = 8.0
 
@@ -202,7 +203,12 @@ class Client:
                 elif line.startswith("id: "):
                     version = int(line[4:])
                 elif line == "" and data:
-                    held.append(json.loads("\n".join(data)))
+                    event = json.loads("\n".join(data))
+                    if version is None and event.get("type") in UNSTORED:
+                        yield None, event  # never stored, never part of a version
+                        data = []
+                        continue
+                    held.append(event)
                     if version is not None:
                         for event in held[:-1]:
                             yield None, event

@@ -33,7 +33,7 @@ def _dress(view: dict[str, Any], status: str, version: int, joined: bool = True)
     at the first two seats (once joined), greedy bots after them."""
     view.update(id=GAME_ID, status=status, version=version, practice=False, deadline=None,
                 rematch=None, fairness=FAIRNESS, cancel_agreed=[], unlisted=False,
-                rated=False, tournament=None)  # fmt: skip
+                rated=False, tournament=None, pace=None)  # fmt: skip
     for player in view["players"]:
         human = player["seat"] < 2
         name = (["Ada", "Grace"][player["seat"]] if joined else None) if human else "greedy bot"
@@ -45,6 +45,9 @@ def _dress(view: dict[str, Any], status: str, version: int, joined: bool = True)
             left=False,
             resigned=False,
             score=None,  # the examples are of games still being played
+            presence=("online" if player["seat"] == 0 else "away") if human and joined else None,
+            seen_at=1767225600 if human and joined else None,
+            vacation_days_left=None,  # only in games over days
         )
     if status != "active":
         view["to_move"] = []

@@ -177,7 +177,7 @@ def event_stream(
     the client reconnects and resumes. ``watching(until)``, if given, counts the
     stream as a spectator's until then (refreshed each ``keepalive_s``; None at
     the end). ``presence()``, if given, is asked at the start and with each
-    keep-alive for the table's ``presence`` events since it was last asked (and
+    keep-alive for the table's ``presence`` changes since it was last asked (and
     marks the stream's own seat seen): they are sent without an id, as they are
     never stored.
     """
@@ -194,8 +194,8 @@ def event_stream(
             watched = time.monotonic()
             _quietly(watching, time.time() + 3 * keepalive_s)
         yield "retry: 1000\n\n"
-        if presence is not None:
-            yield _unstored(_quietly_ask(presence))
+        if presence is not None and (told := _unstored(_quietly_ask(presence))):
+            yield told
         start = last_sent = asked = time.monotonic()
         while (now := time.monotonic()) - start < max_s:
             if watching is not None and now - watched >= keepalive_s:

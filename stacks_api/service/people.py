@@ -75,21 +75,24 @@ class People:
     def ticker(self, game_id: str, seat: int | None) -> Callable[[], list[JSON]]:
         """For a game's stream: each call marks the stream's seat (if any) seen and
         answers ``presence`` events (``seat``, ``presence``, ``seen_at``) for every
-        seat whose presence changed since the last call (the first call: every seat
-        ever seen)."""
-        told: dict[int, str] = {}
+        seat whose presence changed since the last call. The first call only
+        notes what the view already shows, so a stream starts with the game's
+        own events."""
+        told: dict[int, str] | None = None
 
         def tick() -> list[JSON]:
+            nonlocal told
             if seat is not None:
                 self.seen(game_id, seat)
-            now, events = self.table.clock(), []
+            now, events, first = self.table.clock(), [], told is None
+            told = {} if told is None else told
             for where, at in sorted(self.last_seen(game_id).items()):
                 state = presence_of(at, now, self.times)
                 if told.get(where) != state:
                     told[where] = state
                     events.append({"type": "presence", "seat": where, "presence": state,
                                    "seen_at": round(at / 60) * 60})  # fmt: skip
-            return events
+            return [] if first else events
 
         return tick
 

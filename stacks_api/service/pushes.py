@@ -207,7 +207,7 @@ def _payload(event: JSON) -> str:
     """What a push says: who and which game, never a card or a hand."""
     kind = event["type"]
     game_id = event.get("game_id")
-    title, body = TEXTS.get(kind, ("Sequence", "Something happened in your game."))
+    title, body = TEXTS.get(kind, ("Your game", "Something happened in your game."))
     if kind == "chat":
         body = f"{event.get('name') or 'Someone'}: {str(event.get('text', ''))[:120]}"
     elif kind in ("challenge", "challenge_answered"):

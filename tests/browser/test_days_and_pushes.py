@@ -27,14 +27,29 @@ PushManager.prototype.subscribe = async function () {
   return { endpoint: sub.endpoint, toJSON: () => ({ endpoint: sub.endpoint, keys: sub.keys }) };
 };
 """
+NOTIFICATIONS_SHOWN = """navigator.serviceWorker.ready
+  .then(registration => registration.getNotifications())
+  .then(shown => shown.map(n => [n.title, n.tag, n.data.url]))"""
+
+
+def new_game(url: str) -> str:
+    """A new two-person Sequence game's id."""
+    body = {"variant": "sequence", "players": 2}
+    return requests.post(f"{url}{API}/games", json=body, timeout=5).json()["game"]["id"]
 
 
 @pytest.fixture
 def presence_server():
     """A server whose presence runs in seconds (online 2 s, idle until 4 s, claimable
     after 3 s) and whose streams speak every second, so a test sees it change."""
-    process = ServerProcess({"REDIS_URL": "", "STACKS_PRESENCE_S": "2,4,3",
-                             "STACKS_SSE_KEEPALIVE_S": "1", "STACKS_WEBHOOK_ALLOW": "127.0.0.1"})  # fmt: skip
+    process = ServerProcess(
+        {
+            "REDIS_URL": "",
+            "STACKS_PRESENCE_S": "2,4,3",
+            "STACKS_SSE_KEEPALIVE_S": "1",
+            "STACKS_WEBHOOK_ALLOW": "127.0.0.1",
+        }
+    )
     yield process
     process.stop()
 
@@ -54,8 +69,8 @@ def test_a_push_reaches_the_service_worker_and_its_click_opens_the_game(presence
     endpoint = service.start()
     context = browser.new_context(bypass_csp=True)
     context.grant_permissions(["notifications"], origin=url)
-    context.add_init_script(f"window.__push = {json.dumps({'endpoint': endpoint, 'keys': service.keys})};"
-                            + FAKE_SUBSCRIBE)  # fmt: skip
+    subscription = json.dumps({"endpoint": endpoint, "keys": service.keys})
+    context.add_init_script(f"window.__push = {subscription};" + FAKE_SUBSCRIBE)
     try:
         page = context.new_page()
         page.goto(f"{url}/play")
@@ -71,8 +86,7 @@ def test_a_push_reaches_the_service_worker_and_its_click_opens_the_game(presence
 
         # Ada and a guest; once Ada is no longer at the table, the guest's move makes it
         # her turn, which is pushed (none while she is looking at that game).
-        game_id = requests.post(f"{url}{API}/games", timeout=5,
-                                json={"variant": "sequence", "players": 2}).json()["game"]["id"]  # fmt: skip
+        game_id = new_game(url)
         requests.post(f"{url}{API}/games/{game_id}/players", json={}, headers=auth, timeout=5)
         guest = requests.post(f"{url}{API}/games/{game_id}/players", json={"name": "Bo"},
                               timeout=5).json()  # fmt: skip
@@ -113,8 +127,7 @@ def test_a_push_reaches_the_service_worker_and_its_click_opens_the_game(presence
             "data": json.dumps(push.plaintext)})  # fmt: skip
         shown: list[list[str]] = []
         for _ in range(100):
-            shown = page.evaluate("navigator.serviceWorker.ready.then(r => r.getNotifications())"
-                                  ".then(n => n.map(x => [x.title, x.tag, x.data.url]))")  # fmt: skip
+            shown = page.evaluate(NOTIFICATIONS_SHOWN)
             if shown:
                 break
             page.wait_for_timeout(100)
@@ -144,8 +157,7 @@ def test_a_player_who_closes_the_page_fades_and_the_game_is_claimed(presence_ser
     url = presence_server.url
     ada_page, bo_page = open_page(f"{url}/play"), open_page(f"{url}/play", PHONE)
     ada_key, bo_key = account(ada_page, "Ada"), account(bo_page, "Bo")
-    game_id = requests.post(f"{url}{API}/games", timeout=5,
-                            json={"variant": "sequence", "players": 2}).json()["game"]["id"]  # fmt: skip
+    game_id = new_game(url)
     for key in (ada_key, bo_key):
         taken = requests.post(f"{url}{API}/games/{game_id}/players", json={},
                               headers={"Authorization": f"Bearer {key}"}, timeout=5)  # fmt: skip
@@ -193,7 +205,8 @@ def test_a_days_game_shows_its_pace_and_the_turn_list_counts_it(presence_server,
     page.wait_for_selector("[data-turns]")  # the bot moved: it waits for Ada
     assert page.get_attribute("[data-turns]", "data-turns") == "1"
     assert page.title().startswith("(1) ")
-    assert "d " in page.text_content("[data-clock]")  # days and hours, not minutes
+    # days and hours, not minutes (the clock shows at its first tick)
+    wait_for(lambda: "d " in (page.text_content("[data-clock]") or ""))
     shoot(page, "days-game")
     auth = {"Authorization": f"Bearer {key}"}
     waiting = requests.get(f"{url}{API}/players/me/games?turn=mine", headers=auth, timeout=5).json()
