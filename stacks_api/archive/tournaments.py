@@ -190,22 +190,27 @@ class TournamentBook:
             ).all()
         return [row.id for row in rows]
 
-    def advance(self, tournament_id: str, status: str, to: str, ended_at: float | None) -> bool:
-        """Move the tournament from ``status`` to ``to``; False if it was not there."""
+    def advance(
+        self, tournament_id: str, status: str, to: str, ended_at: float | None,
+        at_round: int | None = None,
+    ) -> bool:  # fmt: skip
+        """Move the tournament from ``status`` (and, if given, round ``at_round``:
+        a round another worker made meanwhile keeps it going) to ``to``; False if it
+        was not there."""
         values: dict[str, Any] = {"status": to}
         if ended_at is not None:
             values["ended_at"] = ended_at
+        where = [Tournament.id == tournament_id, Tournament.status == status]
+        if at_round is not None:
+            where.append(Tournament.round == at_round)
         with connected(self.engine, write=True) as connection:
-            done = connection.execute(
-                update(Tournament).where(Tournament.id == tournament_id)
-                .where(Tournament.status == status).values(**values)
-            )  # fmt: skip
+            done = connection.execute(update(Tournament).where(*where).values(**values))
         return bool(done.rowcount)
 
     def add_round(self, tournament_id: str, number: int, tables: list[JSON]) -> bool:
         """Make round ``number`` with its ``tables`` (each: ``seats``, ``game_id``,
         ``server_seed``, and ``points`` for a bye), unless another worker made it
-        first (then False, and nothing is written)."""
+        first or it has finished meanwhile (then False, and nothing is written)."""
         now = self.clock()
         rows = [_table_row(tournament_id, number, board, table, now)
                 for board, table in enumerate(tables, start=1)]  # fmt: skip
@@ -213,7 +218,8 @@ class TournamentBook:
             with connected(self.engine, write=True) as connection:
                 moved = connection.execute(
                     update(Tournament).where(Tournament.id == tournament_id)
-                    .where(Tournament.round == number - 1).values(round=number)
+                    .where(Tournament.round == number - 1, Tournament.status == "running")
+                    .values(round=number)
                 )  # fmt: skip
                 if not moved.rowcount:
                     return False

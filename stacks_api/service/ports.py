@@ -182,7 +182,10 @@ class Tournaments(Protocol):
 
     def live(self, now: float) -> list[str]: ...
 
-    def advance(self, tournament_id: str, status: str, to: str, ended_at: float | None) -> bool: ...
+    def advance(
+        self, tournament_id: str, status: str, to: str, ended_at: float | None,
+        at_round: int | None = None,
+    ) -> bool: ...  # fmt: skip
 
     def add_round(self, tournament_id: str, number: int, tables: list[JSON]) -> bool: ...
 

@@ -213,7 +213,8 @@ class Tournaments:
         if not self._settled(found, current):
             return 0  # games still being played
         if found["round"] >= found["rounds"] or len(active(found)) < 2:
-            return int(self.book.advance(tournament_id, "running", "finished", now))
+            finished = self.book.advance(tournament_id, "running", "finished", now, found["round"])
+            return int(finished)
         return self._next_round(found)
 
     def _arena_step(self, tournament: JSON, now: float) -> int:
@@ -224,7 +225,9 @@ class Tournaments:
         if now >= tournament["starts_at"] + 60 * tournament["minutes"]:
             if busy:
                 return 0
-            return int(self.book.advance(tournament["id"], "running", "finished", now))
+            finished = self.book.advance(tournament["id"], "running", "finished", now,
+                                         tournament["round"])  # fmt: skip
+            return int(finished)
         scored = {s["entry"]: s["points"] for s in arena_standings(tournament)}
         free = [e for e in entrants(tournament) if e.id not in busy]
         for entrant in free:  # ranked by arena points

@@ -152,7 +152,7 @@ def test_resign_and_abort_refuse_strangers_and_unknown_games(client):
 
 
 def test_a_side_all_away_can_be_claimed_and_one_merely_slow_cannot(app, client):
-    game_id, tokens = seated(client, "sequence", 4, turn_seconds=60)
+    game_id, tokens = seated(client, "sequence", 4, options={"turn_seconds": 60})
     problem(client.post(f"{API}/{game_id}/claim", headers=bearer(tokens[0])), 409,
             "nothing_to_claim")  # fmt: skip
     games = app.extensions["stacks_api.games"]

@@ -55,3 +55,25 @@ def test_a_creator_enters_so_many_bots_and_their_games_spend_its_budget(service,
     tables = service.tournaments.get(made)["pairings"][0]["tables"]
     made_games = [t for t in tables if service.store.load(t["game_id"]) is not None]
     assert len(tables) == MOST_BOTS // 2 and len(made_games) == 3
+
+
+def test_a_round_made_meanwhile_keeps_a_tournament_from_finishing(service, clock):
+    """Two workers step at once: one sees the arena's time up and every game over,
+    the other has just paired a new wave. The arena must not finish under the new
+    games, and no round may be added to a finished one."""
+    ada, _ = account(service, "Ada")
+    body = {"variant": "sequence", "system": "arena", "minutes": 5, "starts_at": clock.now}
+    arena = str(service.tournaments.create(ada, body)["id"])
+    service.tournaments.join(ada, arena, "random", 2)
+    service.tournaments.step(clock.now)  # the first wave
+    stale = service.archive.tournaments.get(arena)
+    assert stale is not None and stale["round"] == 1
+    later = {"seats": stale["tables"][0]["seats"], "game_id": "0" * 16, "server_seed": "0" * 64}
+    assert service.archive.tournaments.add_round(arena, 2, [later])  # the other worker's wave
+    for table in stale["tables"]:
+        table["points"] = [1.0, 0.0]  # as the stale copy saw them: over
+    over = clock.now + 5 * 60 + 1
+    assert service.tournaments._arena_step(stale, over) == 0
+    assert service.tournaments.get(arena)["status"] == "running"
+    assert service.archive.tournaments.advance(arena, "running", "finished", over, 2)
+    assert not service.archive.tournaments.add_round(arena, 3, [later])
