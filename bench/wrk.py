@@ -48,6 +48,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import NamedTuple
 
 from load import served_on_redis
 
@@ -110,11 +111,18 @@ def wrk(url: str, seconds: float, connections: int, script: str | None = None,
     return rate, int(refused.group(1)) if refused else 0
 
 
+class Bare(NamedTuple):
+    """bench/bare.py being served: its URL and its gunicorn master's pid."""
+
+    url: str
+    pid: int
+
+
 @contextmanager
 def bare_server(
     redis_url: str, workers: int, env: dict[str, str], app: str = "bench.bare:app"
-) -> Iterator[str]:
-    """bench/bare.py under gunicorn with the server's own worker class; its URL."""
+) -> Iterator[Bare]:
+    """bench/bare.py under gunicorn with the server's own worker class."""
     port = free_port()
     root = str(Path(__file__).parents[1])
     counted = tempfile.mkdtemp(prefix="stacks-bench-metrics-")  # as serve counts, in files
@@ -141,7 +149,7 @@ def bare_server(
                 if time.monotonic() > deadline:
                     raise RuntimeError("bench/bare.py did not start") from None
                 time.sleep(0.1)
-        yield url
+        yield Bare(url, process.pid)
     finally:
         process.terminate()
         process.wait()
@@ -168,8 +176,8 @@ def measure(args: argparse.Namespace, env: dict[str, str]) -> dict[str, tuple[fl
         create_lua += 'wrk.headers["Content-Type"] = "application/json"\n'
         seat_auth = {"Authorization": f"Bearer {viewed_tokens[0]}"}
         return {
-            "GET bare": wrk(f"{bare}/bare/{viewed_id}", **run),
-            "GET bare, hooked": wrk(f"{hooked}/api/v1/bare/{viewed_id}", **run),
+            "GET bare": wrk(f"{bare.url}/bare/{viewed_id}", **run),
+            "GET bare, hooked": wrk(f"{hooked.url}/api/v1/bare/{viewed_id}", **run),
             "GET health": wrk(f"{base}/health", **run),
             "GET seat view": wrk(f"{base}/games/{viewed_id}", headers=seat_auth, **run),
             "GET spectator": wrk(f"{base}/games/{viewed_id}", **run),
