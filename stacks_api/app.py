@@ -33,6 +33,7 @@ from .api import (
     tracing,
     turns,
 )
+from .api.json_provider import FastJsonProvider
 from .api.problems import ProblemApi
 from .archive import open_archive
 from .competition import bot_ratings
@@ -55,7 +56,10 @@ def _is_coroutine_function(func: Callable[..., Any]) -> bool:
 class App(Flask):
     """Flask, with one change: whether a hook or a view is a coroutine function is
     worked out once per function. Flask asks it of each of them on every request,
-    nine times a game's view, and each answer walked the function again."""
+    nine times a game's view, and each answer walked the function again. Its JSON
+    is orjson's."""
+
+    json_provider_class = FastJsonProvider
 
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
         # A class-based view's method comes bound to a new instance every request:
@@ -79,7 +83,6 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     # apispec merges the whole document into these options when it renders it: each
     # app gets its own copy, or the first app's document would stick to the class.
     app.config["API_SPEC_OPTIONS"] = copy.deepcopy(app.config["API_SPEC_OPTIONS"])
-    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented key order
     app.extensions["stacks_api.games"] = build_service(app.config)
     # Lobby pages as sent, kept a moment: a lobby many clients poll costs one read
     # and one rendering a second a process.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -12,7 +13,12 @@ from typing import Any
 
 import yaml
 
-from .runtime.supervisor import METRICS_DIR_VARIABLE, Child, prepare_metrics_directory, supervise
+from .runtime.supervisor import (
+    METRICS_DIR_VARIABLE,
+    Child,
+    become_supervisor,
+    prepare_metrics_directory,
+)
 
 
 def openapi_yaml() -> str:
@@ -50,12 +56,14 @@ def gunicorn_argv(args: argparse.Namespace, workers: int) -> list[str]:
 
 def serve(args: argparse.Namespace) -> None:
     """Run the web workers and, on Redis, the bot workers; keep them all running."""
-    from .archive.commands import migrate
     from .runtime.config import Config
 
-    database = (Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S)
-    print(f"stacks-api: the archive is up to date: {migrate(*database)}", flush=True)
-    os.environ["STACKS_DATABASE_MIGRATE"] = "off"  # done once, here, for every process
+    # Once, for every process, in a process of its own: the supervisor stays small
+    # (the archive's libraries are about 40 MB it never needs again).
+    upgraded = subprocess.run([sys.executable, "-m", "stacks_api.cli", "db", "upgrade"])
+    if upgraded.returncode:
+        sys.exit(upgraded.returncode)
+    os.environ["STACKS_DATABASE_MIGRATE"] = "off"
     os.environ["STACKS_ACCESS_LOG"] = "on" if args.access_log else "off"
     # Every process counts its figures in files here; /metrics adds them up.
     where = os.environ.get(METRICS_DIR_VARIABLE) or tempfile.mkdtemp(prefix="stacks-metrics-")
@@ -73,7 +81,7 @@ def serve(args: argparse.Namespace) -> None:
         os.execv(sys.executable, web)  # bots run inside the web process (or elsewhere)
     bots = [sys.executable, "-m", "stacks_api.cli", "worker"]
     children = [Child(f"bot worker {n + 1}", bots) for n in range(args.bot_workers)]
-    sys.exit(supervise([Child("web server", web), *children]))
+    become_supervisor([Child("web server", web), *children])
 
 
 def work(args: argparse.Namespace) -> None:
@@ -186,7 +194,7 @@ def main(argv: list[str] | None = None) -> None:
     server.add_argument(
         "--bot-workers",
         type=int,
-        default=int(os.environ.get("STACKS_BOT_WORKERS", "2")),
+        default=int(os.environ.get("STACKS_BOT_WORKERS", "1")),
         help="bot worker processes beside them, with Redis (default: %(default)s)",
     )
     server.add_argument(

@@ -9,12 +9,13 @@ workers, the CLI's server).
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
 import time
 from contextvars import ContextVar
+
+from ..model import jsontext
 
 # The id of the request being answered in this thread or greenlet ("" outside one).
 request_id: ContextVar[str] = ContextVar("request_id", default="")
@@ -38,7 +39,7 @@ class JsonFormatter(logging.Formatter):
             line.update(fields)
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
-        return json.dumps(line, ensure_ascii=False, default=str)
+        return jsontext.dumps(line, default=str).decode()
 
 
 def configure(level: str | None = None) -> None:

@@ -3,6 +3,8 @@ when it dies (with a back-off), and all are stopped together on TERM or INT."""
 
 from __future__ import annotations
 
+import json
+import os
 import signal
 import subprocess
 import sys
@@ -91,3 +93,20 @@ def prepare_metrics_directory(path: Path) -> None:
     path.mkdir(parents=True, exist_ok=True)
     for stale in path.glob("*.db"):
         stale.unlink()
+
+
+# ``serve`` hands its children over in this variable and becomes
+# ``python -m stacks_api.runtime.supervisor``: a fresh process of about 12 MB,
+# not one holding all the libraries the command line loaded.
+CHILDREN_VARIABLE = "STACKS_SUPERVISED"
+
+
+def become_supervisor(children: list[Child]) -> None:
+    """Replace this process with a small one that supervises ``children``."""
+    os.environ[CHILDREN_VARIABLE] = json.dumps([[c.name, c.argv] for c in children])
+    os.execv(sys.executable, [sys.executable, "-m", __name__])
+
+
+if __name__ == "__main__":
+    handed = json.loads(os.environ.pop(CHILDREN_VARIABLE))
+    sys.exit(supervise([Child(name, argv) for name, argv in handed]))

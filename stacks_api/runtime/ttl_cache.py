@@ -38,3 +38,8 @@ class TtlCache(Generic[V]):
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
         return value
+
+    def forget(self, key: Hashable) -> None:
+        """Drop ``key``'s answer: the next ``get`` computes it anew."""
+        with self._lock:
+            self._kept.pop(key, None)

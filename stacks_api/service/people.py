@@ -39,6 +39,9 @@ class Times:
 CONTRACT = Times()
 WRITE_EVERY_S = 15.0  # keep-alives come every 15 s: an open stream stays online
 BANKS_KEPT_S = 30.0  # a view's vacation days may lag the bank this long
+# A view's presence may lag the store this long (a sighting is written only every
+# WRITE_EVERY_S anyway): a busy game's moves and views read it once a second.
+SEEN_KEPT_S = 1.0
 WRITTEN_KEPT = 20_000  # (game, seat) pairs whose last write a process remembers
 
 
@@ -56,6 +59,7 @@ class People:
         self._written: dict[tuple[str, int], float] = {}
         self._lock = threading.Lock()
         self._banks = TtlCache[dict[str, float]](BANKS_KEPT_S, size=4096)
+        self._shown_seen = TtlCache[dict[int, float]](SEEN_KEPT_S, size=4096, clock=table.clock)
 
     def seen(self, game_id: str, seat: int) -> None:
         """The seat's person is here now (written at most every ``WRITE_EVERY_S``)."""
@@ -68,6 +72,7 @@ class People:
                 self._written.clear()
             self._written[key] = now
         self.table.store.presence.seen(game_id, seat, now)
+        self._shown_seen.forget(game_id)
 
     def last_seen(self, game_id: str) -> dict[int, float]:
         return self.table.store.presence.of(game_id)
@@ -100,7 +105,11 @@ class People:
         """Each person's presence, ``seen_at`` and (a days game) vacation days left,
         by seat (a bot's seat shows none of them)."""
         now = self.table.clock()
-        seen = self.last_seen(record.id) if not record.ended else {}
+        seen = (
+            {}
+            if record.ended
+            else self._shown_seen.get(record.id, lambda: self.last_seen(record.id))
+        )
         banks = self._vacations(record)
         shown: dict[int, dict[str, object]] = {}
         for seat, held in enumerate(record.seats):

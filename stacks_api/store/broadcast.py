@@ -17,7 +17,6 @@ the node that holds the game's slot now.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import threading
 from collections import deque
@@ -27,6 +26,7 @@ from typing import Any
 import redis
 from redis.utils import str_if_bytes
 
+from ..model import jsontext
 from ..model.events import Event
 from . import StoreUnavailable
 from .redis_errors import FAILURES
@@ -216,7 +216,7 @@ class Listener:
         with self._lock:
             waiting = list(self._channels.get(channel, ()))
         if waiting:
-            events: list[Event] = json.loads(message["data"])  # decoded once for all feeds
+            events: list[Event] = jsontext.loads(message["data"])  # decoded once for all feeds
             for subscription in waiting:
                 subscription.deliver(events)
 

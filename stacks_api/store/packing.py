@@ -16,9 +16,9 @@ takes a new marker).
 from __future__ import annotations
 
 import base64
-import json
 import zlib
 
+from ..model import jsontext
 from ..model.events import Event
 from ..model.record import JSON
 
@@ -67,7 +67,7 @@ def _inflate(packed: bytes, dictionary: bytes) -> bytes:
 
 def compact(data: object) -> bytes:
     """JSON without spaces."""
-    return json.dumps(data, separators=(",", ":")).encode()
+    return jsontext.dumps(data)
 
 
 def pack_record(record: JSON) -> bytes:
@@ -78,11 +78,11 @@ def pack_record(record: JSON) -> bytes:
 
 def unpack_record(stored: bytes | str) -> JSON:
     """The record of ``pack_record`` (or of an earlier release, unpacked)."""
-    record: JSON = json.loads(stored)
+    record: JSON = jsontext.loads(stored)
     game = record["game"]
     if isinstance(game, str) and game.startswith(GAME_MARKER):
         packed = base64.b64decode(game[len(GAME_MARKER) :])
-        record["game"] = json.loads(_inflate(packed, GAME_DICTIONARY))
+        record["game"] = jsontext.loads(_inflate(packed, GAME_DICTIONARY))
     return record
 
 
@@ -94,6 +94,6 @@ def pack_events(events: list[Event]) -> bytes:
 def unpack_events(element: bytes) -> list[Event]:
     """The events of one element of the event list."""
     if element[:1] == PACKED_EVENTS:
-        events: list[Event] = json.loads(_inflate(element[1:], EVENTS_DICTIONARY))
+        events: list[Event] = jsontext.loads(_inflate(element[1:], EVENTS_DICTIONARY))
         return events
-    return [json.loads(element)]  # one event, as an earlier release stored it
+    return [jsontext.loads(element)]  # one event, as an earlier release stored it

@@ -14,13 +14,13 @@ again on the fresh state. On a cluster, the script's round trip also carries a
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from redis.exceptions import NoScriptError
 
+from ..model import jsontext
 from ..model.events import Event
 from ..model.record import JSON, GameRecord
 from . import (
@@ -304,7 +304,7 @@ class RedisStore(RedisOutbox, RedisStreams):
         response = ""
         if change.remember is not None:
             slot, answer = change.remember
-            remembered, response = keys.idempotency(game_id, slot), json.dumps(answer)
+            remembered, response = keys.idempotency(game_id, slot), jsontext.dumps(answer)
         due = queue_score(record)
         return self._run_write(
             keys=[
@@ -328,7 +328,11 @@ class RedisStore(RedisOutbox, RedisStreams):
                 IDEMPOTENCY_TTL_S,
                 self._publish,
                 "1" if change.archive else "",
-                *((pack_events(change.events), json.dumps(change.events)) if change.events else ()),
+                *(
+                    (pack_events(change.events), jsontext.dumps(change.events))
+                    if change.events
+                    else ()
+                ),
             ],
         )
 
@@ -361,5 +365,10 @@ class RedisStore(RedisOutbox, RedisStreams):
         return int(written), int(replicas)
 
 
+def _events_args(events: list[Event]) -> tuple[bytes, bytes]:
+    """A write's events as stored (packed) and as published (JSON)."""
+    return pack_events(events), jsontext.dumps(events)
+
+
 def _decode(raw: bytes | str) -> Any:
-    return json.loads(raw)
+    return jsontext.loads(raw)

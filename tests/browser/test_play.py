@@ -266,3 +266,31 @@ def test_a_table_of_people_sees_the_clock_leaves_and_rematches(server, open_page
     assert next_id and next_id in page.url
     shoot(page, "people-rematch")
     assert not open_page.problems, open_page.problems
+
+
+def test_the_client_asks_once_a_move_and_never_polls_for_its_turn(server, open_page):
+    """Its own move is one POST; each of the others' moves, heard on the stream, one
+    GET of its view; nothing is asked on a timer (the chat's spectator count aside)."""
+    api = Client(server.url)
+    game = api.create("sequence", 2, seats=[{}, {"bot": "random"}], seed=9)
+    me = api.join(game["id"], "Ada")
+    page = open_page(f"{server.url}/play#game={game['id']}&token={me.token}")
+    page.wait_for_selector("[data-cell='0,1']")
+    wait_turn(page)
+    asked: list[tuple[str, str]] = []
+    page.on("request", lambda r: asked.append((r.method, r.url.split("/api/v1", 1)[-1])))
+    start = version(page)
+    mine = 8
+    for _ in range(mine):
+        assert wait_turn(page) == "active"
+        play_sequence_turn(page)
+    wait_turn(page)
+    moves = version(page) - start  # each a version: mine, and the bot's replies
+    game_calls = [(m, p) for m, p in asked if p.startswith(f"/games/{game['id']}")]
+    posts = [p for m, p in game_calls if m == "POST"]
+    views = [p for m, p in game_calls if m == "GET" and p.split("?")[0] == f"/games/{game['id']}"]
+    others = [c for c in game_calls if c[1] not in posts and c[1] not in views]
+    assert posts == [f"/games/{game['id']}/actions"] * mine
+    assert len(views) <= moves - mine, (len(views), moves)  # one per move heard, at most
+    assert not [c for c in others if "/events" not in c[1] and "/chat" not in c[1]], others
+    print(f"requests a move: {(len(posts) + len(views)) / moves:.2f} over {moves} moves")
