@@ -125,17 +125,27 @@ class Players:
             raise Refusal("not_found", f"you hold no key with id {key_id!r}")
 
     def games(self, query: HistoryQuery, limit: int) -> tuple[list[JSON], str | None]:
-        """A page of the player's games, newest first, and the cursor of the next
-        page (None: this was the last). The first page starts with the games still
-        live (and ended ones not archived yet); then ended games, a keyset page at
-        a time."""
+        """A page of the player's games and the cursor of the next page (None: this
+        was the last). The first page starts with the games still being played;
+        then come ended games, newest first, a keyset page at a time, filling the
+        page to ``limit`` (at least one of them). An ended game the live store still
+        holds is listed at its place among them until the archive has it, and never
+        twice."""
         self.profile(query.player_id)
-        live = self._live(query) if query.after is None else []
-        ended = self.archive.games.history(query, limit + 1)
-        seen = {g["id"] for g in ended}
-        page = [g for g in live if g["id"] not in seen] + ended[:limit]
-        more = len(ended) > limit
-        return page, cursor(ended[limit - 1]["ended_at"], ended[limit - 1]["id"]) if more else None
+        live = self._live(query)
+        playing = [g for g in live if g["ended_at"] is None] if query.after is None else []
+        finished = {g["id"]: g for g in live if g["ended_at"] is not None}
+        archived = self.archive.games.archived(list(finished)) if finished else set()
+        pending = [g for game_id, g in finished.items() if game_id not in archived
+                   and (query.after is None or _ended_key(g) < query.after)]  # fmt: skip
+        room = max(1, limit - len(playing))
+        ended = self.archive.games.history(query, room + 1)
+        listed = {g["id"] for g in ended}
+        merged = sorted(ended + [g for g in pending if g["id"] not in listed], key=_ended_key,
+                        reverse=True)  # fmt: skip
+        page = merged[:room]
+        more = len(merged) > room
+        return playing + page, cursor(*_ended_key(page[-1])) if more else None
 
     def export(self, query: HistoryQuery) -> Iterator[JSON]:
         """Every archived game of the player, as record documents, newest first."""
@@ -150,6 +160,11 @@ class Players:
             if record is not None and _matches(record, query):
                 found.append(_summary(record))
         return found
+
+
+def _ended_key(game: JSON) -> tuple[float, str]:
+    """An ended game's place in a history, newest first (as the archive orders it)."""
+    return float(game["ended_at"]), str(game["id"])
 
 
 def _matches(record: GameRecord, query: HistoryQuery) -> bool:
