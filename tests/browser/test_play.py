@@ -294,3 +294,44 @@ def test_the_client_asks_once_a_move_and_never_polls_for_its_turn(server, open_p
     assert len(views) <= moves - mine, (len(views), moves)  # one per move heard, at most
     assert not [c for c in others if "/events" not in c[1] and "/chat" not in c[1]], others
     print(f"requests a move: {(len(posts) + len(views)) / moves:.2f} over {moves} moves")
+
+
+# Seat 0 may play its Skip or discard it (RULES.md: any card may be discarded).
+SKIP_IN_HAND = {
+    "piles": [["B1"], [], [], []],
+    "hands": [["SKIP", "R5", "B5"], ["R3", "B2", "R4"]],
+    "turn": 0,
+}
+
+
+@pytest.mark.parametrize(("viewport", "language"), [(DESKTOP, "en"), (PHONE, "ro")],
+                         ids=["desktop-en", "phone-ro"])  # fmt: skip
+def test_an_action_card_is_played_or_discarded_as_chosen(server, open_page, viewport, language):
+    api = Client(server.url)
+    game = api.create("stacks", 2, seats=[{}, {"bot": "greedy"}], position=SKIP_IN_HAND, seed=8)
+    me = api.join(game["id"], "Ada")
+    page = open_page(f"{server.url}/play#game={game['id']}&token={me.token}", viewport)
+    wait_turn(page)
+    page.select_option("#language", language)
+    page.wait_for_function(f"document.documentElement.lang === '{language}'")
+    before = version(page)
+    page.click(".hand [data-card='SKIP']")
+    page.wait_for_selector("[data-action=discard]")
+    assert version(page) == before, "picking the card chose nothing yet"
+    play, discard = (
+        page.text_content("[data-action=play-card]"),
+        page.text_content("[data-action=discard]"),
+    )
+    assert play != discard and play and discard
+    # Abort, Leave and Cancel: three names, each explained where it is offered.
+    buttons = ["[data-abort]", "[data-leave]", "[data-cancel]"]
+    assert len({page.text_content(b) for b in buttons}) == 3
+    assert all(len(page.get_attribute(b, "title") or "") > 20 for b in buttons)
+    shoot(page, f"stacks-skip-choice-{language}")
+    page.click("[data-action=discard]")
+    page.wait_for_function(
+        f"Number(document.querySelector('[data-status]').dataset.version) > {before}"
+    )
+    mine = [e for e in api.events(game["id"]) if e.get("seat") == 0 and e["version"] > before]
+    assert mine[0]["type"] == "discard" and mine[0]["card"] == "SKIP", mine
+    assert not open_page.problems, open_page.problems

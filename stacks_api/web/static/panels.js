@@ -28,13 +28,13 @@ export function controls(view, ui) {
     stacks ? h("label", { for: "ask-every-window", class: "option" }, ask, ` ${t("ask_every_window")}`) : null,
     ui.openingOver()
       ? askedTwice(t("resign"), t("resign_confirm"), () => ui.concede("resign"), { class: "quiet", "data-resign": "" })
-      : askedTwice(t("abort"), t("abort_confirm"), () => ui.concede("abort"), { class: "quiet", "data-abort": "" }),
+      : askedTwice(t("abort"), t("abort_confirm"), () => ui.concede("abort"), { class: "quiet", "data-abort": "", title: t("abort_explained") }),
     awaySide ? askedTwice(t("claim"), t("claim_confirm"), () => ui.concede("claim"), { class: "quiet", "data-claim": "" }) : null,
     ...absentMover(view, me) ? [
       askedTwice(t("claim_win"), t("claim_win_confirm"), () => ui.claim("win"), { class: "quiet", "data-claim-win": "" }),
       askedTwice(t("claim_bot"), t("claim_bot_confirm"), () => ui.claim("bot"), { class: "quiet", "data-claim-bot": "" })] : [],
-    askedTwice(t("leave"), t("leave_confirm"), () => ui.leave(), { class: "leave quiet", "data-leave": "" }),
-    agreed ? null : askedTwice(t("cancel_game"), t("cancel_confirm"), () => ui.cancel(), { class: "quiet", "data-cancel": "" }));
+    askedTwice(t("leave"), t("leave_confirm"), () => ui.leave(), { class: "leave quiet", "data-leave": "", title: t("leave_explained") }),
+    agreed ? null : askedTwice(t("cancel_game"), t("cancel_confirm"), () => ui.cancel(), { class: "quiet", "data-cancel": "", title: t("cancel_explained") }));
 }
 
 // In a game with neither a clock nor days: whether the person to move, of another

@@ -26,12 +26,11 @@ export function renderStacks(view, ui) {
   const discard = sel && sel.from === "hand" && legal.find((a) => a.type === "discard" && a.card === sel.card);
   const window = view.block_window;
 
-  const clickCard = (card, from, index) => {
-    const simple = legal.find((a) => a.type === "play" && a.card === card && (a.from || "hand") === from
-      && a.pile === undefined && a.target === undefined && card !== "BLOCK");
-    if (simple && (card === "SKIP" || card === "REVERSE")) return ui.act(simple);
-    ui.select(card, from, index);
-  };
+  // A card that is played as it is (Skip, Reverse) may also be discarded (RULES.md):
+  // picking it offers both, as buttons, and does nothing by itself.
+  const simple = sel && sel.target === undefined && legal.find((a) => a.type === "play" && a.card === sel.card
+    && (a.from || "hand") === sel.from && a.pile === undefined && a.target === undefined && sel.card !== "BLOCK");
+  const clickCard = (card, from, index) => ui.select(card, from, index);
   const clickSeat = (seat) => {
     const options = onSeat.get(seat);
     if (!options) return;
@@ -117,12 +116,15 @@ export function renderStacks(view, ui) {
     you && active ? h("section", { class: "hand", "aria-label": t("your_hand") }, h("h2", {}, t("your_hand")),
       h("div", { class: "cards" }, ...hand),
       h("div", { class: "buttons" }, ...colours,
+        simple ? h("button", { "data-action": "play-card", class: "primary", onclick: () => ui.act(simple) }, t("play_card", { card: cardLabel(sel.card) })) : null,
+        simple && discard ? h("button", { "data-action": "discard", onclick: () => ui.act(discard) }, t("discard_card", { card: cardLabel(sel.card) })) : null,
         !window && pass ? h("button", { "data-action": "pass", onclick: () => ui.act(pass) }, t("pass_end_turn")) : null),
-      view.to_move.includes(you.seat) && !window ? h("p", { class: "hint" }, hint(sel, discard)) : null) : null);
+      view.to_move.includes(you.seat) && !window ? h("p", { class: "hint" }, hint(sel, discard, simple)) : null) : null);
 }
 
-function hint(sel, discard) {
+function hint(sel, discard, simple) {
   if (!sel) return t("hint_pick");
   if (sel.target !== undefined) return t("hint_colour");
+  if (simple) return discard ? t("hint_play_or_discard") : "";
   return discard ? t("hint_target_or_discard") : t("hint_target");
 }
