@@ -301,7 +301,7 @@ class RedisStore(RedisOutbox, RedisStreams):
         moved = read is not None and current.status != record.status
         previous = keys.lobby(current.status, lobby_index(record), shard) if moved else lobby
         remembered = keys.state(game_id)
-        response = ""
+        response = b""
         if change.remember is not None:
             slot, answer = change.remember
             remembered, response = keys.idempotency(game_id, slot), jsontext.dumps(answer)
