@@ -9,10 +9,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Dependencies first, so code changes do not reinstall them.
-COPY pyproject.toml ./
+# Dependencies first, so code changes do not reinstall them; at the exact versions
+# the tests ran (constraints.txt, written by .ci/lock).
+COPY pyproject.toml constraints.txt ./
 RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml','rb'))['project']['dependencies']))" > requirements.txt \
-    && pip install -r requirements.txt
+    && pip install -r requirements.txt -c constraints.txt
 
 COPY README.md ./
 COPY stacks_api ./stacks_api

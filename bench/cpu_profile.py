@@ -16,6 +16,7 @@ anywhere on the stack (inclusive) and at the top (self).
 from __future__ import annotations
 
 import argparse
+import atexit
 import collections
 import os
 import signal
@@ -31,6 +32,17 @@ def install(folder: str) -> None:
     """Sample this process, and each process forked from it, into ``folder``."""
     _start(folder)
     os.register_at_fork(after_in_child=lambda: _start(folder))
+    # A process that replaces itself (serve's supervisor does) keeps the timer but
+    # not its handler, and one that exits puts the default handler back before it
+    # is gone: either way the next signal would kill it. Stop the timer first.
+    atexit.register(signal.setitimer, signal.ITIMER_PROF, 0)
+    execv = os.execv
+
+    def stop_then_execv(path: str, args: list[str]) -> None:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        execv(path, args)
+
+    os.execv = stop_then_execv  # type: ignore[assignment]
 
 
 def _start(folder: str) -> None:

@@ -168,8 +168,9 @@ def pairing(store_url: str | None, kind: str, seekers: int, archive: Archive) ->
             time.sleep(0.5)
             mine = service.pairing.status(player, mine["id"])
         kept = service.store.seeks.get(mine["id"])  # its own times: no polling in them
-        waited[player] = kept["closed_at"] - kept["since"]
-        games[player] = (kept["game_id"], kept["rating"])
+        assert kept is not None and kept.closed_at is not None  # paired: closed
+        waited[player] = kept.closed_at - kept.since
+        games[player] = (kept.game_id, kept.rating)
 
     def background() -> None:  # the workers' pass, every second
         while not stop.wait(1.0):

@@ -14,6 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import variants, web
 from .api import (
     analysis,
+    apps,
     challenges,
     cors,
     docs,
@@ -24,10 +25,12 @@ from .api import (
     limits,
     metrics,
     notifications,
+    oauth,
     openapi,
     pairing,
     players,
     ratings,
+    scopes,
     table,
     tournaments,
     tracing,
@@ -92,6 +95,7 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(games.blp)
     api.register_blueprint(table.blp)
     api.register_blueprint(turns.blp)  # before players': /me/games is not a player's games
+    api.register_blueprint(apps.blp)  # /players/me/apps, /tokens, /bot
     api.register_blueprint(players.blp)
     api.register_blueprint(ratings.blp)
     api.register_blueprint(pairing.blp)
@@ -101,12 +105,14 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(hints.blp)
     api.register_blueprint(analysis.blp)
     api.register_blueprint(metrics.blp)
+    api.register_blueprint(oauth.blp)
     app.register_blueprint(docs.blp)
     app.register_blueprint(web.blp)
     app.extensions["stacks_api.api"] = api
     openapi.register(api.spec)
     tracing.install(app)  # first: every other hook's refusal carries the request id
     guards.install(app)
+    scopes.install(app)  # after the body checks: a token's scope, before any work
     limits.install(app)
     cors.install(app)
     if app.config["TRUSTED_PROXIES"]:

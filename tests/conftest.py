@@ -139,6 +139,15 @@ def client(app):  # type: ignore[no-untyped-def]
     return app.test_client()
 
 
+# Modules whose tests start whole servers (processes, failovers, restarts), generate
+# clients or play hundreds of games: seconds each, the fast lane leaves them out.
+SLOW_MODULES = {
+    "test_account_bot.py", "test_challenge_bot.py", "test_client.py", "test_generated_client.py",
+    "test_readme.py", "test_verify.py", "test_archive_faults.py", "test_failover.py",
+    "test_operations.py", "test_serving.py", "test_stranding.py", "test_random_games.py",
+}  # fmt: skip
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test by what it needs (pyproject.toml lists the markers), so a lane can
     leave some out: ``-m "not browser and not postgres and not cluster and not slow"``."""
@@ -148,6 +157,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         params = {str(value) for value in spec.params.values()} if spec is not None else set()
         if "browser" in item.path.parts:
             item.add_marker(pytest.mark.browser)
+        if item.path.name in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
         if "postgres_url" in names or params & {"postgresql", "redis+postgresql"}:
             item.add_marker(pytest.mark.postgres)
         if "cluster_url" in names or "cluster" in params:

@@ -1,4 +1,5 @@
-"""The Docker Compose files fit the code: the cluster layout names nodes that exist,
+"""The Docker files fit the code: the image copies what exists and is not ignored,
+and installs the tested versions; the cluster layout names nodes that exist,
 forms them all into one cluster, and sets only settings the server reads. (No
 Docker engine runs where the tests do, so the files are checked, not started.)"""
 
@@ -63,3 +64,15 @@ def test_every_server_of_the_compose_files_keeps_its_archive_in_postgresql():
         for service in (s for s in found.values() if "build" in s):
             url = urlsplit(service["environment"]["DATABASE_URL"])
             assert url.scheme == "postgresql" and url.hostname in found
+
+
+def test_the_image_copies_what_the_build_context_holds_and_installs_the_tested_versions():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()}
+    copied = [part for line in dockerfile.splitlines() if line.startswith("COPY ")
+              for part in line.split()[1:-1]]  # fmt: skip
+    assert "constraints.txt" in copied and "stacks_api" in copied
+    for source in copied:
+        assert (ROOT / source).exists(), f"the Dockerfile copies {source}, which is not there"
+        assert source not in ignored, f".dockerignore leaves {source} out of the build"
+    assert "-c constraints.txt" in dockerfile, "the image installs the versions the tests ran"

@@ -107,6 +107,26 @@ def test_a_flipped_result_or_another_final_position_fails(sequence):
     assert "final position" in failed(moved)
 
 
+def test_the_event_that_ended_the_game_must_repeat_the_record(sequence):
+    ending = sequence["events"][-1]
+    assert ending["type"] == "game_over"
+    revealed = copy.deepcopy(sequence)
+    revealed["events"][-1]["server_seed"] = "22" * 32
+    assert "game_over event's server_seed" in failed(revealed)
+    told = copy.deepcopy(sequence)
+    told["events"][-1]["entropy"] = ["ab"] * sequence["players"]
+    assert "game_over event's entropy" in failed(told)
+    recounted = copy.deepcopy(sequence)
+    recounted["result"]["detail"]["sequences"] = {"0": 9}
+    assert "game_over event's result" in failed(recounted)
+    twice = copy.deepcopy(sequence)
+    twice["events"].append({**ending, "type": "cancelled", "version": ending["version"] + 1})
+    assert "2 events that end the game" in failed(twice)
+    early = copy.deepcopy(sequence)
+    early["events"].append({"type": "left", "seat": 0, "version": ending["version"] + 1})
+    assert "game_over event that ended the game is not the last" in failed(early)
+
+
 def test_a_commitment_or_entropy_other_than_the_player_saw_and_sent_fails(sequence):
     fair = sequence["fairness"]
     assert "not the one you saw" in failed(sequence, "ab" * 32)

@@ -23,6 +23,9 @@ RESPONSE_HEADERS = [
 METHODS = "GET, POST, DELETE, OPTIONS"
 PREFLIGHT_MAX_AGE_S = 600
 API_PREFIX = "/api/v1/"
+# An app's page exchanges its code and revokes its token from its own origin: no
+# cookie or key rides on these, so any origin may.
+OPEN_TO_ANY = ("/oauth/token", "/oauth/revoke")
 
 
 def install(app: Flask) -> None:
@@ -35,7 +38,15 @@ def install(app: Flask) -> None:
 
     def answer_origin(response: Response) -> Response:
         origin = request.headers.get("Origin")
-        if origin is None or not request.path.startswith(API_PREFIX):
+        if origin is None:
+            return response
+        if request.path in OPEN_TO_ANY:
+            response.headers["Access-Control-Allow-Origin"] = "*"
+            if request.method == "OPTIONS":
+                response.headers["Access-Control-Allow-Methods"] = "POST, OPTIONS"
+                response.headers["Access-Control-Allow-Headers"] = "Content-Type"
+            return response
+        if not request.path.startswith(API_PREFIX):
             return response
         if not anyone:
             response.vary.add("Origin")  # the answer differs by origin: caches must know

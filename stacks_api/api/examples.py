@@ -48,6 +48,7 @@ def _dress(view: dict[str, Any], status: str, version: int, joined: bool = True)
             presence=("online" if player["seat"] == 0 else "away") if human and joined else None,
             seen_at=1767225600 if human and joined else None,
             vacation_days_left=None,  # only in games over days
+            bot_account=False,
         )
     if status != "active":
         view["to_move"] = []

@@ -33,6 +33,7 @@ LIMITED = {
     ("games.Replay", "GET"): "LIMIT_REPLAY",  # each position is a replay of the game
     ("games.Record", "GET"): "LIMIT_LIST",
     ("players.Players", "POST"): "LIMIT_CREATE",  # accounts count as games do
+    ("players.Players", "GET"): "LIMIT_LIST",  # a search
     ("players.Keys", "POST"): "LIMIT_CREATE",
     ("players.History", "GET"): "LIMIT_LIST",
     ("players.Export", "GET"): "LIMIT_LIST",

@@ -48,7 +48,28 @@ class PlayerSchema(Schema):
     accepts_challenges = fields.Boolean(
         dump_default=True, metadata={"description": "False: the player takes no challenges"}
     )
+    bot = fields.Boolean(
+        dump_default=False,
+        metadata={"description": "A bot account: a program playing through the API (BOT)."},
+    )
     ratings = RATINGS
+
+
+class PlayerSearchSchema(Schema):
+    name = fields.String(
+        required=True,
+        validate=validate.Length(min=2, max=40),
+        metadata={"description": "Part of the name, any case (at least 2 characters)"},
+    )
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=50))
+
+
+class FoundPlayersSchema(Schema):
+    players = fields.List(
+        fields.Nested(PlayerSchema),
+        required=True,
+        metadata={"description": "The name itself first, then names that begin with it"},
+    )
 
 
 class MeSchema(PlayerSchema):

@@ -19,6 +19,7 @@ from .games import problems
 from .player_schemas import (
     CreatedKeySchema,
     CreatedPlayerSchema,
+    FoundPlayersSchema,
     HistoryQuerySchema,
     HistorySchema,
     KeysSchema,
@@ -26,6 +27,7 @@ from .player_schemas import (
     NewKeySchema,
     NewPlayerSchema,
     PlayerSchema,
+    PlayerSearchSchema,
 )
 from .public_schemas import (
     CreatedWebhookSchema,
@@ -55,6 +57,18 @@ def me() -> str:
 
 @blp.route("")
 class Players(MethodView):
+    @blp.arguments(PlayerSearchSchema(), location="query")
+    @blp.response(200, FoundPlayersSchema)
+    @problems(422, 429, 503)
+    @blp.doc(operationId="searchPlayers", security=[])
+    def get(self, query: dict[str, Any]) -> Any:
+        """Find players by name: open accounts whose name holds `name`
+
+        Provisional players too (the leaderboard shows only settled ratings): open a
+        profile to challenge them. Closed and deleted accounts are never found.
+        """
+        return {"players": service().players.search(query["name"], query["limit"])}, 200, NO_CACHE
+
     @blp.arguments(NewPlayerSchema(), example={"name": "Ada", "label": "laptop"})
     @blp.response(201, CreatedPlayerSchema)
     @problems(400, 413, 422, 429, 503)

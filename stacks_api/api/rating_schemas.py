@@ -38,6 +38,13 @@ class LeaderboardQuerySchema(Schema):
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
 
 
+class AccountsLeaderboardQuerySchema(LeaderboardQuerySchema):
+    accounts = fields.String(
+        load_default="people", validate=validate.OneOf(["people", "bots"]),
+        metadata={"description": "people (the default), or bot accounts: ranked apart"},
+    )  # fmt: skip
+
+
 class LeaderboardEntrySchema(RatingSchema):
     id = fields.String(required=True)
     name = fields.String(required=True)
@@ -91,6 +98,25 @@ class RatingChangeSchema(Schema):
     after = whole(required=True)
     change = fields.Integer(required=True)
     provisional = fields.Boolean(required=True)
+    was_provisional = fields.Boolean(
+        required=True,
+        metadata={"description": "Provisional before the game: such a rating moves far"},
+    )
+
+
+class StakeSchema(Schema):
+    seat = whole(required=True)
+    name = fields.String(required=True, allow_none=True)
+    player_id = fields.String(required=True, allow_none=True)
+    bot = fields.String(required=True, allow_none=True)
+    rating = whole(required=True, metadata={"description": "The seat's rating now"})
+    provisional = fields.Boolean(required=True)
+    win = fields.Integer(required=True, metadata={"description": "The change if its side wins"})
+    loss = fields.Integer(
+        required=True,
+        metadata={"description": "The change if another side wins (with 3 sides: the mean)"},
+    )
+    draw = fields.Integer(required=True, metadata={"description": "The change in a draw"})
 
 
 class GameRatingsSchema(Schema):
@@ -105,3 +131,11 @@ class GameRatingsSchema(Schema):
         },
     )
     changes = fields.List(fields.Nested(RatingChangeSchema), required=True)
+    stakes = fields.List(
+        fields.Nested(StakeSchema),
+        dump_default=[],
+        metadata={
+            "description": "live, every seat taken: what a win, a loss or a draw would do to "
+            "each rated seat (it moves with every rated game its players end meanwhile)"
+        },
+    )

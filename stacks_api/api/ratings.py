@@ -12,6 +12,7 @@ from .blueprint import Blueprint
 from .games import problems
 from .players import NO_CACHE, service
 from .rating_schemas import (
+    AccountsLeaderboardQuerySchema,
     BotLevelsSchema,
     GameRatingsSchema,
     LeaderboardQuerySchema,
@@ -25,7 +26,7 @@ RETRY_S = 1
 
 @blp.route("/leaderboard")
 class Leaderboard(MethodView):
-    @blp.arguments(LeaderboardQuerySchema(), location="query")
+    @blp.arguments(AccountsLeaderboardQuerySchema(), location="query")
     @blp.response(200, LeaderboardSchema)
     @problems(422, 429, 503)
     @blp.doc(operationId="getLeaderboard", security=[])
@@ -34,9 +35,11 @@ class Leaderboard(MethodView):
 
         People only (bot levels are rated, and shown on their own, but never
         ranked here), no provisional rating, and only players whose last rated
-        game of the variant ended in the last 30 days.
+        game of the variant ended in the last 30 days. `accounts=bots`: the bot
+        accounts (outside programs playing through the API), ranked apart.
         """
-        board = service().ratings.leaderboard(query["variant"], query["limit"])
+        bots = query["accounts"] == "bots"
+        board = service().ratings.leaderboard(query["variant"], query["limit"], bots)
         return board, 200, NO_CACHE
 
 

@@ -385,3 +385,5 @@ class ProblemSchema(Schema):
     detail = fields.String(required=True)
     code = fields.String(required=True)
     errors = fields.Dict(keys=fields.String())
+    error = fields.String(metadata={"description": "OAuth's own error code (the /oauth routes)"})
+    error_description = fields.String(metadata={"description": "OAuth's: the same as detail"})

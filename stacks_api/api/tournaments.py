@@ -103,3 +103,15 @@ class Entries(MethodView):
         """Withdraw from the rounds not yet paired (a game under way is played out);
         the creator may withdraw one of its bots (`entry`)"""
         return service().tournaments.withdraw(me(), tournament_id, query.get("entry")), 200, FRESH
+
+
+@blp.route("/<tournament_id>/start")
+class Start(MethodView):
+    @blp.response(200, TournamentSchema)
+    @blp.doc(security=BEARER)
+    @problems(401, 403, 404, 409, 429, 501, 503)
+    @blp.doc(operationId="startTournament")
+    def post(self, tournament_id: str) -> Any:
+        """Start an upcoming tournament now (its creator, with two entries or more);
+        an arena's minutes count from now"""
+        return service().tournaments.start(me(), tournament_id), 200, FRESH

@@ -20,6 +20,7 @@ from .analyses import AnalysisArchive
 from .db import connect, database_url, is_current, upgrade
 from .errors import ArchiveUnavailable
 from .games import GameArchive
+from .grants import GrantBook
 from .moderation import Moderation
 from .pushes import PushBook
 from .ratings import RatingBook
@@ -30,7 +31,7 @@ from .webhooks import WebhookBook
 
 class Archive:
     """The archive's parts over one engine: games, accounts, ratings, analyses,
-    moderation, webhooks, pushes, tournaments and vacation banks."""
+    moderation, webhooks, pushes, tournaments, vacation banks and grants."""
 
     def __init__(
         self, engine: Engine, clock: Callable[[], float] = time.time, starts: Starts = fresh
@@ -45,6 +46,7 @@ class Archive:
         self.tournaments = TournamentBook(engine, clock)
         self.vacations = Vacations(engine, clock)
         self.pushes = PushBook(engine, clock)
+        self.grants = GrantBook(engine, clock)
 
     @property
     def kind(self) -> str:

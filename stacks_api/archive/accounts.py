@@ -9,26 +9,20 @@ primary-key look-up), nothing is cached.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
 import time
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, insert, select, update
+from sqlalchemy import Connection, Engine, case, func, insert, select, update
 
 from ..model.record import JSON
 from ..model.refusals import Refusal
-from ..model.tokens import KEY_PREFIX
+from ..model.tokens import KEY_PREFIX, credential_parts, matches, token_hash
 from .errors import connected
 from .models import Player, PlayerKey
 
 MAX_KEYS = 20  # live keys per player
-
-
-def _digest(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 class Accounts:
@@ -49,9 +43,29 @@ class Accounts:
         with connected(self.engine) as connection:
             found = connection.execute(
                 select(Player.id, Player.name, Player.created_at, Player.closed_at,
-                       Player.deleted_at, Player.accepts_challenges).where(Player.id == player_id)
+                       Player.deleted_at, Player.accepts_challenges, Player.bot)
+                .where(Player.id == player_id)
             ).first()  # fmt: skip
         return None if found is None else _player_json(found)
+
+    def search(self, text: str, limit: int) -> list[JSON]:
+        """Open accounts whose name holds ``text`` (any case): the name itself
+        first, then names that begin with it, then the rest; shorter names first."""
+        wanted = text.lower()
+        name = func.lower(Player.name)
+        closeness = case(
+            (name == wanted, 0), (name.startswith(wanted, autoescape=True), 1), else_=2
+        )
+        with connected(self.engine) as connection:
+            rows = connection.execute(
+                select(Player.id, Player.name, Player.created_at, Player.closed_at,
+                       Player.deleted_at, Player.accepts_challenges, Player.bot)
+                .where(name.contains(wanted, autoescape=True), Player.closed_at.is_(None),
+                       Player.deleted_at.is_(None))
+                .order_by(closeness, func.length(Player.name), name, Player.id)
+                .limit(limit)
+            ).all()  # fmt: skip
+        return [_player_json(row) for row in rows]
 
     def closed_since(self, since: float) -> list[str]:
         """The accounts closed (or deleted) after ``since``."""
@@ -68,11 +82,23 @@ class Accounts:
                 update(Player).where(Player.id == player_id).values(accepts_challenges=accepts)
             )
 
+    def set_bot(self, player_id: str) -> None:
+        """Make the account a bot account, for good."""
+        with connected(self.engine, write=True) as connection:
+            connection.execute(update(Player).where(Player.id == player_id).values(bot=True))
+
+    def bots_among(self, player_ids: list[str]) -> set[str]:
+        """Which of ``player_ids`` are bot accounts."""
+        with connected(self.engine) as connection:
+            rows = connection.execute(
+                select(Player.id).where(Player.id.in_(player_ids), Player.bot.is_(True))
+            ).all()
+        return {row.id for row in rows}
+
     def player_of(self, key: str) -> str | None:
         """The player a key acts for; None for a malformed, unknown or revoked key.
         A closed account's key is refused (403 ``account_closed``)."""
-        _, _, rest = key.partition(KEY_PREFIX)
-        key_id, _, secret = rest.partition("_")
+        key_id, secret = credential_parts(key)
         if not key_id or not secret or len(key) > 100:
             return None
         with connected(self.engine) as connection:
@@ -84,7 +110,7 @@ class Accounts:
             ).first()  # fmt: skip
         if row is None or row.revoked_at is not None:
             return None
-        if not hmac.compare_digest(_digest(secret), row.secret_hash):
+        if not matches(secret, row.secret_hash):
             return None
         if row.closed_at is not None:
             raise Refusal("account_closed", "this account was closed by the server's operators")
@@ -132,7 +158,7 @@ class Accounts:
     def _new_key(self, connection: Connection, player_id: str, label: str) -> str:
         key_id, secret = secrets.token_hex(6), secrets.token_urlsafe(24)
         row = {"id": key_id, "player_id": player_id, "label": label,
-               "secret_hash": _digest(secret), "created_at": self.clock()}  # fmt: skip
+               "secret_hash": token_hash(secret), "created_at": self.clock()}  # fmt: skip
         connection.execute(insert(PlayerKey).values(row))
         return f"{KEY_PREFIX}{key_id}_{secret}"
 
@@ -145,4 +171,5 @@ def _player_json(player: Any) -> JSON:
         "closed": player.closed_at is not None,
         "deleted": player.deleted_at is not None,
         "accepts_challenges": player.accepts_challenges,
+        "bot": bool(player.bot),
     }

@@ -17,6 +17,7 @@ from sqlalchemy import (
     MetaData,
     SmallInteger,
     String,
+    false,
     true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -61,6 +62,8 @@ class Player(Base):
     # ``vacation_at`` (None: the account's creation), earning on since.
     vacation_days: Mapped[float] = mapped_column(Double, default=10.0, server_default="10")
     vacation_at: Mapped[float | None] = mapped_column(Double, default=None)
+    # A bot account (for good): it plays through the API, never pairs with people.
+    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class VacationDay(Base):

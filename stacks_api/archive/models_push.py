@@ -1,8 +1,6 @@
 """The archive's tables for telling people when no app of theirs is open: Web Push
 subscriptions and the durable queue of their pushes, each account's notification
-preferences, and the keys the server makes once and keeps (its VAPID key).
-Importing it registers every table of the archive on ``Base`` (the migrations'
-and their test's view of the archive)."""
+preferences, and the keys the server makes once and keeps (its VAPID key)."""
 
 from __future__ import annotations
 

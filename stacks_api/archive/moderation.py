@@ -26,6 +26,7 @@ from .models import (
     Report,
     Webhook,
 )
+from .models_grants import Grant
 from .names import DELETED_NAME, rename_seats
 from .pushes import drop_pushes
 from .tournaments import take_out
@@ -131,10 +132,12 @@ class Moderation:
                     closed_reason="deleted by its player",
                 )
             )  # fmt: skip
-            connection.execute(
-                update(PlayerKey).where(PlayerKey.player_id == player_id,
-                                        PlayerKey.revoked_at.is_(None)).values(revoked_at=now)
-            )  # fmt: skip
+            for credential in (PlayerKey, Grant):  # its keys, and the apps' and tokens'
+                connection.execute(
+                    update(credential).where(credential.player_id == player_id,
+                                             credential.revoked_at.is_(None))
+                    .values(revoked_at=now)
+                )  # fmt: skip
             drop(connection, select(Webhook.id).where(Webhook.player_id == player_id))
             connection.execute(delete(Report).where(Report.reporter_id == player_id))
             rename_seats(connection, player_id, DELETED_NAME)

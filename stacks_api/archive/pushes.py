@@ -237,9 +237,15 @@ def drop_pushes(connection: Connection, player_id: str) -> None:
 
 
 def _drop(connection: Connection, subscriptions: Any) -> None:
-    """Delete the subscriptions ``subscriptions`` selects, with their queued pushes."""
-    connection.execute(delete(PushDelivery).where(PushDelivery.subscription_id.in_(subscriptions)))
-    connection.execute(delete(PushSubscription).where(PushSubscription.id.in_(subscriptions)))
+    """Delete the subscriptions ``subscriptions`` selects, with their queued pushes;
+    both locked first, the pushes then the subscriptions, so that a push queued
+    meanwhile cannot fail the deletion (as ``webhooks.drop``)."""
+    queued = PushDelivery.subscription_id.in_(subscriptions)
+    chosen = PushSubscription.id.in_(subscriptions)
+    connection.execute(select(PushDelivery.id).where(queued).with_for_update())
+    connection.execute(select(PushSubscription.id).where(chosen).with_for_update())
+    connection.execute(delete(PushDelivery).where(queued))
+    connection.execute(delete(PushSubscription).where(chosen))
 
 
 def _shown(row: Any) -> JSON:

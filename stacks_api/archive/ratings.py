@@ -88,6 +88,17 @@ class RatingBook:
                 )
             )
 
+    def current(self, subjects: list[str], variant: str) -> dict[str, Rating]:
+        """The subjects' ratings in ``variant`` now (where they start, if unrated)."""
+        with connected(self.engine) as connection:
+            rows = connection.execute(
+                select(PlayerRating.subject, PlayerRating.mu, PlayerRating.sigma).where(
+                    PlayerRating.subject.in_(subjects), PlayerRating.variant == variant
+                )
+            )
+            found = {r.subject: Rating(r.mu, r.sigma) for r in rows}
+        return {s: found.get(s) or self.starts(s, variant) for s in subjects}
+
     def _locked(self, connection: Connection, keys: list[Key]) -> dict[Key, Rating]:
         """The subjects' ratings, each row made if missing and locked till commit."""
         dialect: Any = postgresql if self.engine.dialect.name == "postgresql" else sqlite
@@ -106,15 +117,24 @@ class RatingBook:
 
     def of(self, subject: str) -> JSON:
         """A subject's ratings: ``{variant: shown rating}``."""
+        return self.of_many([subject])[subject]
+
+    def of_many(self, subjects: list[str]) -> dict[str, JSON]:
+        """``of`` for each subject, in one query (a subject without ratings: ``{}``)."""
+        found: dict[str, JSON] = {s: {} for s in subjects}
         with connected(self.engine) as connection:
             rows = connection.execute(
-                select(PlayerRating).where(PlayerRating.subject == subject, PlayerRating.games > 0)
-            )
-            return {r.variant: shown(Rating(r.mu, r.sigma), r.games) for r in rows}
+                select(PlayerRating)
+                .where(PlayerRating.subject.in_(subjects), PlayerRating.games > 0)
+            )  # fmt: skip
+            for r in rows:
+                found[r.subject][r.variant] = shown(Rating(r.mu, r.sigma), r.games)
+        return found
 
-    def leaderboard(self, variant: str, limit: int) -> list[JSON]:
-        """The best people of a variant: no bot, no provisional rating, and only those
-        whose last rated game ended within ``ACTIVE_DAYS``."""
+    def leaderboard(self, variant: str, limit: int, bots: bool = False) -> list[JSON]:
+        """The best people of a variant (with ``bots``: the best bot accounts): no bot
+        level, no provisional rating, and only those whose last rated game ended
+        within ``ACTIVE_DAYS``."""
         since = self.clock() - ACTIVE_DAYS * 86400
         with connected(self.engine) as connection:
             rows = connection.execute(
@@ -127,6 +147,7 @@ class RatingBook:
                     PlayerRating.sigma < PROVISIONAL_SIGMA,
                     PlayerRating.last_at >= since,
                     Player.closed_at.is_(None),  # closed and deleted accounts rank no more
+                    Player.bot.is_(bots),
                 )
                 .order_by(PlayerRating.mu.desc(), Player.id)
                 .limit(limit)
@@ -247,4 +268,5 @@ def _change_json(row: Any) -> JSON:
         "after": after,
         "change": after - before,
         "provisional": Rating(row.mu_after, row.sigma_after).provisional,
+        "was_provisional": Rating(row.mu_before, row.sigma_before).provisional,
     }

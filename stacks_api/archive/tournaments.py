@@ -13,19 +13,19 @@ import json
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import Connection, Engine, delete, func, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ..model import tournaments as model
 from ..model.record import JSON
 from .errors import connected
 from .models import Player, Tournament, TournamentEntry, TournamentTable
 from .names import DELETED_NAME
 
 LISTED = 50  # tournaments a list answers, of each status
-# Statuses a tournament ends in: nothing about it changes any more.
-ENDED = ("finished", "cancelled")
 
 
 class TournamentBook:
@@ -33,19 +33,19 @@ class TournamentBook:
         self.engine = engine
         self.clock = clock
 
-    def create(self, tournament: JSON, most_upcoming: int) -> bool:
-        """Keep a new tournament (``tournament`` holds every column but ``status``,
-        ``round`` and ``created_at``), unless its creator has ``most_upcoming``
+    def create(self, tournament: model.Tournament, most_upcoming: int) -> bool:
+        """Keep a new tournament, upcoming, unless its creator has ``most_upcoming``
         upcoming ones already (False: nothing was kept)."""
-        row = {**tournament, "status": "upcoming", "round": 0, "created_at": self.clock()}
+        row = {**tournament.columns(), "status": "upcoming", "round": 0,
+               "created_at": self.clock()}  # fmt: skip
         with connected(self.engine, write=True) as connection:
             # Lock the creator's row (PostgreSQL) so that concurrent creations count right.
-            locking = select(Player.id).where(Player.id == tournament["creator"])
+            locking = select(Player.id).where(Player.id == tournament.creator)
             if self.engine.dialect.name == "postgresql":
                 locking = locking.with_for_update()
             connection.execute(locking)
             upcoming = connection.scalar(
-                select(func.count()).where(Tournament.creator == tournament["creator"],
+                select(func.count()).where(Tournament.creator == tournament.creator,
                                            Tournament.status == "upcoming")
             )  # fmt: skip
             if (upcoming or 0) >= most_upcoming:
@@ -53,7 +53,7 @@ class TournamentBook:
             connection.execute(insert(Tournament), [row])
         return True
 
-    def get(self, tournament_id: str) -> JSON | None:
+    def get(self, tournament_id: str) -> model.Tournament | None:
         """The tournament with its entries and every table so far, or None."""
         with connected(self.engine) as connection:
             found = connection.execute(
@@ -71,11 +71,8 @@ class TournamentBook:
                 .where(TournamentTable.tournament_id == tournament_id)
                 .order_by(TournamentTable.round, TournamentTable.board)
             ).all()
-        return {
-            **_tournament(found),
-            "entries": [_entry(row) for row in entries],
-            "tables": [_table(row) for row in tables],
-        }
+        return replace(_tournament(found), entries=tuple(map(_entry, entries)),
+                       tables=tuple(map(_table, tables)))  # fmt: skip
 
     def listed(self) -> list[JSON]:
         """The first page of upcoming ones (most entrants first), running ones soonest
@@ -111,7 +108,8 @@ class TournamentBook:
         query = query.order_by(first, second, Tournament.id).limit(limit + 1)
         with connected(self.engine) as connection:
             rows = connection.execute(query).all()
-        found = [{**_tournament(row), "entrants": int(row.entrants)} for row in rows[:limit]]
+        found = [{**_tournament(row).columns(), "entrants": int(row.entrants)}
+                 for row in rows[:limit]]  # fmt: skip
         if len(rows) <= limit:
             return found, None
         last = found[-1]
@@ -119,10 +117,9 @@ class TournamentBook:
         key_second = -last["ended_at"] if status == "finished" else last["starts_at"]
         return found, (float(key_first), float(key_second), last["id"])
 
-    def enter(self, tournament_id: str, entry: JSON, limit: int) -> str | None:
-        """Add an entry (its columns but the tournament's id and ``joined_at``) while
-        the tournament has room; a withdrawn entry comes back. None when done, else
-        why not: ``full``, ``entered`` (it is in already)."""
+    def enter(self, tournament_id: str, entry: model.Entry, limit: int) -> str | None:
+        """Add an entry while the tournament has room; a withdrawn entry comes back.
+        None when done, else why not: ``full``, ``entered`` (it is in already)."""
         with connected(self.engine, write=True) as connection:
             # Lock the tournament's row (PostgreSQL) so concurrent entries count right.
             locking = select(Tournament.id).where(Tournament.id == tournament_id)
@@ -135,23 +132,22 @@ class TournamentBook:
                 )
             ).all()
             active = {row.entry for row in current if row.withdrawn_at is None}
-            if entry["entry"] in active:
+            if entry.entry in active:
                 return "entered"
             if len(active) >= limit:
                 return "full"
             key = (TournamentEntry.tournament_id == tournament_id) & (
-                TournamentEntry.entry == entry["entry"]
+                TournamentEntry.entry == entry.entry
             )
-            if any(row.entry == entry["entry"] for row in current):
+            if any(row.entry == entry.entry for row in current):
                 connection.execute(
                     update(TournamentEntry).where(key)
-                    .values(withdrawn_at=None, rating=entry["rating"], name=entry["name"])
+                    .values(withdrawn_at=None, rating=entry.rating, name=entry.name)
                 )  # fmt: skip
             else:
-                connection.execute(
-                    insert(TournamentEntry),
-                    [{**entry, "tournament_id": tournament_id, "joined_at": self.clock()}],
-                )
+                row = {**entry.to_json(), "tournament_id": tournament_id,
+                       "joined_at": self.clock(), "withdrawn_at": None}  # fmt: skip
+                connection.execute(insert(TournamentEntry), [row])
         return None
 
     def withdraw(self, tournament_id: str, entry: str) -> bool:
@@ -166,7 +162,7 @@ class TournamentBook:
             )
         return bool(done.rowcount)
 
-    def of_player(self, player_id: str) -> list[JSON]:
+    def of_player(self, player_id: str) -> list[model.Tournament]:
         """The tournaments the player is entered in (withdrawn or not), newest first."""
         with connected(self.engine) as connection:
             rows = connection.execute(
@@ -190,6 +186,17 @@ class TournamentBook:
             ).all()
         return [row.id for row in rows]
 
+    def start_now(self, tournament_id: str, now: float) -> bool:
+        """Bring an upcoming tournament's start to ``now`` (False if it is upcoming no
+        more); a worker starts it at its next step."""
+        with connected(self.engine, write=True) as connection:
+            done = connection.execute(
+                update(Tournament)
+                .where(Tournament.id == tournament_id, Tournament.status == "upcoming")
+                .values(starts_at=now)
+            )
+        return bool(done.rowcount)
+
     def advance(
         self, tournament_id: str, status: str, to: str, ended_at: float | None,
         at_round: int | None = None,
@@ -207,13 +214,12 @@ class TournamentBook:
             done = connection.execute(update(Tournament).where(*where).values(**values))
         return bool(done.rowcount)
 
-    def add_round(self, tournament_id: str, number: int, tables: list[JSON]) -> bool:
-        """Make round ``number`` with its ``tables`` (each: ``seats``, ``game_id``,
-        ``server_seed``, and ``points`` for a bye), unless another worker made it
-        first or it has finished meanwhile (then False, and nothing is written)."""
+    def add_round(self, tournament_id: str, number: int, tables: list[model.Board]) -> bool:
+        """Make round ``number`` with its ``tables`` (a bye's scored already), unless
+        another worker made it first or it has finished meanwhile (then False, and
+        nothing is written)."""
         now = self.clock()
-        rows = [_table_row(tournament_id, number, board, table, now)
-                for board, table in enumerate(tables, start=1)]  # fmt: skip
+        rows = [_table_row(tournament_id, table, now) for table in tables]
         try:
             with connected(self.engine, write=True) as connection:
                 moved = connection.execute(
@@ -286,37 +292,36 @@ def take_out(connection: Connection, player_id: str, now: float, forget: bool) -
                 )  # fmt: skip
 
 
-def _table_row(tournament_id: str, number: int, board: int, table: JSON, now: float) -> JSON:
-    scored = table.get("points") is not None  # a bye is scored when it is made
+def _table_row(tournament_id: str, table: model.Board, now: float) -> JSON:
+    scored = table.points is not None  # a bye is scored when it is made
     return {
-        "tournament_id": tournament_id, "round": number, "board": board,
-        "seats": json.dumps(table["seats"]), "game_id": table.get("game_id"),
-        "server_seed": table.get("server_seed"), "made_at": now,
-        "points": json.dumps(table["points"]) if scored else None,
+        "tournament_id": tournament_id, "round": table.round, "board": table.board,
+        "seats": json.dumps(table.seats), "game_id": table.game_id,
+        "server_seed": table.server_seed, "made_at": now,
+        "points": json.dumps(table.points) if scored else None,
         "ended_at": now if scored else None,
     }  # fmt: skip
 
 
-def _tournament(t: Any) -> JSON:
-    return {
-        "id": t.id, "name": t.name, "creator": t.creator, "variant": t.variant,
-        "system": t.system, "rounds": t.rounds, "minutes": t.minutes, "players": t.players,
-        "rated": t.rated, "turn_seconds": t.turn_seconds, "days": t.days,
-        "max_players": t.max_players,
-        "status": t.status, "round": t.round, "created_at": t.created_at,
-        "starts_at": t.starts_at, "ended_at": t.ended_at,
-    }  # fmt: skip
+def _tournament(t: Any) -> model.Tournament:
+    return model.Tournament(
+        id=t.id, name=t.name, creator=t.creator, variant=t.variant, system=t.system,
+        rounds=t.rounds, minutes=t.minutes, players=t.players, rated=t.rated,
+        turn_seconds=t.turn_seconds, days=t.days, max_players=t.max_players,
+        starts_at=t.starts_at, status=t.status, round=t.round, created_at=t.created_at,
+        ended_at=t.ended_at,
+    )  # fmt: skip
 
 
-def _entry(e: Any) -> JSON:
-    return {"entry": e.entry, "player_id": e.player_id, "bot": e.bot, "name": e.name,
-            "rating": e.rating, "joined_at": e.joined_at,
-            "withdrawn_at": e.withdrawn_at}  # fmt: skip
+def _entry(e: Any) -> model.Entry:
+    return model.Entry(entry=e.entry, player_id=e.player_id, bot=e.bot, name=e.name,
+                       rating=e.rating, joined_at=e.joined_at,
+                       withdrawn_at=e.withdrawn_at)  # fmt: skip
 
 
-def _table(t: Any) -> JSON:
-    return {
-        "round": t.round, "board": t.board, "seats": json.loads(t.seats), "game_id": t.game_id,
-        "server_seed": t.server_seed, "made_at": t.made_at, "ended_at": t.ended_at,
-        "points": None if t.points is None else json.loads(t.points),
-    }  # fmt: skip
+def _table(t: Any) -> model.Board:
+    return model.Board(
+        round=t.round, board=t.board, seats=tuple(json.loads(t.seats)), game_id=t.game_id,
+        server_seed=t.server_seed, made_at=t.made_at, ended_at=t.ended_at,
+        points=None if t.points is None else tuple(json.loads(t.points)),
+    )  # fmt: skip

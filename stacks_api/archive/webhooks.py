@@ -17,11 +17,12 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Select, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from ..model.deliveries import Attempt, Candidate, Due
 from ..model.record import JSON
 from ..model.refusals import Refusal
-from .errors import connected
+from .errors import ArchiveUnavailable, connected
 from .games import insert_ignoring
 from .models import Webhook, WebhookAttempt, WebhookDelivery
 
@@ -139,9 +140,14 @@ class WebhookBook:
                  "attempts": 0} for d in deliveries]  # fmt: skip
         if not rows:
             return 0
-        with connected(self.engine, write=True) as connection:
-            statement = insert_ignoring(self.engine, WebhookDelivery).returning(WebhookDelivery.id)
-            return len(list(connection.scalars(statement, rows)))
+        try:
+            with connected(self.engine, write=True) as connection:
+                statement = insert_ignoring(self.engine, WebhookDelivery)
+                return len(list(connection.scalars(statement.returning(WebhookDelivery.id), rows)))
+        except ArchiveUnavailable as err:
+            if isinstance(err.__cause__, IntegrityError):  # its webhook was just deleted
+                return 0
+            raise
 
     def queued(self) -> int:
         with connected(self.engine) as connection:
@@ -268,8 +274,14 @@ class WebhookBook:
 
 def drop(connection: Connection, hooks: Select[Any]) -> None:
     """Delete the webhooks ``hooks`` selects (their ids), with their deliveries and
-    attempts, in the caller's transaction."""
+    attempts, in the caller's transaction. Their deliveries, then the webhooks, are
+    locked first (the order in which a worker recording an attempt takes them): a
+    delivery queued meanwhile either committed before the webhooks' lock (and is
+    deleted here) or waits for this transaction and finds its webhook gone, instead
+    of failing the deletion on its foreign key."""
     deliveries = select(WebhookDelivery.id).where(WebhookDelivery.webhook_id.in_(hooks))
+    connection.execute(deliveries.with_for_update())
+    connection.execute(select(Webhook.id).where(Webhook.id.in_(hooks)).with_for_update())
     connection.execute(delete(WebhookAttempt).where(WebhookAttempt.delivery_id.in_(deliveries)))
     connection.execute(delete(WebhookDelivery).where(WebhookDelivery.webhook_id.in_(hooks)))
     connection.execute(delete(Webhook).where(Webhook.id.in_(hooks)))

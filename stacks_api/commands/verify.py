@@ -8,7 +8,9 @@ what the record says; the game's seed is derived again and the game dealt again
 through the engine; every public event is replayed, each change by the move the
 rules allow that produces exactly the stored events; and the replay must end
 where the record says the game ended: its status, its result and its final
-public state. The first thing that fails is named.
+public state. The one event that ended the game must come last and say the same
+as the record: the revealed secrets and its account of the result. The first
+thing that fails is named.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from ..engine import Game, SetupError, create_game
 from ..engine.replay import digest, moves, public, replay
+from ..model.events import ends_game
 from ..model.fairness import CHOSEN, ENTROPY, SCHEMES, commitment, game_seed
 from ..model.outcomes import last_side, opening_over, with_leavers
 
@@ -111,6 +114,7 @@ def _verify(record: JSON, seen: str | None, sent: str | None) -> Verdict:
         raise Failed(f"version {event['version']}: nothing the rules allow produces "
                      f"{json.dumps(public(event))}")  # fmt: skip
     _same_ending(record, game)
+    _ending_event_agrees(record)
     later = len([e for e in events if e["version"] > started["version"]])
     return Verdict(VERIFIED, f"the deal, all {later} later events and the ending check out")
 
@@ -133,6 +137,29 @@ def _same_ending(record: JSON, game: Game) -> None:
                      f"{None if result is None else result['scores']}")  # fmt: skip
     if digest(_plain(game.view(None))) != record["final_sha256"]:
         raise Failed("the replay's final position is not the record's (final_sha256)")
+
+
+def _ending_event_agrees(record: JSON) -> None:
+    """The one event that ended the game comes last and repeats the record: the deal's
+    revealed secrets, and the account of the result (a ``game_over``'s is the board's,
+    as the replay found; a resignation's or forfeit's, the side left's)."""
+    endings = [e for e in record["events"] if ends_game(e)]
+    if len(endings) != 1:
+        raise Failed(f"the record has {len(endings)} events that end the game, not one")
+    ending, fair = endings[0], record["fairness"]
+    if ending is not _last_event(record):
+        raise Failed(f"the {ending['type']} event that ended the game is not the last")
+    for field in ("server_seed", "entropy"):
+        if ending.get(field) != fair[field]:
+            raise Failed(f"the {ending['type']} event's {field} {ending.get(field)!r} is not "
+                         f"the record's {fair[field]!r}")  # fmt: skip
+    result = record["result"]
+    if result is None:
+        return
+    said = ending.get("result")
+    if said != result["detail"]:
+        raise Failed(f"the {ending['type']} event's result {json.dumps(said)} is not the "
+                     f"record's {json.dumps(result['detail'])}")  # fmt: skip
 
 
 def _scores(record: JSON, game: Game) -> list[float]:

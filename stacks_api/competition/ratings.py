@@ -100,13 +100,8 @@ def standings(document: Mapping[str, Any]) -> list[Standing]:
     last = len(order) + 1
     rated = []
     for seat in seats:
-        if seat["bot"] is not None:
-            if levels.count(seat["bot"]) != 1:
-                continue
-            subject = bot_subject(seat["bot"])
-        elif seat["player_id"] is not None:
-            subject = seat["player_id"]
-        else:  # a rated game has no anonymous person; nothing to rate
+        subject = rated_subject(seat["bot"], seat["player_id"], levels)
+        if subject is None:
             continue
         if seat["seat"] in gone:
             side, rank = GONE_SIDES + seat["seat"], last
@@ -114,6 +109,15 @@ def standings(document: Mapping[str, Any]) -> list[Standing]:
             side, rank = _side(seat), 1 + order.index(scores[seat["seat"]])
         rated.append(Standing(seat["seat"], subject, side, rank))
     return rated if len({s.side for s in rated}) > 1 else []
+
+
+def rated_subject(bot: str | None, player_id: str | None, levels: list[str]) -> str | None:
+    """Whom a seat's result rates: a bot level (``bot``) when it sits once among the
+    game's ``levels``, else a person's account; None for neither (a level that
+    sits twice, or a person without an account)."""
+    if bot is not None:
+        return bot_subject(bot) if levels.count(bot) == 1 else None
+    return player_id
 
 
 def _abandoned(events: list[JSON], seats: list[JSON]) -> bool:
@@ -157,6 +161,42 @@ def rate(current: Mapping[str, Rating], rated: list[Standing]) -> dict[str, Rati
                 mu = min(mu, current.get(standing.subject, start).mu)
             moved[standing.subject] = Rating(mu, new.sigma)
     return moved
+
+
+@dataclass(frozen=True, slots=True)
+class Stake:
+    """What a rated game's end would do to one seat's rating: its side's win, a
+    loss (another side wins: the mean over which), and a draw."""
+
+    seat: int
+    subject: str
+    rating: Rating
+    win: float
+    loss: float
+    draw: float
+
+
+def stakes(current: Mapping[str, Rating], seated: list[Standing]) -> list[Stake]:
+    """Each seat's stake in a game about to be played; ``seated`` gives each rated
+    seat's subject and side (ranks are ignored). The same update ``rate`` makes."""
+    sides = sorted({s.side for s in seated})
+    if len(sides) < 2:
+        return []
+
+    def change(winner: int | None) -> dict[str, float]:
+        ranked = [Standing(s.seat, s.subject, s.side, 1 if winner in (None, s.side) else 2)
+                  for s in seated]  # fmt: skip
+        after = rate(current, ranked)
+        return {s.subject: after[s.subject].mu - current[s.subject].mu for s in seated}
+
+    wins = {side: change(side) for side in sides}
+    drawn = change(None)
+    found = []
+    for s in seated:
+        losses = [wins[side][s.subject] for side in sides if side != s.side]
+        found.append(Stake(s.seat, s.subject, current[s.subject], wins[s.side][s.subject],
+                           sum(losses) / len(losses), drawn[s.subject]))  # fmt: skip
+    return found
 
 
 def _model_rating(rating: Rating) -> Any:

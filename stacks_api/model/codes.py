@@ -28,8 +28,20 @@ CODES: dict[str, tuple[int, str]] = {
     "tournament_full": (409, "Tournament full"),
     "already_entered": (409, "Already entered"),
     "tournament_over": (409, "Tournament over"),
+    "tournament_started": (409, "Tournament started"),
+    "too_few_entries": (409, "Too few entries"),
     "hints_off": (403, "Hints off"),
     "account_closed": (403, "Account closed"),
+    "missing_scope": (403, "Missing scope"),
+    "too_many_grants": (409, "Too many apps and tokens"),
+    "has_played": (409, "Has played"),
+    "bot_account": (409, "Bot account"),
+    # OAuth 2's own errors (RFC 6749 5.2), as its clients expect them: the problem
+    # also carries them as ``error`` and ``error_description``.
+    "invalid_request": (400, "Invalid request"),
+    "invalid_client": (400, "Invalid client"),
+    "invalid_grant": (400, "Invalid grant"),
+    "unsupported_grant_type": (400, "Unsupported grant type"),
     "games_live": (409, "Games live"),
     "too_many_webhooks": (409, "Too many webhooks"),
     "too_many_tournaments": (409, "Too many tournaments"),
@@ -51,6 +63,10 @@ CODES: dict[str, tuple[int, str]] = {
     "store_unavailable": (503, "Store unavailable"),
     "degraded": (503, "Store degraded"),
 }
+
+OAUTH_ERRORS = frozenset(
+    {"invalid_request", "invalid_client", "invalid_grant", "unsupported_grant_type"}
+)
 
 # The code for an HTTP status that something other than a refusal produced (werkzeug,
 # Flask-Limiter, gunicorn): the generic one of each status. Any other status answers
@@ -81,4 +97,6 @@ def body(code: str, detail: str, errors: dict[str, object] | None = None) -> dic
     }
     if errors is not None:
         problem["errors"] = errors
+    if code in OAUTH_ERRORS:  # as an OAuth client reads them too (RFC 6749 5.2)
+        problem["error"], problem["error_description"] = code, detail
     return problem

@@ -26,3 +26,11 @@ KEY_PREFIX = "stk_"
 
 def is_player_key(token: str) -> bool:
     return token.startswith(KEY_PREFIX)
+
+
+def credential_parts(credential: str) -> tuple[str, str]:
+    """The row id and the secret of a ``<prefix>_<id>_<secret>`` key or token (a
+    player key, an app's or a personal token); "" for a part that is missing."""
+    _, _, rest = credential.partition("_")
+    row_id, _, secret = rest.partition("_")
+    return row_id, secret

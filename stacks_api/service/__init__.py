@@ -36,6 +36,7 @@ from ..model.record import JSON
 from ..model.refusals import Refusal
 from ..outbound.courier import Courier, Rules
 from ..store import GameStore
+from .access import Access
 from .account_feed import AccountFeed
 from .analysis_desk import AnalysisDesk
 from .archiving import CLAIM_S, Archiving
@@ -101,6 +102,7 @@ class GameService:
         self.courier = Courier(Rules(allowed=webhook_sending.allowed))
         self.webhooks = WebhookDesk(self.table, webhook_sending, self.courier)
         self.preferences = Preferences(self.table)
+        self.access = Access(self.table)
         self.pushes = PushDesk(self.table, self.people, self.preferences, self.courier,
                                push_settings)  # fmt: skip
         channels: list[Channel] = [self.webhooks, self.pushes]

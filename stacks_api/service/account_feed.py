@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 
 from ..model.pace import reminder_at
 from ..model.record import JSON, GameRecord, HistoryQuery
-from .challenges import shown
+from ..model.seeks import Seek
+from ..model.tournaments import Tournament
 from .lobby import held_for
 from .rating import RatingDesk
 from .table import Table
@@ -69,16 +70,16 @@ class AccountFeed:
         told, events = Told(webhooks_since=since or self.table.clock()), []
         seek = self.table.store.seeks.latest(player_id)
         if seek is not None and not self._news(seek, player_id, since):
-            told.seek = (seek["id"], seek["status"])
+            told.seek = (seek.id, seek.status)
         for challenge in self.table.store.challenges.of(player_id):
-            status = _status(challenge, self.table.clock())
-            closed_at = challenge.get("answered_at") or challenge["expires_at"]
+            status = challenge.status_at(self.table.clock())
+            closed_at = challenge.answered_at or challenge.expires_at
             news = status == "pending" or (since is not None and closed_at > since)
             if not news:
-                told.challenges[challenge["id"]] = status
+                told.challenges[challenge.id] = status
         if self.table.archive is not None:
             for tournament in self.table.archive.tournaments.of_player(player_id):
-                told.tournaments[tournament["id"]] = _told_status(tournament, since)
+                told.tournaments[tournament.id] = _told_status(tournament, since)
         records = self._records(player_id)
         for record in records:
             if record.ended and (since is None or record.updated_at <= since):
@@ -163,50 +164,50 @@ class AccountFeed:
         assert self.table.archive is not None
         events = []
         for tournament in self.table.archive.tournaments.of_player(player_id):
-            status, before = tournament["status"], told.tournaments.get(tournament["id"])
+            status, before = tournament.status, told.tournaments.get(tournament.id)
             if status == before:
                 continue
-            told.tournaments[tournament["id"]] = status
-            shown = {"tournament_id": tournament["id"], "name": tournament["name"],
-                     "variant": tournament["variant"]}  # fmt: skip
+            told.tournaments[tournament.id] = status
+            shown = {"tournament_id": tournament.id, "name": tournament.name,
+                     "variant": tournament.variant}  # fmt: skip
             if status in ("running", "finished") and before in (None, "upcoming"):
                 events.append({"type": "tournament_started", **shown})
             if status == "finished":
                 events.append({"type": "tournament_ended", **shown})
         return events
 
-    def _news(self, seek: JSON, player_id: str, since: float | None) -> bool:
+    def _news(self, seek: Seek, player_id: str, since: float | None) -> bool:
         """Whether a new stream tells the player's latest seek: it closed after
         ``since``, or (a first connection) it was paired into a game whose seat
         still waits for the player."""
         if since is not None:
-            return bool(seek.get("closed_at", since) > since)
-        if seek["status"] != "paired":
+            return seek.closed_at is not None and seek.closed_at > since
+        if seek.status != "paired" or seek.game_id is None:
             return False
-        record = self.table.store.load(seek["game_id"])
+        record = self.table.store.load(seek.game_id)
         return record is not None and bool(held_for(record, player_id))
 
     def _seek(self, player_id: str, told: Told) -> list[JSON]:
         seek = self.table.store.seeks.latest(player_id)
-        if seek is None or seek["status"] == "waiting" or told.seek == (seek["id"], seek["status"]):
+        if seek is None or seek.waiting or told.seek == (seek.id, seek.status):
             return []
-        told.seek = (seek["id"], seek["status"])
-        if seek["status"] == "paired":
-            shown = {k: seek[k] for k in ("game_id", "seat", "variant", "rated")}
-            return [{"type": "paired", "seek": seek["id"], **shown}]
-        return [{"type": "seek_closed", "seek": seek["id"], "status": seek["status"]}]
+        told.seek = (seek.id, seek.status)
+        if seek.status == "paired":
+            return [{"type": "paired", "seek": seek.id, "game_id": seek.game_id, "seat": seek.seat,
+                     "variant": seek.variant, "rated": seek.rated}]  # fmt: skip
+        return [{"type": "seek_closed", "seek": seek.id, "status": seek.status}]
 
     def _challenges(self, player_id: str, told: Told) -> list[JSON]:
         """Challenges received, and answers to the player's own, not told yet."""
         events = []
         for challenge in self.table.store.challenges.of(player_id):
-            status = _status(challenge, self.table.clock())
-            before = told.challenges.get(challenge["id"])
+            status = challenge.status_at(self.table.clock())
+            before = told.challenges.get(challenge.id)
             if status == before:
                 continue
-            told.challenges[challenge["id"]] = status
-            current = {**shown(challenge), "status": status}
-            if status == "pending" and challenge["to"] == player_id:
+            told.challenges[challenge.id] = status
+            current = {**challenge.shown(), "status": status}
+            if status == "pending" and challenge.challenged == player_id:
                 events.append({"type": "challenge", "challenge": current})
             elif status != "pending":
                 events.append({"type": "challenge_answered", "challenge": current})
@@ -239,24 +240,17 @@ class AccountFeed:
                 "score": seat["score"], "rating": rating}  # fmt: skip
 
 
-def _told_status(tournament: JSON, since: float | None) -> str:
+def _told_status(tournament: Tournament, since: float | None) -> str:
     """What a new stream counts as told of a tournament: everything, but (with
     ``since``, a reconnect) a start or an end after it."""
-    status = str(tournament["status"])
+    status = tournament.status
     if since is None:
         return status
-    if status == "finished" and (tournament["ended_at"] or 0) > since:
-        return "running" if tournament["starts_at"] <= since else "upcoming"
-    if status == "running" and tournament["starts_at"] > since:
+    if status == "finished" and (tournament.ended_at or 0) > since:
+        return "running" if tournament.starts_at <= since else "upcoming"
+    if status == "running" and tournament.starts_at > since:
         return "upcoming"
     return status
-
-
-def _status(challenge: JSON, now: float) -> str:
-    """A challenge's status now (a pending one past its time has expired)."""
-    if challenge["status"] == "pending" and now >= challenge["expires_at"]:
-        return "expired"
-    return str(challenge["status"])
 
 
 def _dealt(record: GameRecord) -> bool:

@@ -20,9 +20,11 @@ makes the game, the same one.
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from typing import Any
 
 from ..engine import SetupError, create_game
+from ..model.challenges import Answer, Challenge
 from ..model.fairness import SCHEME, commitment, server_seed
 from ..model.record import JSON, Fairness, Seat
 from ..model.refusals import Refusal, validation_error
@@ -37,13 +39,6 @@ from .views import render
 EXPIRES_S = 600.0
 MOST_PENDING = 5
 ANSWERS = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
-SHOWN = ("id", "status", "from", "from_name", "to", "to_name", "variant", "players", "rated",
-         "turn_seconds", "days", "commitment", "created_at", "expires_at", "game_id")  # fmt: skip
-
-
-def shown(challenge: JSON) -> JSON:
-    """A challenge as its two players see it (the server seed stays secret)."""
-    return {k: challenge.get(k) for k in SHOWN}
 
 
 class Challenges:
@@ -80,15 +75,14 @@ class Challenges:
             raise validation_error("entropy", "a rated game is dealt with every person's "
                                               "entropy: send some")  # fmt: skip
         token, seed, now = new_token(), server_seed(), self.table.clock()
-        made = {
-            "id": secrets.token_hex(8), "status": "pending", "from": player_id,
-            "from_name": me["name"], "to": target, "to_name": them["name"],
-            "variant": body["variant"], "players": players, "rated": rated,
-            "turn_seconds": seconds, "days": days, "unlisted": bool(body.get("unlisted")),
-            "server_seed": seed, "commitment": commitment(seed, None),
-            "entropy": _entropy(body.get("entropy")), "from_token": token_hash(token),
-            "created_at": now, "expires_at": now + EXPIRES_S, "game_id": None,
-        }  # fmt: skip
+        made = Challenge(
+            id=secrets.token_hex(8), challenger=player_id, challenger_name=me["name"],
+            challenged=target, challenged_name=them["name"], variant=body["variant"],
+            players=players, rated=rated, turn_seconds=seconds, days=days,
+            unlisted=bool(body.get("unlisted")), server_seed=seed,
+            commitment=commitment(seed, None), challenger_entropy=_entropy(body.get("entropy")),
+            challenger_token=token_hash(token), created_at=now, expires_at=now + EXPIRES_S,
+        )  # fmt: skip
         refused = self.board.add(made, MOST_PENDING)
         if refused == "pending":
             raise Refusal("challenge_pending", f"your challenge to {them['name']} waits "
@@ -96,7 +90,7 @@ class Challenges:
         if refused == "limit":
             raise Refusal("rate_limited", f"at most {MOST_PENDING} of your challenges may wait "
                                           "at once", retry_after=60)  # fmt: skip
-        return shown(made), token
+        return made.shown(), token
 
     def settings(self, player_id: str, accepts: bool | None = None) -> JSON:
         """The player's settings, changed first if ``accepts`` is given."""
@@ -115,46 +109,47 @@ class Challenges:
         every = self.board.of(player_id)  # newest first: (created_at, id) descending
         if after is not None:
             at, last_id = read_cursor(after)
-            every = [c for c in every if (c["created_at"], c["id"]) < (at, last_id)]
-        page = [shown(self._current(c)) for c in every[:limit]]
+            every = [c for c in every if (c.created_at, c.id) < (at, last_id)]
+        page = [self._current(c).shown() for c in every[:limit]]
         more = len(every) > limit
         return page, cursor(page[-1]["created_at"], page[-1]["id"]) if more else None
 
     def get(self, player_id: str, challenge_id: str) -> JSON:
-        return shown(self._own(player_id, challenge_id))
+        return self._own(player_id, challenge_id).shown()
 
     def answer(self, player_id: str, challenge_id: str, how: str, entropy: str | None) -> JSON:
         """Accept, decline or cancel a pending challenge; an acceptance answers the game
         as the accepter's seat sees it and that seat's token."""
         challenge = self._own(player_id, challenge_id)
-        allowed = challenge["from"] if how == "cancel" else challenge["to"]
+        allowed = challenge.challenger if how == "cancel" else challenge.challenged
         if player_id != allowed:
             who = "its challenger" if how == "cancel" else "the challenged player"
             raise Refusal("forbidden", f"only {who} may {how} a challenge")
-        if challenge["status"] != "pending":
-            raise Refusal("challenge_closed", f"the challenge is {challenge['status']}")
-        fields: JSON = {"answered_at": self.table.clock()}
+        if not challenge.pending:
+            raise Refusal("challenge_closed", f"the challenge is {challenge.status}")
+        answer = Answer(answered_at=self.table.clock())
         token = None
-        if how == "accept" and self._gone(challenge["from"]):
-            self.board.settle(challenge_id, "cancelled", fields)
+        if how == "accept" and self._gone(challenge.challenger):
+            self.board.settle(challenge_id, "cancelled", answer)
             raise Refusal("challenge_closed", "the challenger's account was closed")
         if how == "accept":
-            if challenge["rated"] and entropy is None:
+            if challenge.rated and entropy is None:
                 raise validation_error("entropy", "a rated game is dealt with every person's "
                                                   "entropy: send some")  # fmt: skip
             token = new_token()
-            fields.update(game_id=secrets.token_hex(8), to_token=token_hash(token),
-                          to_entropy=_entropy(entropy))  # fmt: skip
-        settled = self.board.settle(challenge_id, ANSWERS[how], fields)
+            answer = replace(answer, game_id=secrets.token_hex(8),
+                             challenged_token=token_hash(token),
+                             challenged_entropy=_entropy(entropy))  # fmt: skip
+        settled = self.board.settle(challenge_id, ANSWERS[how], answer)
         # Ours only if it took our answer (a racing acceptance made another game id).
         if settled is None:
             raise Refusal("not_found", f"you have no challenge with id {challenge_id!r}")
-        if settled["status"] != ANSWERS[how] or settled.get("game_id") != fields.get("game_id"):
-            raise Refusal("challenge_closed", f"the challenge is {settled['status']}")
+        if settled.status != ANSWERS[how] or settled.game_id != answer.game_id:
+            raise Refusal("challenge_closed", f"the challenge is {settled.status}")
         if token is None:
-            return {"challenge": shown(settled)}
+            return {"challenge": settled.shown()}
         game = self._open(settled)
-        return {"challenge": shown(settled), "game": game, "seat": 1, "token": token}
+        return {"challenge": settled.shown(), "game": game, "seat": 1, "token": token}
 
     def _gone(self, player_id: str) -> bool:
         """Whether the account was closed or deleted (its challenges die with it)."""
@@ -164,46 +159,50 @@ class Challenges:
             return True
         return False
 
-    def _own(self, player_id: str, challenge_id: str) -> JSON:
+    def _own(self, player_id: str, challenge_id: str) -> Challenge:
         found = self.board.get(challenge_id)
-        if found is None or player_id not in (found["from"], found["to"]):
+        if found is None or player_id not in (found.challenger, found.challenged):
             raise Refusal("not_found", f"you have no challenge with id {challenge_id!r}")
         return self._current(found)
 
-    def _current(self, challenge: JSON) -> JSON:
+    def _current(self, challenge: Challenge) -> Challenge:
         """The challenge now: expired once its time is up, and an accepted one's game
         made if its process died before making it."""
         now = self.table.clock()
-        if challenge["status"] == "pending" and now >= challenge["expires_at"]:
-            return self.board.settle(challenge["id"], "expired", {}) or challenge
+        if challenge.pending and now >= challenge.expires_at:
+            return self.board.settle(challenge.id, "expired", Answer()) or challenge
         lost = (
-            challenge["status"] == "accepted"
-            and now >= challenge["answered_at"] + RECOVER_AFTER_S
-            and self.table.store.load(challenge["game_id"]) is None
+            challenge.status == "accepted"
+            and challenge.game_id is not None
+            and now >= (challenge.answered_at or now) + RECOVER_AFTER_S
+            and self.table.store.load(challenge.game_id) is None
         )
         if lost:
             self._open(challenge)
         return challenge
 
-    def _open(self, challenge: JSON) -> JSON:
+    def _open(self, challenge: Challenge) -> JSON:
         """The accepted challenge's game (made unless it exists), as its accepter sees it:
         the challenger in seat 0, the accepter in seat 1, any other seat open."""
-        players = challenge["players"]
-        seconds = challenge["turn_seconds"]
-        game = create_game(challenge["variant"], players, secrets.randbits(63),
+        assert challenge.game_id is not None  # accepted
+        players, seconds = challenge.players, challenge.turn_seconds
+        game = create_game(challenge.variant, players, secrets.randbits(63),
                            {"turn_seconds": seconds} if seconds else None)  # fmt: skip
-        taken = [(challenge["from"], challenge["from_name"], challenge["from_token"]),
-                 (challenge["to"], challenge["to_name"], challenge["to_token"])]  # fmt: skip
+        taken = [
+            (challenge.challenger, challenge.challenger_name, challenge.challenger_token),
+            (challenge.challenged, challenge.challenged_name, challenge.challenged_token),
+        ]
         seats = tuple(
             Seat("human", name=name, token=token, player_id=player,
-                 rating=self.table.ratings_of(player).get(challenge["variant"], START_RATING))
+                 rating=self.table.ratings_of(player).get(challenge.variant, START_RATING))
             for player, name, token in taken
         ) + tuple(Seat("free") for _ in range(players - 2))  # fmt: skip
-        entropy = (challenge["entropy"], challenge["to_entropy"]) + (None,) * (players - 2)
-        fair = Fairness(SCHEME, challenge["commitment"], challenge["server_seed"], entropy)
+        entropy = (challenge.challenger_entropy, challenge.challenged_entropy)
+        fair = Fairness(SCHEME, challenge.commitment, challenge.server_seed,
+                        entropy + (None,) * (players - 2))  # fmt: skip
         record, events = self.lobby.opened(
-            challenge["game_id"], game, seats, token_hash(new_token()), fair,
-            unlisted=challenge["unlisted"], rated=challenge["rated"], days=challenge.get("days"),
+            challenge.game_id, game, seats, token_hash(new_token()), fair,
+            unlisted=challenge.unlisted, rated=challenge.rated, days=challenge.days,
         )  # fmt: skip
         if self.table.store.create(record, events):
             self.table.schedule(record)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 
+from ..model.challenges import Answer
 from ..model.refusals import Refusal
 from .lobby import Lobby
 from .table import Table
@@ -34,11 +35,11 @@ class Closures:
         live game it sits in."""
         store, now = self.table.store, self.table.clock()
         for challenge in store.challenges.of(player_id):
-            if challenge["status"] == "pending":
-                store.challenges.settle(challenge["id"], "cancelled", {"answered_at": now})
+            if challenge.pending:
+                store.challenges.settle(challenge.id, "cancelled", Answer(answered_at=now))
         seek = store.seeks.latest(player_id)
-        if seek is not None and seek["status"] == "waiting":
-            store.seeks.close(seek["id"], "withdrawn", now)
+        if seek is not None and seek.waiting:
+            store.seeks.close(seek.id, "withdrawn", now)
         for game_id in store.player_games(player_id):
             record = store.load(game_id)
             if record is None or record.ended:

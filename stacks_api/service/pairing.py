@@ -27,6 +27,7 @@ from dataclasses import replace
 from ..engine import SetupError, create_game
 from ..model.record import JSON, Seat
 from ..model.refusals import Refusal, validation_error
+from ..model.seeks import Seek
 from ..model.tokens import new_token, token_hash
 from ..runtime import metrics
 from ..store import SeekBoard
@@ -49,42 +50,42 @@ def pool_of(body: JSON) -> str:
     return f"{body['variant']}:{body['players']}:{kind}:{pace}"
 
 
-def width(seek: JSON, now: float) -> float:
-    return WIDTH + WIDEN_PER_S * max(0.0, now - float(seek["since"]))
+def width(seek: Seek, now: float) -> float:
+    return WIDTH + WIDEN_PER_S * max(0.0, now - seek.since)
 
 
-def groups(seeks: list[JSON], size: int, now: float) -> list[list[JSON]]:
+def groups(seeks: list[Seek], size: int, now: float) -> list[list[Seek]]:
     """Groups of ``size`` seeks to seat together: the oldest seek first, each with
     the closest-rated others, every two within both one's ranges; one seek per
     player and per group. Candidates are read outward from the oldest seek's
     place in rating order, so a pass over a large pool stays quick."""
-    ladder = sorted(seeks, key=lambda s: (s["rating"], s["id"]))
-    place = {s["id"]: n for n, s in enumerate(ladder)}
+    ladder = sorted(seeks, key=lambda s: (s.rating, s.id))
+    place = {s.id: n for n, s in enumerate(ladder)}
     taken: set[str] = set()
     found = []
-    for anchor in sorted(seeks, key=lambda s: (s["since"], s["id"])):
-        if anchor["id"] in taken:
+    for anchor in sorted(seeks, key=lambda s: (s.since, s.id)):
+        if anchor.id in taken:
             continue
         group = [anchor]
-        for other in _nearest(ladder, place[anchor["id"]], width(anchor, now)):
-            if other["id"] in taken or other["player_id"] in {s["player_id"] for s in group}:
+        for other in _nearest(ladder, place[anchor.id], width(anchor, now)):
+            if other.id in taken or other.player_id in {s.player_id for s in group}:
                 continue
             if all(_close(other, s, now) for s in group):
                 group.append(other)
             if len(group) == size:
                 found.append(group)
-                taken.update(s["id"] for s in group)
+                taken.update(s.id for s in group)
                 break
     return found
 
 
-def _nearest(ladder: list[JSON], at: int, reach: float) -> Iterator[JSON]:
+def _nearest(ladder: list[Seek], at: int, reach: float) -> Iterator[Seek]:
     """The seeks around ``ladder[at]`` nearest in rating first, within ``reach``."""
-    rating = ladder[at]["rating"]
+    rating = ladder[at].rating
     below, above = at - 1, at + 1
     while True:
-        gap_below = rating - ladder[below]["rating"] if below >= 0 else None
-        gap_above = ladder[above]["rating"] - rating if above < len(ladder) else None
+        gap_below = rating - ladder[below].rating if below >= 0 else None
+        gap_above = ladder[above].rating - rating if above < len(ladder) else None
         if (
             gap_below is not None
             and gap_below <= reach
@@ -99,8 +100,8 @@ def _nearest(ladder: list[JSON], at: int, reach: float) -> Iterator[JSON]:
             return
 
 
-def _close(a: JSON, b: JSON, now: float) -> bool:
-    return bool(abs(a["rating"] - b["rating"]) <= min(width(a, now), width(b, now)))
+def _close(a: Seek, b: Seek, now: float) -> bool:
+    return abs(a.rating - b.rating) <= min(width(a, now), width(b, now))
 
 
 class Pairing:
@@ -126,50 +127,52 @@ class Pairing:
             body = {**body, "turn_seconds": RATED_CLOCK_S}
         archive = self.table.archive
         assert archive is not None  # the caller's key was found in it
+        player = archive.accounts.player(player_id)
+        assert player is not None
+        if player["bot"]:
+            raise Refusal("bot_account", "a bot account never pairs with people: challenge "
+                                         "it, or have it accept challenges")  # fmt: skip
         try:  # the variant checks the player count
-            create_game(body["variant"], body["players"], 0, _options(body))
+            create_game(body["variant"], body["players"], 0, _clock(body.get("turn_seconds")))
         except SetupError as err:
             raise validation_error(err.field, err.message) from None
         now = self.table.clock()
-        player = archive.accounts.player(player_id)
-        assert player is not None
         rating = archive.ratings.of(player_id).get(body["variant"], {}).get("rating", 1500)
-        seek = {
-            "id": secrets.token_hex(8), "player_id": player_id, "name": player["name"],
-            "pool": pool_of(body), "variant": body["variant"], "players": body["players"],
-            "rated": bool(body.get("rated")), "turn_seconds": body.get("turn_seconds") or None,
-            "days": body.get("days"),
-            "rating": rating, "since": now, "expires_at": now + body.get("wait_s", WAIT_S),
-            "status": "waiting",
-        }  # fmt: skip
+        seek = Seek(
+            id=secrets.token_hex(8), player_id=player_id, name=player["name"],
+            pool=pool_of(body), variant=body["variant"], players=body["players"],
+            rated=bool(body.get("rated")), turn_seconds=body.get("turn_seconds") or None,
+            days=body.get("days"),
+            rating=rating, since=now, expires_at=now + body.get("wait_s", WAIT_S),
+        )  # fmt: skip
         held = self.board.add(seek)
         if held is not None:
-            raise Refusal("already_seeking", f"you already wait for a game: seek {held['id']}")
-        self.pair(seek["pool"], now)
-        return shown(self.board.get(seek["id"]) or seek)
+            raise Refusal("already_seeking", f"you already wait for a game: seek {held.id}")
+        self.pair(seek.pool, now)
+        return (self.board.get(seek.id) or seek).shown()
 
     def status(self, player_id: str, seek_id: str) -> JSON:
         """The player's seek, after a pass over its pool."""
         seek = self._own(player_id, seek_id)
         now = self.table.clock()
-        if seek["status"] == "waiting":
-            self.pair(seek["pool"], now)
+        if seek.waiting:
+            self.pair(seek.pool, now)
             seek = self._own(player_id, seek_id)
-        elif seek["status"] == "paired" and now >= seek["closed_at"] + RECOVER_AFTER_S:
+        elif seek.status == "paired" and now >= (seek.closed_at or now) + RECOVER_AFTER_S:
             # Made already (nothing happens), or lost with its process.
-            group = [s for s in map(self.board.get, seek["group"]) if s is not None]
-            if len(group) == seek["players"]:  # else forgotten: closed over an hour ago
+            group = [s for s in map(self.board.get, seek.group) if s is not None]
+            if len(group) == seek.players:  # else forgotten: closed over an hour ago
                 self._open(seek, group)
-        return shown(seek)
+        return seek.shown()
 
     def withdraw(self, player_id: str, seek_id: str) -> JSON:
         self._own(player_id, seek_id)
         seek = self.board.close(seek_id, "withdrawn", self.table.clock())
         if seek is None:
             raise Refusal("not_found", f"you have no seek with id {seek_id!r}")
-        if seek["status"] == "paired":
-            raise Refusal("game_started", f"you were paired already: game {seek['game_id']}")
-        return shown(seek)
+        if seek.status == "paired":
+            raise Refusal("game_started", f"you were paired already: game {seek.game_id}")
+        return seek.shown()
 
     def run(self, now: float) -> int:
         """A pass over every pool (the background workers' part); games made."""
@@ -179,51 +182,45 @@ class Pairing:
         """Expire the pool's stale seeks and seat every group it has; games made."""
         waiting = []
         for seek in self.board.waiting(pool):
-            if now >= seek["expires_at"]:
-                self.board.close(seek["id"], "expired", now)
+            if now >= seek.expires_at:
+                self.board.close(seek.id, "expired", now)
             else:
                 waiting.append(seek)
         made = 0
-        for group in groups(waiting, waiting[0]["players"] if waiting else 0, now):
+        for group in groups(waiting, waiting[0].players if waiting else 0, now):
             game_id = secrets.token_hex(8)
-            if self.board.pair([s["id"] for s in group], game_id, now):
-                self._open({**group[0], "game_id": game_id}, group)
+            if self.board.pair([s.id for s in group], game_id, now):
+                self._open(replace(group[0], game_id=game_id), group)
                 made += 1
                 for seek in group:
-                    wait = max(0.0, now - float(seek["since"]))
+                    wait = max(0.0, now - seek.since)
                     metrics.PAIRING_WAIT_SECONDS.labels(pool=pool).observe(wait)
         return made
 
-    def _open(self, seek: JSON, group: list[JSON]) -> None:
+    def _open(self, seek: Seek, group: list[Seek]) -> None:
         """Create the game ``seek`` was paired into, seating ``group`` in order (nothing
         if it exists): each seat held for its player."""
-        game = create_game(seek["variant"], seek["players"], secrets.randbits(63),
-                           _options(seek))  # fmt: skip
-        seats = tuple(Seat("reserved", name=s["name"], player_id=s["player_id"]) for s in group)
+        assert seek.game_id is not None  # paired
+        game = create_game(seek.variant, seek.players, secrets.randbits(63),
+                           _clock(seek.turn_seconds))  # fmt: skip
+        seats = tuple(Seat("reserved", name=s.name, player_id=s.player_id) for s in group)
         record, events = self.lobby.opened(
-            seek["game_id"], game, seats, token_hash(new_token()), committed(seek["players"]),
-            unlisted=True, rated=seek["rated"], days=seek.get("days"),
+            seek.game_id, game, seats, token_hash(new_token()), committed(seek.players),
+            unlisted=True, rated=seek.rated, days=seek.days,
         )  # fmt: skip
         record = replace(record, due_at=self.table.clock() + RESERVED_S)
         if self.table.store.create(record, events):
             self.table.schedule(record)
             for s in group:
-                self.table.store.index_player_game(s["player_id"], record.id, self.table.clock())
+                self.table.store.index_player_game(s.player_id, record.id, self.table.clock())
 
-    def _own(self, player_id: str, seek_id: str) -> JSON:
+    def _own(self, player_id: str, seek_id: str) -> Seek:
         seek = self.board.get(seek_id)
-        if seek is None or seek["player_id"] != player_id:
+        if seek is None or seek.player_id != player_id:
             raise Refusal("not_found", f"you have no seek with id {seek_id!r}")
-        return dict(seek)
+        return seek
 
 
-def _options(body: JSON) -> JSON | None:
-    seconds = body.get("turn_seconds")
-    return {"turn_seconds": seconds} if seconds else None
-
-
-def shown(seek: JSON) -> JSON:
-    """A seek as its player sees it."""
-    keys = ("id", "status", "variant", "players", "rated", "turn_seconds", "days", "rating",
-            "since", "expires_at", "game_id", "seat")  # fmt: skip
-    return {k: seek.get(k) for k in keys}
+def _clock(turn_seconds: int | None) -> JSON | None:
+    """A game's options for a turn clock (None: unclocked)."""
+    return {"turn_seconds": turn_seconds} if turn_seconds else None

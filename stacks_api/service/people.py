@@ -39,6 +39,7 @@ class Times:
 CONTRACT = Times()
 WRITE_EVERY_S = 15.0  # keep-alives come every 15 s: an open stream stays online
 BANKS_KEPT_S = 30.0  # a view's vacation days may lag the bank this long
+BOTS_KEPT_S = 600.0  # which accounts are bots (it never changes for a seated one)
 # A view's presence may lag the store this long (a sighting is written only every
 # WRITE_EVERY_S anyway): a busy game's moves and views read it once a second.
 SEEN_KEPT_S = 1.0
@@ -59,6 +60,7 @@ class People:
         self._written: dict[tuple[str, int], float] = {}
         self._lock = threading.Lock()
         self._banks = TtlCache[dict[str, float]](BANKS_KEPT_S, size=4096)
+        self._bots = TtlCache[set[str]](BOTS_KEPT_S, size=4096)
         self._shown_seen = TtlCache[dict[int, float]](SEEN_KEPT_S, size=4096, clock=table.clock)
 
     def seen(self, game_id: str, seat: int) -> None:
@@ -102,15 +104,16 @@ class People:
         return tick
 
     def shown(self, record: GameRecord) -> dict[int, dict[str, object]]:
-        """Each person's presence, ``seen_at`` and (a days game) vacation days left,
-        by seat (a bot's seat shows none of them)."""
+        """Each person's presence, ``seen_at``, (a days game) vacation days left and
+        whether the account is a bot account, by seat (a bot level's seat shows none
+        of them)."""
         now = self.table.clock()
         seen = (
             {}
             if record.ended
             else self._shown_seen.get(record.id, lambda: self.last_seen(record.id))
         )
-        banks = self._vacations(record)
+        banks, bots = self._vacations(record), self._bot_accounts(record)
         shown: dict[int, dict[str, object]] = {}
         for seat, held in enumerate(record.seats):
             if held.state in ("free", "bot"):
@@ -121,12 +124,27 @@ class People:
                 "presence": None if record.ended else presence_of(at, now, self.times),
                 "seen_at": None if at is None else round(at / 60) * 60,
                 "vacation_days_left": None if left is None else int(left),
+                "bot_account": held.player_id in bots,
             }
         return shown
 
+    def _bot_accounts(self, record: GameRecord) -> set[str]:
+        """The seats' accounts that are bot accounts (an account that has sat in a
+        game never becomes one: kept long)."""
+        accounts = _accounts(record)
+        if not accounts or self.table.archive is None:
+            return set()
+        archive = self.table.archive
+        return self._bots.get(accounts, lambda: archive.accounts.bots_among(list(accounts)))
+
     def _vacations(self, record: GameRecord) -> dict[str, float]:
-        accounts = tuple(sorted({s.player_id for s in record.seats if s.player_id}))
+        accounts = _accounts(record)
         if record.days is None or not accounts or self.table.archive is None:
             return {}
         archive = self.table.archive
         return self._banks.get(accounts, lambda: archive.vacations.banks(accounts))
+
+
+def _accounts(record: GameRecord) -> tuple[str, ...]:
+    """The accounts seated at the game, in one order (a cache's key)."""
+    return tuple(sorted({s.player_id for s in record.seats if s.player_id}))

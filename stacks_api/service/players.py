@@ -38,6 +38,18 @@ class Players:
             raise Refusal("unauthorized", "send your player key as 'Bearer <key>'")
         return player
 
+    def become_bot(self, player_id: str) -> JSON:
+        """Make an account that has played no game a bot account, for good; its
+        profile."""
+        played = self.table.store.player_games(player_id) or self.archive.games.history(
+            HistoryQuery(player_id), 1
+        )
+        if played:
+            raise Refusal("has_played", "only an account that has played no game can become "
+                                        "a bot account")  # fmt: skip
+        self.archive.accounts.set_bot(player_id)
+        return self.profile(player_id)
+
     def profile(self, player_id: str) -> JSON:
         found = self.archive.accounts.player(player_id)
         if found is None:
@@ -45,6 +57,13 @@ class Players:
         if found["deleted"]:
             raise Refusal("player_deleted", f"the player {player_id!r} deleted their account")
         return {**found, "ratings": self.archive.ratings.of(player_id)}
+
+    def search(self, text: str, limit: int) -> list[JSON]:
+        """Open accounts whose name holds ``text``, the closest first, with their
+        ratings (provisional ones too: a newcomer is found before they rank)."""
+        found = self.archive.accounts.search(text, limit)
+        ratings = self.archive.ratings.of_many([p["id"] for p in found])
+        return [{**p, "ratings": ratings[p["id"]]} for p in found]
 
     def mine(self, player_id: str) -> JSON:
         """The caller's own account: its profile, its vacation bank (whole days) and

@@ -3,7 +3,8 @@ time, and what one game did to its players' ratings."""
 
 from __future__ import annotations
 
-from ..model.record import JSON
+from ..competition.ratings import Standing, rated_subject, stakes
+from ..model.record import JSON, GameRecord
 from ..model.refusals import Refusal
 from .ports import Ratings
 from .table import Table
@@ -27,8 +28,9 @@ class RatingDesk:
     def of(self, player_id: str) -> JSON:
         return self.book.of(player_id)
 
-    def leaderboard(self, variant: str, limit: int) -> JSON:
-        return {"variant": variant, "players": self.book.leaderboard(variant, limit)}
+    def leaderboard(self, variant: str, limit: int, bots: bool = False) -> JSON:
+        """The best people of a variant, or (``bots``) the best bot accounts."""
+        return {"variant": variant, "players": self.book.leaderboard(variant, limit, bots)}
 
     def bot_levels(self, variant: str) -> JSON:
         return {"variant": variant, "levels": self.book.bot_levels(variant)}
@@ -45,7 +47,7 @@ class RatingDesk:
         if not record.rated:
             return {**answer, "state": "casual"}
         if not record.ended:
-            return {**answer, "state": "live"}
+            return {**answer, "state": "live", "stakes": self._stakes(record)}
         assert self.table.archive is not None  # a rated game needs the archive
         if not self.table.archive.games.archived([game_id]):
             return {**answer, "state": "pending"}
@@ -54,3 +56,33 @@ class RatingDesk:
             seat = record.seats[change["seat"]]
             change.update(name=seat.name, player_id=seat.player_id, bot=seat.bot)
         return {**answer, "state": "rated" if changes else "unrated", "changes": changes}
+
+    def _stakes(self, record: GameRecord) -> list[JSON]:
+        """What the end of a rated game under way would do to each rated seat (empty
+        until every seat is taken). Rated as the archive will rate it: a person by
+        their account, a bot level that sits once by its level."""
+        if record.status != "active":
+            return []
+        game = Table.game(record)
+        levels = [seat.bot for seat in record.seats if seat.state == "bot" and seat.bot]
+        seated = []
+        for i, seat in enumerate(record.seats):
+            if seat.state not in ("human", "away", "bot"):
+                continue  # free, or its person gave it up: nothing at stake
+            subject = rated_subject(seat.bot if seat.state == "bot" else None, seat.player_id,
+                                    levels)  # fmt: skip
+            if subject is None:
+                continue
+            team = game.team_of(i)
+            seated.append(Standing(i, subject, i if team is None else team, 0))
+        current = self.book.current(sorted({s.subject for s in seated}), record.variant)
+        shown = []
+        for stake in stakes(current, seated):
+            seat = record.seats[stake.seat]
+            shown.append({
+                "seat": stake.seat, "name": seat.name, "player_id": seat.player_id,
+                "bot": seat.bot if seat.state == "bot" else None,
+                "rating": round(stake.rating.mu), "provisional": stake.rating.provisional,
+                "win": round(stake.win), "loss": round(stake.loss), "draw": round(stake.draw),
+            })  # fmt: skip
+        return shown

@@ -7,33 +7,30 @@ from __future__ import annotations
 from ..competition.arena import points as arena_points
 from ..competition.swiss import Entrant, Result, standings
 from ..model.record import JSON
+from ..model.tournaments import Tournament
 
 
-def last_opponents(tournament: JSON) -> dict[str, str]:
+def last_opponents(tournament: Tournament) -> dict[str, str]:
     """Each entry's opponent in its latest two-player game."""
     last: dict[str, str] = {}
-    for table in tournament["tables"]:  # in the order they were made
-        if len(table["seats"]) == 2:
-            a, b = table["seats"]
+    for table in tournament.tables:  # in the order they were made
+        if len(table.seats) == 2:
+            a, b = table.seats
             last[a], last[b] = b, a
     return last
 
 
-def active(tournament: JSON) -> list[JSON]:
-    return [e for e in tournament["entries"] if e["withdrawn_at"] is None]
-
-
-def entrants(tournament: JSON) -> list[Entrant]:
+def entrants(tournament: Tournament) -> list[Entrant]:
     """The entries still in, as the pairing sees them after the rounds so far."""
-    found = {e["entry"]: Entrant(e["entry"], e["rating"]) for e in active(tournament)}
-    for table in tournament["tables"]:
-        seats, points = table["seats"], table["points"] or [0.0] * len(table["seats"])
+    found = {e.entry: Entrant(e.entry, e.rating) for e in tournament.active()}
+    for table in tournament.tables:
+        seats, points = table.seats, table.points or (0.0,) * len(table.seats)
         for seat, (entry, scored) in enumerate(zip(seats, points, strict=True)):
             entrant = found.get(entry)
             if entrant is None:
                 continue  # withdrawn: its past results still count for the others
             entrant.points += scored
-            if table["game_id"] is None:
+            if table.bye:
                 entrant.byes += 1
                 continue
             entrant.met.update(e for e in seats if e != entry)
@@ -41,62 +38,61 @@ def entrants(tournament: JSON) -> list[Entrant]:
     return list(found.values())
 
 
-def shown(tournament: JSON) -> JSON:
+def shown(tournament: Tournament) -> JSON:
     """A tournament as everyone may see it: its tables' server seeds stay secret (a
     seed is revealed in its game's record once the game is over)."""
-    tables = [{k: v for k, v in t.items() if k != "server_seed"} for t in tournament["tables"]]
     rounds: dict[int, list[JSON]] = {}
-    for table in tables:
-        rounds.setdefault(table["round"], []).append(table)
+    for table in tournament.tables:
+        rounds.setdefault(table.round, []).append(table.shown())
     return {
-        **{k: v for k, v in tournament.items() if k not in ("tables", "entries")},
-        "entrants": len(active(tournament)),
-        "entries": tournament["entries"],
+        **tournament.columns(),
+        "entrants": len(tournament.active()),
+        "entries": [e.to_json() for e in tournament.entries],
         "standings": _standings(tournament),
         "pairings": [{"round": n, "tables": rounds[n]} for n in sorted(rounds)],
     }
 
 
-def _standings(tournament: JSON) -> list[JSON]:
-    if tournament["system"] == "arena":
+def _standings(tournament: Tournament) -> list[JSON]:
+    if tournament.system == "arena":
         return arena_standings(tournament)
-    names = {e["entry"]: e for e in tournament["entries"]}
+    names = {e.entry: e for e in tournament.entries}
     results: list[Result] = []
     byes: list[str] = []
-    for table in tournament["tables"]:
-        if table["points"] is None:
+    for table in tournament.tables:
+        if table.points is None:
             continue
-        if table["game_id"] is None:
-            byes += table["seats"]
+        if table.bye:
+            byes += table.seats
         else:
-            results.append(Result(tuple(table["seats"]), tuple(table["points"])))
-    ranked = standings({e: names[e]["rating"] for e in names}, results, byes)
+            results.append(Result(table.seats, table.points))
+    ranked = standings({e: names[e].rating for e in names}, results, byes)
     return [
-        {"rank": place, "entry": s.id, "name": names[s.id]["name"], "bot": names[s.id]["bot"],
-         "player_id": names[s.id]["player_id"], "points": s.points, "buchholz": s.buchholz,
+        {"rank": place, "entry": s.id, "name": names[s.id].name, "bot": names[s.id].bot,
+         "player_id": names[s.id].player_id, "points": s.points, "buchholz": s.buchholz,
          "sonneborn_berger": s.sonneborn_berger, "games": s.games, "wins": s.wins,
-         "byes": s.byes, "withdrawn": names[s.id]["withdrawn_at"] is not None, "streak": False}
+         "byes": s.byes, "withdrawn": not names[s.id].active, "streak": False}
         for place, s in enumerate(ranked, start=1)
     ]  # fmt: skip
 
 
-def arena_standings(tournament: JSON) -> list[JSON]:
+def arena_standings(tournament: Tournament) -> list[JSON]:
     """Arena points (``stacks_api.competition.arena``), then rating."""
-    names = {e["entry"]: e for e in tournament["entries"]}
+    names = {e.entry: e for e in tournament.entries}
     played: dict[str, list[float]] = {entry: [] for entry in names}
-    for table in tournament["tables"]:  # in the order they were made
-        for entry, scored in zip(table["seats"], table["points"] or (), strict=False):
+    for table in tournament.tables:  # in the order they were made
+        for entry, scored in zip(table.seats, table.points or (), strict=False):
             played[entry].append(scored)
     rows = []
     for entry, results in played.items():
         total, streak = arena_points(results)
         rows.append((entry, total, streak, results))
-    rows.sort(key=lambda r: (-r[1], -names[r[0]]["rating"], r[0]))
+    rows.sort(key=lambda r: (-r[1], -names[r[0]].rating, r[0]))
     return [
-        {"rank": place, "entry": entry, "name": names[entry]["name"], "bot": names[entry]["bot"],
-         "player_id": names[entry]["player_id"], "points": float(total), "buchholz": 0.0,
+        {"rank": place, "entry": entry, "name": names[entry].name, "bot": names[entry].bot,
+         "player_id": names[entry].player_id, "points": float(total), "buchholz": 0.0,
          "sonneborn_berger": 0.0, "games": len(results),
          "wins": sum(1 for r in results if r == 1.0), "byes": 0,
-         "withdrawn": names[entry]["withdrawn_at"] is not None, "streak": streak}
+         "withdrawn": not names[entry].active, "streak": streak}
         for place, (entry, total, streak, results) in enumerate(rows, start=1)
     ]  # fmt: skip

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ..engine import Game, restore_game
+from ..model import scopes
 from ..model.events import Event
 from ..model.record import JSON, GameRecord
 from ..model.refusals import Refusal
@@ -27,11 +28,13 @@ def not_found(game_id: str) -> Refusal:
 
 @dataclass(frozen=True)
 class Caller:
-    """Who sent a request: its bearer token (a seat's or host's token, or a player
-    key), and the player the key acts for."""
+    """Who sent a request: its bearer token (a seat's or host's token, a player key,
+    an app's or a personal token), the player a key or token acts for, and what it
+    may do (``model.scopes``: a key, everything)."""
 
     token: str | None = None
     player_id: str | None = None
+    scopes: frozenset[str] = scopes.EVERYTHING
 
 
 class Table:
@@ -52,6 +55,10 @@ class Table:
         # Whether an account is closed, asked again at most every few seconds: a seat
         # linked to a closed account is refused as soon as the operator closes it.
         self._closed = TtlCache[bool](CLOSED_KEPT_S, size=4096)
+        # Where the callers already looked up for the request being served are kept
+        # (the HTTP layer gives one dict a request; None: no request, nothing kept),
+        # so that a request's scope check and its route read a token's grant once.
+        self.request_callers: Callable[[], dict[str, Caller] | None] = lambda: None
 
     def load(self, game_id: str) -> GameRecord:
         """The game's record: the live store's, else (once it has let an ended game
@@ -97,8 +104,21 @@ class Table:
         return document["variant"], [e for e in document["events"] if e["version"] > version]
 
     def caller(self, token: str | None) -> Caller:
-        """The request's caller; a player key is looked up now (a revoked one is
-        refused at once)."""
+        """The request's caller; a player key or a granted token is looked up once a
+        request (a revoked one is refused from the next request on)."""
+        known = self.request_callers()
+        if known is None or token is None:
+            return self._look_up(token)
+        if token not in known:
+            known[token] = self._look_up(token)
+        return known[token]
+
+    def _look_up(self, token: str | None) -> Caller:
+        if token is not None and scopes.is_granted_token(token):
+            held = None if self.archive is None else self.archive.grants.holder(token)
+            if held is None:
+                raise Refusal("unauthorized", "this token is unknown, expired or was revoked")
+            return Caller(token, held.player_id, held.scopes)
         if token is None or not is_player_key(token):
             return Caller(token)
         player = None if self.archive is None else self.archive.accounts.player_of(token)

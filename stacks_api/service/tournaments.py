@@ -43,11 +43,12 @@ from ..model.outcomes import own_moves
 from ..model.record import JSON, Fairness, GameRecord, Seat
 from ..model.refusals import Refusal, validation_error
 from ..model.tokens import new_token, token_hash
+from ..model.tournaments import Board, Entry, Tournament
 from .concede import Concede
 from .cursors import key_cursor, read_key
 from .lobby import START_RATING, Lobby
 from .ports import Tournaments as Book
-from .standings import active, arena_standings, entrants, last_opponents, shown
+from .standings import arena_standings, entrants, last_opponents, shown
 from .table import Table
 
 DEFAULT_TURN_SECONDS = 60.0  # every tournament game is clocked: an absent player's ends
@@ -92,20 +93,20 @@ class Tournaments:
         except SetupError as err:
             raise validation_error(err.field, err.message) from None
         now = self.table.clock()
-        tournament = {
-            "id": secrets.token_hex(8), "name": body.get("name") or f"{body['variant']} {system}",
-            "creator": player_id, "variant": body["variant"], "system": system,
-            "rounds": body.get("rounds") if system == "swiss" else None,
-            "minutes": body.get("minutes") if system == "arena" else None, "players": players,
-            "rated": bool(body.get("rated")), "turn_seconds": float(seconds), "days": days,
-            "max_players": body.get("max_players") or MOST_ENTRIES,
-            "starts_at": max(float(body["starts_at"]), now),
-        }  # fmt: skip
+        tournament = Tournament(
+            id=secrets.token_hex(8), name=body.get("name") or f"{body['variant']} {system}",
+            creator=player_id, variant=body["variant"], system=system,
+            rounds=body.get("rounds") if system == "swiss" else None,
+            minutes=body.get("minutes") if system == "arena" else None, players=players,
+            rated=bool(body.get("rated")), turn_seconds=float(seconds), days=days,
+            max_players=body.get("max_players") or MOST_ENTRIES,
+            starts_at=max(float(body["starts_at"]), now),
+        )  # fmt: skip
         if not self.book.create(tournament, MOST_UPCOMING):
             raise Refusal("too_many_tournaments", f"you have {MOST_UPCOMING} upcoming "
                           "tournaments already: let one start first")  # fmt: skip
         self.table.jobs.wake()  # in-process workers start with the first thing to do
-        return self.get(tournament["id"])
+        return self.get(tournament.id)
 
     def listed(self) -> list[JSON]:
         return self.book.listed()
@@ -134,29 +135,29 @@ class Tournaments:
             player = archive.accounts.player(player_id)
             assert player is not None  # the caller's key was found
             rating = self._rating(player_id, found)
-            entries = [{"entry": player_id, "player_id": player_id, "bot": None,
-                        "name": player["name"], "rating": rating}]  # fmt: skip
+            entries = [Entry(entry=player_id, player_id=player_id, bot=None,
+                             name=player["name"], rating=rating)]  # fmt: skip
         else:
-            if player_id != found["creator"]:
+            if player_id != found.creator:
                 raise Refusal("forbidden", "only the tournament's creator may enter bots")
             if bot not in bots.NAMES:
                 raise validation_error("bot", f"unknown bot {bot!r}; choose from "
                                               f"{', '.join(bots.BOTS)}")  # fmt: skip
-            bots_in = [e for e in active(found) if e["bot"] is not None]
+            bots_in = [e for e in found.active() if e.bot is not None]
             if len(bots_in) + count > MOST_BOTS:
                 raise Refusal("too_many_bots", f"a creator enters at most {MOST_BOTS} bots in "
                               f"a tournament ({len(bots_in)} are in)")  # fmt: skip
-            taken = {e["entry"] for e in found["entries"]}
+            taken = {e.entry for e in found.entries}
             numbers = (n for n in range(1, MOST_ENTRIES + 2) if f"{BOT}{bot}:{n}" not in taken)
             rating = self._rating(f"{BOT}{bot}", found)
-            entries = [{"entry": f"{BOT}{bot}:{n}", "player_id": None, "bot": bot,
-                        "name": f"{bot} bot {n}", "rating": rating}
+            entries = [Entry(entry=f"{BOT}{bot}:{n}", player_id=None, bot=bot,
+                             name=f"{bot} bot {n}", rating=rating)
                        for n, _ in zip(numbers, range(count), strict=False)]  # fmt: skip
         for entry in entries:
-            refused = self.book.enter(tournament_id, entry, found["max_players"])
+            refused = self.book.enter(tournament_id, entry, found.max_players)
             if refused == "full":
                 raise Refusal("tournament_full", f"the tournament takes at most "
-                                                 f"{found['max_players']} entries")  # fmt: skip
+                                                 f"{found.max_players} entries")  # fmt: skip
             if refused == "entered":
                 raise Refusal("already_entered", "you are in this tournament already")
         self.table.jobs.wake()
@@ -166,22 +167,37 @@ class Tournaments:
         """Withdraw the caller (or, its creator, a bot entry) from the rounds to come."""
         found = self._open(tournament_id)
         entry = entry or player_id
-        if entry != player_id and not (entry.startswith(BOT) and player_id == found["creator"]):
+        if entry != player_id and not (entry.startswith(BOT) and player_id == found.creator):
             raise Refusal("forbidden", "you may withdraw only yourself (a creator: its bots)")
         if not self.book.withdraw(tournament_id, entry):
             raise Refusal("not_found", f"{entry!r} is not in this tournament")
         return self.get(tournament_id)
 
-    def _open(self, tournament_id: str) -> JSON:
+    def start(self, player_id: str, tournament_id: str) -> JSON:
+        """Start an upcoming tournament now (its creator, once two are in); an arena's
+        minutes count from now."""
+        found = self._open(tournament_id)
+        if player_id != found.creator:
+            raise Refusal("forbidden", "only the tournament's creator may start it early")
+        if found.status != "upcoming":
+            raise Refusal("tournament_started", "the tournament has started already")
+        if len(found.active()) < 2:
+            raise Refusal("too_few_entries", "a tournament starts with two entries or more")
+        if not self.book.start_now(tournament_id, self.table.clock()):
+            raise Refusal("tournament_started", "the tournament has started already")
+        self.table.jobs.wake()
+        return self.get(tournament_id)
+
+    def _open(self, tournament_id: str) -> Tournament:
         found = self.book.get(tournament_id)
         if found is None:
             raise Refusal("not_found", f"no tournament with id {tournament_id!r}")
-        if found["status"] in ("finished", "cancelled"):
-            raise Refusal("tournament_over", f"the tournament is {found['status']}")
+        if found.ended:
+            raise Refusal("tournament_over", f"the tournament is {found.status}")
         return found
 
-    def _rating(self, subject: str, tournament: JSON) -> float:
-        return self.table.ratings_of(subject).get(tournament["variant"], START_RATING)
+    def _rating(self, subject: str, tournament: Tournament) -> float:
+        return self.table.ratings_of(subject).get(tournament.variant, START_RATING)
 
     # -- the workers' part ----------------------------------------------------
 
@@ -199,59 +215,62 @@ class Tournaments:
         found = self.book.get(tournament_id)
         if found is None:
             return 0
-        if found["status"] == "upcoming":
-            if len(active(found)) < 2:  # nobody to play: it ends before it began
-                if now < found["starts_at"] + GATHER_S:
+        if found.status == "upcoming":
+            if len(found.active()) < 2:  # nobody to play: it ends before it began
+                if now < found.starts_at + GATHER_S:
                     return 0
                 return int(self.book.advance(tournament_id, "upcoming", "cancelled", now))
             self.book.advance(tournament_id, "upcoming", "running", None)
             found = self.book.get(tournament_id)
             assert found is not None
-        if found["system"] == "arena":
+        if found.system == "arena":
             return self._arena_step(found, now)
-        current = [t for t in found["tables"] if t["round"] == found["round"]]
-        if not self._settled(found, current):
+        found = self._settled(found, found.round)
+        if any(t.points is None for t in found.tables if t.round == found.round):
             return 0  # games still being played
-        if found["round"] >= found["rounds"] or len(active(found)) < 2:
-            finished = self.book.advance(tournament_id, "running", "finished", now, found["round"])
+        if found.round >= (found.rounds or 0) or len(found.active()) < 2:
+            finished = self.book.advance(tournament_id, "running", "finished", now, found.round)
             return int(finished)
         return self._next_round(found)
 
-    def _arena_step(self, tournament: JSON, now: float) -> int:
+    def _arena_step(self, tournament: Tournament, now: float) -> int:
         """Settle the games that ended, then pair whoever is free (until the arena's
         time is up; then finish it once its last games have ended)."""
-        self._settled(tournament, tournament["tables"])
-        busy = {e for t in tournament["tables"] if t["points"] is None for e in t["seats"]}
-        if now >= tournament["starts_at"] + 60 * tournament["minutes"]:
+        tournament = self._settled(tournament, None)
+        busy = {e for t in tournament.tables if t.points is None for e in t.seats}
+        if now >= tournament.starts_at + 60 * (tournament.minutes or 0):
             if busy:
                 return 0
-            finished = self.book.advance(tournament["id"], "running", "finished", now,
-                                         tournament["round"])  # fmt: skip
+            finished = self.book.advance(tournament.id, "running", "finished", now,
+                                         tournament.round)  # fmt: skip
             return int(finished)
         scored = {s["entry"]: s["points"] for s in arena_standings(tournament)}
         free = [e for e in entrants(tournament) if e.id not in busy]
         for entrant in free:  # ranked by arena points
             entrant.points = scored[entrant.id]
-        made = pair_free(free, last_opponents(tournament), tournament["players"])
-        return self._add_round(tournament, [list(t.seats) for t in made], byes=())
+        made = pair_free(free, last_opponents(tournament), tournament.players)
+        return self._add_round(tournament, [t.seats for t in made], byes=())
 
-    def _settled(self, tournament: JSON, tables: list[JSON]) -> bool:
-        """Write the result of each of ``tables`` whose game ended (into the table too:
-        a result is the game's, whichever worker writes it first); whether every one
-        has its result now."""
-        for table in tables:
-            if table["points"] is None:
-                table["points"] = self._result(tournament, table)
-                if table["points"] is not None:
-                    self.book.score(tournament["id"], table["round"], table["board"],
-                                    table["points"])  # fmt: skip
-        return all(t["points"] is not None for t in tables)
+    def _settled(self, tournament: Tournament, number: int | None) -> Tournament:
+        """Write the result of each table of round ``number`` (None: of every round)
+        whose game ended; the tournament with those results (a result is the game's,
+        whichever worker writes it first)."""
+        tables = []
+        for table in tournament.tables:
+            if table.points is None and number in (None, table.round):
+                points = self._result(tournament, table)
+                if points is not None:
+                    self.book.score(tournament.id, table.round, table.board, list(points))
+                    table = replace(table, points=points)
+            tables.append(table)
+        return replace(tournament, tables=tuple(tables))
 
-    def _result(self, tournament: JSON, table: JSON) -> list[float] | None:
+    def _result(self, tournament: Tournament, table: Board) -> tuple[float, ...] | None:
         """Each seat's points once the table's game ended (None while it is played).
         A game never made (its worker died between making the round and making the
         game) is made now; a no-show is forfeited."""
-        record = self.table.store.load(table["game_id"])
+        assert table.game_id is not None  # a bye is scored when it is made
+        record = self.table.store.load(table.game_id)
         if record is not None:
             if record.ended:
                 return _points(None if record.result is None else record.result.scores,
@@ -259,7 +278,7 @@ class Tournaments:
             self._forfeit_no_shows(record)
             return None
         archive = self.table.archive
-        document = None if archive is None else archive.games.document(table["game_id"])
+        document = None if archive is None else archive.games.document(table.game_id)
         if document is None:
             self._make_game(tournament, table)
             return None
@@ -277,45 +296,47 @@ class Tournaments:
             if absent:
                 self.concede.forfeit(record.id, absent)
 
-    def _next_round(self, tournament: JSON) -> int:
-        made = pair(entrants(tournament), tournament["players"])
-        return self._add_round(tournament, [list(t.seats) for t in made.tables], made.byes)
+    def _next_round(self, tournament: Tournament) -> int:
+        made = pair(entrants(tournament), tournament.players)
+        return self._add_round(tournament, [t.seats for t in made.tables], made.byes)
 
-    def _add_round(self, tournament: JSON, seated: list[list[str]], byes: tuple[str, ...]) -> int:
+    def _add_round(
+        self, tournament: Tournament, seated: list[tuple[str, ...]], byes: tuple[str, ...]
+    ) -> int:
         """Make the next round (an arena's next wave of pairings) with these tables and
         byes, unless another worker made it first, then its games."""
         if not seated and not byes:
             return 0
-        number = tournament["round"] + 1
-        tables: list[JSON] = [
-            {"seats": seats, "game_id": secrets.token_hex(8), "server_seed": server_seed()}
-            for seats in seated
-        ]
-        tables += [{"seats": [entry], "points": [1.0]} for entry in byes]
-        if not self.book.add_round(tournament["id"], number, tables):
+        number = tournament.round + 1
+        tables = [Board(round=number, board=n, seats=seats, game_id=secrets.token_hex(8),
+                        server_seed=server_seed())
+                  for n, seats in enumerate(seated, start=1)]  # fmt: skip
+        tables += [Board(round=number, board=n, seats=(entry,), game_id=None, server_seed=None,
+                         points=(1.0,))
+                   for n, entry in enumerate(byes, start=len(tables) + 1)]  # fmt: skip
+        if not self.book.add_round(tournament.id, number, tables):
             return 0  # another worker made it
         for table in tables:
-            if "game_id" in table:
-                self._make_game(tournament, {**table, "round": number})
+            if not table.bye:
+                self._make_game(tournament, table)
         return 1
 
-    def _make_game(self, tournament: JSON, table: JSON) -> None:
+    def _make_game(self, tournament: Tournament, table: Board) -> None:
         """The table's game, dealt from its kept server seed (made once: a second
         attempt finds it made)."""
-        by_entry = {e["entry"]: e for e in tournament["entries"]}
-        seats = tuple(_seat(by_entry[entry]) for entry in table["seats"])
+        assert table.game_id is not None and table.server_seed is not None  # not a bye
+        by_entry = {e.entry: e for e in tournament.entries}
+        seats = tuple(_seat(by_entry[entry]) for entry in table.seats)
         if self._over_budget(tournament, seats):
             return  # made by a later step, once the creator's budget has room
-        players = len(seats)
-        days = tournament.get("days")
-        clock = None if days else {"turn_seconds": tournament["turn_seconds"]}
-        game = create_game(tournament["variant"], players, secrets.randbits(63), clock)
-        seed = table["server_seed"]
+        players, days = len(seats), tournament.days
+        clock = None if days else {"turn_seconds": tournament.turn_seconds}
+        game = create_game(tournament.variant, players, secrets.randbits(63), clock)
+        seed = table.server_seed
         fair = Fairness(SCHEME, commitment(seed, None), seed, (None,) * players)
         record, events = self.lobby.opened(
-            table["game_id"], game, seats, token_hash(new_token()), fair,
-            rated=tournament["rated"],
-            tournament={"id": tournament["id"], "round": table["round"]}, days=days,
+            table.game_id, game, seats, token_hash(new_token()), fair, rated=tournament.rated,
+            tournament={"id": tournament.id, "round": table.round}, days=days,
         )  # fmt: skip
         if self.table.store.create(record, events):
             self.table.schedule(record)
@@ -324,23 +345,23 @@ class Tournaments:
                     self.table.store.index_player_game(seat.player_id, record.id,
                                                        self.table.clock())  # fmt: skip
 
-    def _over_budget(self, tournament: JSON, seats: tuple[Seat, ...]) -> bool:
+    def _over_budget(self, tournament: Tournament, seats: tuple[Seat, ...]) -> bool:
         """Whether a game of bots alone would go past its creator's budget."""
         if self.bots_alone is None or any(seat.state != "bot" for seat in seats):
             return False
         budgets = self.table.store.budgets
-        return not budgets.take("bots-alone", tournament["creator"], self.bots_alone)
+        return not budgets.take("bots-alone", tournament.creator, self.bots_alone)
 
 
-def _seat(entry: JSON) -> Seat:
-    if entry["bot"] is not None:  # named as entered: "medium bot 3"
-        return replace(Seat.for_bot(entry["bot"], {}), name=entry["name"])
+def _seat(entry: Entry) -> Seat:
+    if entry.bot is not None:  # named as entered: "medium bot 3"
+        return replace(Seat.for_bot(entry.bot, {}), name=entry.name)
     # A person's seat answers to their player key; its own token is never handed out.
-    return Seat("human", name=entry["name"], token=token_hash(new_token()),
-                player_id=entry["player_id"], rating=entry["rating"])  # fmt: skip
+    return Seat("human", name=entry.name, token=token_hash(new_token()),
+                player_id=entry.player_id, rating=entry.rating)  # fmt: skip
 
 
-def _points(scores: Iterable[float] | None, players: int) -> list[float]:
+def _points(scores: Iterable[float] | None, players: int) -> tuple[float, ...]:
     """A game's points for the tournament: its scores (aborted or cancelled, none:
     nobody scores)."""
-    return [0.0] * players if scores is None else list(scores)
+    return (0.0,) * players if scores is None else tuple(scores)

@@ -11,7 +11,10 @@ from ..engine import Game
 from ..model.record import GONE, JSON, GameRecord
 
 # What a person shows beside the rules when nothing is known of it (``people``).
-UNKNOWN = {"presence": None, "seen_at": None, "vacation_days_left": None}
+UNKNOWN = {"presence": None, "seen_at": None, "vacation_days_left": None, "bot_account": False}
+# What of it changes without a new version, so goes into the view's entity tag (a
+# bot account sits in no game before it becomes one: that never changes).
+CHANGING = ("presence", "seen_at", "vacation_days_left")
 
 
 def render(
@@ -53,12 +56,12 @@ def render(
 def people_tag(view: JSON) -> str:
     """What of the view's people changes without a new version (presence, vacation):
     a short digest for its entity tag, "" when it shows none."""
-    return _digest([[p.get(k) for k in UNKNOWN] for p in view["players"]])
+    return _digest([[p.get(k) for k in CHANGING] for p in view["players"]])
 
 
 def people_digest(players: int, people: Mapping[int, Mapping[str, object]]) -> str:
     """``people_tag`` of a view that ``render`` would make with ``people``."""
-    return _digest([[people.get(s, UNKNOWN).get(k) for k in UNKNOWN] for s in range(players)])
+    return _digest([[people.get(s, UNKNOWN).get(k) for k in CHANGING] for s in range(players)])
 
 
 def _digest(shown: list[list[object]]) -> str:

@@ -19,8 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
+from ..model.challenges import Answer, Challenge
 from ..model.events import Event
 from ..model.record import JSON, GameRecord
+from ..model.seeks import Seek
 
 T = TypeVar("T")
 
@@ -147,21 +149,20 @@ class WorkQueue(Protocol):
 
 
 class SeekBoard(Protocol):
-    """Quick pairing's requests ("seeks"), each a JSON object with at least ``id``,
-    ``player_id``, ``pool`` and ``status`` (waiting, paired, withdrawn, expired).
-    Every change is atomic; pairing is a compare-and-set over waiting seeks, so
-    nobody is paired twice however many processes pair at once."""
+    """Quick pairing's requests ("seeks"), each waiting, paired, withdrawn or
+    expired. Every change is atomic; pairing is a compare-and-set over waiting
+    seeks, so nobody is paired twice however many processes pair at once."""
 
-    def add(self, seek: JSON) -> JSON | None:
+    def add(self, seek: Seek) -> Seek | None:
         """Add a waiting seek; None, or (adding nothing) the player's seek that still
         waits."""
 
-    def get(self, seek_id: str) -> JSON | None: ...
+    def get(self, seek_id: str) -> Seek | None: ...
 
-    def latest(self, player_id: str) -> JSON | None:
+    def latest(self, player_id: str) -> Seek | None:
         """The player's latest seek (waiting or not), while it is remembered."""
 
-    def waiting(self, pool: str) -> list[JSON]:
+    def waiting(self, pool: str) -> list[Seek]:
         """The pool's waiting seeks."""
 
     def pools(self) -> list[str]:
@@ -172,29 +173,29 @@ class SeekBoard(Protocol):
         place in ``seek_ids``, kept as ``group``), and True; else nothing changes,
         and False."""
 
-    def close(self, seek_id: str, status: str, now: float) -> JSON | None:
+    def close(self, seek_id: str, status: str, now: float) -> Seek | None:
         """A waiting seek becomes ``status`` (withdrawn or expired); the seek as it is
         now (unchanged if it no longer waited), None if unknown."""
 
 
 class ChallengeBoard(Protocol):
-    """Challenges from one player to another, each a JSON object with at least ``id``,
-    ``from``, ``to``, ``status`` (pending, accepted, declined, cancelled, expired)
-    and ``expires_at``; remembered until ``KEEP_CLOSED_S`` after they expire."""
+    """Challenges from one player to another, remembered until ``KEEP_CLOSED_S``
+    after they expire."""
 
-    def add(self, challenge: JSON, most: int) -> str | None:
+    def add(self, challenge: Challenge, most: int) -> str | None:
         """Add a pending challenge; None, or (adding nothing) why not: ``pending``
         (its challenger has one to the same player still pending) or ``limit``
         (``most`` still pending)."""
 
-    def get(self, challenge_id: str) -> JSON | None: ...
+    def get(self, challenge_id: str) -> Challenge | None: ...
 
-    def of(self, player_id: str) -> list[JSON]:
+    def of(self, player_id: str) -> list[Challenge]:
         """The challenges the player sent or received, newest first."""
 
-    def settle(self, challenge_id: str, status: str, fields: JSON) -> JSON | None:
-        """A pending challenge becomes ``status``, with ``fields`` set; the challenge as
-        it is now (unchanged if it was no longer pending), None if unknown."""
+    def settle(self, challenge_id: str, status: str, answer: Answer) -> Challenge | None:
+        """A pending challenge becomes ``status``, with ``answer``'s fields set; the
+        challenge as it is now (unchanged if it was no longer pending), None if
+        unknown."""
 
 
 class PresenceBoard(Protocol):

@@ -1,51 +1,49 @@
-"""Challenges in the embedded store: dicts under one lock."""
+"""Challenges in the embedded store: values under one lock."""
 
 from __future__ import annotations
 
 import threading
 
-from ..model.record import JSON
+from ..model.challenges import Answer, Challenge
 from .memory_seeks import KEEP_CLOSED_S
 
 
 class MemoryChallenges:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._all: dict[str, JSON] = {}
+        self._all: dict[str, Challenge] = {}
 
-    def add(self, challenge: JSON, most: int) -> str | None:
-        now = challenge["created_at"]
+    def add(self, challenge: Challenge, most: int) -> str | None:
+        now = challenge.created_at
         with self._lock:
             self._forget(now)
-            live = [c for c in self._all.values() if c["from"] == challenge["from"]
-                    and c["status"] == "pending" and c["expires_at"] > now]  # fmt: skip
-            if any(c["to"] == challenge["to"] for c in live):
+            live = [c for c in self._all.values() if c.challenger == challenge.challenger
+                    and c.pending and c.expires_at > now]  # fmt: skip
+            if any(c.challenged == challenge.challenged for c in live):
                 return "pending"
             if len(live) >= most:
                 return "limit"
-            self._all[challenge["id"]] = dict(challenge)
+            self._all[challenge.id] = challenge
             return None
 
-    def get(self, challenge_id: str) -> JSON | None:
+    def get(self, challenge_id: str) -> Challenge | None:
+        with self._lock:
+            return self._all.get(challenge_id)
+
+    def of(self, player_id: str) -> list[Challenge]:
+        with self._lock:
+            mine = [c for c in self._all.values() if player_id in (c.challenger, c.challenged)]
+        return sorted(mine, key=lambda c: (c.created_at, c.id), reverse=True)
+
+    def settle(self, challenge_id: str, status: str, answer: Answer) -> Challenge | None:
         with self._lock:
             found = self._all.get(challenge_id)
-            return None if found is None else dict(found)
-
-    def of(self, player_id: str) -> list[JSON]:
-        with self._lock:
-            mine = [dict(c) for c in self._all.values() if player_id in (c["from"], c["to"])]
-        return sorted(mine, key=lambda c: (c["created_at"], c["id"]), reverse=True)
-
-    def settle(self, challenge_id: str, status: str, fields: JSON) -> JSON | None:
-        with self._lock:
-            found = self._all.get(challenge_id)
-            if found is None:
-                return None
-            if found["status"] == "pending":
-                found.update(fields, status=status)
-            return dict(found)
+            if found is None or not found.pending:
+                return found
+            settled = self._all[challenge_id] = found.answered(status, answer)
+            return settled
 
     def _forget(self, now: float) -> None:
-        old = [i for i, c in self._all.items() if c["expires_at"] < now - KEEP_CLOSED_S]
+        old = [i for i, c in self._all.items() if c.expires_at < now - KEEP_CLOSED_S]
         for challenge_id in old:
             del self._all[challenge_id]

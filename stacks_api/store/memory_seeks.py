@@ -1,10 +1,11 @@
-"""Quick pairing's seeks in the embedded store: dicts under one lock."""
+"""Quick pairing's seeks in the embedded store: values under one lock."""
 
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
-from ..model.record import JSON
+from ..model.seeks import Seek
 
 KEEP_CLOSED_S = 3600.0  # a closed seek can still be read (its game, its end) this long
 
@@ -12,33 +13,31 @@ KEEP_CLOSED_S = 3600.0  # a closed seek can still be read (its game, its end) th
 class MemorySeeks:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._seeks: dict[str, JSON] = {}
+        self._seeks: dict[str, Seek] = {}
         self._players: dict[str, str] = {}  # player id -> their latest seek
         self._pools: dict[str, list[str]] = {}  # pool -> waiting seek ids, oldest first
 
-    def add(self, seek: JSON) -> JSON | None:
+    def add(self, seek: Seek) -> Seek | None:
         with self._lock:
-            held = self._seeks.get(self._players.get(seek["player_id"], ""))
-            if held is not None and held["status"] == "waiting":
-                return dict(held)
-            self._seeks[seek["id"]] = dict(seek)
-            self._players[seek["player_id"]] = seek["id"]
-            self._pools.setdefault(seek["pool"], []).append(seek["id"])
+            held = self._seeks.get(self._players.get(seek.player_id, ""))
+            if held is not None and held.waiting:
+                return held
+            self._seeks[seek.id] = seek
+            self._players[seek.player_id] = seek.id
+            self._pools.setdefault(seek.pool, []).append(seek.id)
             return None
 
-    def get(self, seek_id: str) -> JSON | None:
+    def get(self, seek_id: str) -> Seek | None:
         with self._lock:
-            found = self._seeks.get(seek_id)
-            return None if found is None else dict(found)
+            return self._seeks.get(seek_id)
 
-    def latest(self, player_id: str) -> JSON | None:
+    def latest(self, player_id: str) -> Seek | None:
         with self._lock:
-            found = self._seeks.get(self._players.get(player_id, ""))
-            return None if found is None else dict(found)
+            return self._seeks.get(self._players.get(player_id, ""))
 
-    def waiting(self, pool: str) -> list[JSON]:
+    def waiting(self, pool: str) -> list[Seek]:
         with self._lock:
-            return [dict(self._seeks[i]) for i in self._pools.get(pool, [])]
+            return [self._seeks[i] for i in self._pools.get(pool, [])]
 
     def pools(self) -> list[str]:
         with self._lock:
@@ -47,31 +46,31 @@ class MemorySeeks:
     def pair(self, seek_ids: list[str], game_id: str, now: float) -> bool:
         with self._lock:
             seeks = [self._seeks.get(i) for i in seek_ids]
-            if any(s is None or s["status"] != "waiting" for s in seeks):
+            if any(s is None or not s.waiting for s in seeks):
                 return False
             for seat, seek in enumerate(seeks):
                 assert seek is not None
-                seek.update(status="paired", game_id=game_id, seat=seat, group=list(seek_ids))
-                self._closed(seek, now)
+                paired = replace(seek, status="paired", game_id=game_id, seat=seat,
+                                 group=tuple(seek_ids))  # fmt: skip
+                self._closed(paired, now)
             return True
 
-    def close(self, seek_id: str, status: str, now: float) -> JSON | None:
+    def close(self, seek_id: str, status: str, now: float) -> Seek | None:
         with self._lock:
             seek = self._seeks.get(seek_id)
-            if seek is None:
-                return None
-            if seek["status"] == "waiting":
-                seek["status"] = status
-                self._closed(seek, now)
-            return dict(seek)
+            if seek is None or not seek.waiting:
+                return seek
+            return self._closed(replace(seek, status=status), now)
 
-    def _closed(self, seek: JSON, now: float) -> None:
-        """Take a seek that no longer waits out of its pool, and forget seeks closed
+    def _closed(self, seek: Seek, now: float) -> Seek:
+        """Keep a seek that no longer waits, out of its pool, and forget seeks closed
         long ago."""
-        seek["closed_at"] = now
-        self._pools[seek["pool"]].remove(seek["id"])
-        old = [i for i, s in self._seeks.items() if s.get("closed_at", now) < now - KEEP_CLOSED_S]
+        closed = self._seeks[seek.id] = replace(seek, closed_at=now)
+        self._pools[seek.pool].remove(seek.id)
+        old = [i for i, s in self._seeks.items()
+               if s.closed_at is not None and s.closed_at < now - KEEP_CLOSED_S]  # fmt: skip
         for seek_id in old:
             gone = self._seeks.pop(seek_id)
-            if self._players.get(gone["player_id"]) == seek_id:
-                del self._players[gone["player_id"]]
+            if self._players.get(gone.player_id) == seek_id:
+                del self._players[gone.player_id]
+        return closed

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from ..model.record import JSON
+from ..model.challenges import Answer, Challenge
 from .keys import Keys
 from .memory_seeks import KEEP_CLOSED_S
 from .redis_connect import Connection
@@ -65,23 +65,25 @@ class RedisChallenges:
         self._settle = connection.script(_SETTLE)
 
     @reachable()
-    def add(self, challenge: JSON, most: int) -> str | None:
+    def add(self, challenge: Challenge, most: int) -> str | None:
         k = self.keys.challenges
-        keys = [k("all"), k("ends"), k(f"player:{challenge['from']}"),
-                k(f"player:{challenge['to']}")]  # fmt: skip
-        args = [json.dumps(challenge), challenge["id"], challenge["from"], challenge["to"],
-                repr(challenge["created_at"]), repr(challenge["expires_at"]),
-                repr(challenge["created_at"] - KEEP_CLOSED_S), most]  # fmt: skip
+        keys = [k("all"), k("ends"), k(f"player:{challenge.challenger}"),
+                k(f"player:{challenge.challenged}")]  # fmt: skip
+        args: list[str | int] = [
+            json.dumps(challenge.to_json()), challenge.id, challenge.challenger,
+            challenge.challenged, repr(challenge.created_at), repr(challenge.expires_at),
+            repr(challenge.created_at - KEEP_CLOSED_S), most,
+        ]  # fmt: skip
         refused = self._add(keys=keys, args=args)
         return None if refused is None else refused.decode()
 
     @reachable()
-    def get(self, challenge_id: str) -> JSON | None:
+    def get(self, challenge_id: str) -> Challenge | None:
         raw = self.client.hget(self.keys.challenges("all"), challenge_id)
         return None if raw is None else _challenge(raw)
 
     @reachable()
-    def of(self, player_id: str) -> list[JSON]:
+    def of(self, player_id: str) -> list[Challenge]:
         theirs = self.keys.challenges(f"player:{player_id}")
         ids = sorted(self.client.smembers(theirs))
         found = self.client.hmget(self.keys.challenges("all"), ids) if ids else []
@@ -89,15 +91,14 @@ class RedisChallenges:
         if gone:
             self.client.srem(theirs, *gone)
         mine = [_challenge(raw) for raw in found if raw is not None]
-        return sorted(mine, key=lambda c: (c["created_at"], c["id"]), reverse=True)
+        return sorted(mine, key=lambda c: (c.created_at, c.id), reverse=True)
 
     @reachable()
-    def settle(self, challenge_id: str, status: str, fields: JSON) -> JSON | None:
+    def settle(self, challenge_id: str, status: str, answer: Answer) -> Challenge | None:
         raw = self._settle(keys=[self.keys.challenges("all")],
-                           args=[challenge_id, status, json.dumps(fields)])  # fmt: skip
+                           args=[challenge_id, status, json.dumps(answer.to_json())])  # fmt: skip
         return None if raw is None else _challenge(raw)
 
 
-def _challenge(raw: bytes | str) -> JSON:
-    challenge: JSON = json.loads(raw)
-    return challenge
+def _challenge(raw: bytes | str) -> Challenge:
+    return Challenge.from_json(json.loads(raw))

@@ -14,7 +14,7 @@ import json
 
 from redis.utils import str_if_bytes
 
-from ..model.record import JSON
+from ..model.seeks import Seek
 from .keys import Keys
 from .memory_seeks import KEEP_CLOSED_S
 from .redis_connect import Connection
@@ -104,31 +104,31 @@ class RedisSeeks:
         return [k("seeks"), k("players"), k(f"pool:{pool}"), k("closed")]
 
     @reachable()
-    def add(self, seek: JSON) -> JSON | None:
+    def add(self, seek: Seek) -> Seek | None:
         k = self.keys.pairing
-        keys = [k("seeks"), k("players"), k(f"pool:{seek['pool']}"), k("pools")]
-        args = [seek["player_id"], seek["id"], json.dumps(seek), repr(seek["since"]), seek["pool"]]
+        keys = [k("seeks"), k("players"), k(f"pool:{seek.pool}"), k("pools")]
+        args = [seek.player_id, seek.id, json.dumps(seek.to_json()), repr(seek.since), seek.pool]
         held = self._add(keys=keys, args=args)
         return None if held is None else _seek(held)
 
     @reachable()
-    def get(self, seek_id: str) -> JSON | None:
+    def get(self, seek_id: str) -> Seek | None:
         raw = self.client.hget(self.keys.pairing("seeks"), seek_id)
         return None if raw is None else _seek(raw)
 
     @reachable()
-    def latest(self, player_id: str) -> JSON | None:
+    def latest(self, player_id: str) -> Seek | None:
         seek_id = self.client.hget(self.keys.pairing("players"), player_id)
         return None if seek_id is None else self.get(str_if_bytes(seek_id))
 
     @reachable()
-    def waiting(self, pool: str) -> list[JSON]:
+    def waiting(self, pool: str) -> list[Seek]:
         ids = self.client.zrange(self.keys.pairing(f"pool:{pool}"), 0, -1)
         if not ids:
             return []
         found = self.client.hmget(self.keys.pairing("seeks"), ids)
         seeks = [_seek(raw) for raw in found if raw is not None]
-        return [s for s in seeks if s["status"] == "waiting"]
+        return [s for s in seeks if s.waiting]
 
     @reachable()
     def pools(self) -> list[str]:
@@ -140,18 +140,17 @@ class RedisSeeks:
         if first is None:
             return False
         args = [game_id, repr(now), repr(now - KEEP_CLOSED_S), *seek_ids]
-        return bool(self._pair(keys=self._four(first["pool"]), args=args))
+        return bool(self._pair(keys=self._four(first.pool), args=args))
 
     @reachable()
-    def close(self, seek_id: str, status: str, now: float) -> JSON | None:
+    def close(self, seek_id: str, status: str, now: float) -> Seek | None:
         seek = self.get(seek_id)
         if seek is None:
             return None
         args = [seek_id, status, repr(now), repr(now - KEEP_CLOSED_S)]
-        raw = self._close(keys=self._four(seek["pool"]), args=args)
+        raw = self._close(keys=self._four(seek.pool), args=args)
         return None if raw is None else _seek(raw)
 
 
-def _seek(raw: bytes | str) -> JSON:
-    seek: JSON = json.loads(raw)
-    return seek
+def _seek(raw: bytes | str) -> Seek:
+    return Seek.from_json(json.loads(raw))

@@ -279,31 +279,52 @@ def _wait_for_ping(url: str) -> None:
 
 
 class ServerProcess:
-    """``stacks-api serve`` on a free port: gevent web workers and, on Redis, bot workers."""
+    """``stacks-api serve`` on a free port: gevent web workers and, on Redis, bot workers.
+    What it prints is kept in a file, and a server that does not start says why."""
+
+    START_S = 60.0  # a bound, not a timing: many servers boot at once on a busy machine
 
     def __init__(
         self, env: dict[str, str], workers: int = 1, bot_workers: int = 1, port: int | None = None
     ) -> None:
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "stacks_api.cli", "serve", "--port", str(self.port),
-             "--workers", str(workers), "--bot-workers", str(bot_workers), "--no-access-log"],
-            # Tests and benchmarks send far more than one client would: no rate
-            # limits unless ``env`` asks for them.
-            env={**os.environ, "STACKS_RATE_LIMITS": "off", **env},
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
+        command = ["serve", "--workers", str(workers), "--bot-workers", str(bot_workers),
+                   "--no-access-log"]  # fmt: skip
+        # Tests and benchmarks send far more than one client would: no rate limits
+        # unless ``env`` asks for them.
+        everything = {**os.environ, "STACKS_RATE_LIMITS": "off", **env}
+        self.log = Path(tempfile.mkstemp(prefix="stacks-serve-", suffix=".log")[1])
+        for _ in range(3):  # a free port may be taken before the server binds it
+            self.port = port or free_port()
+            self.url = f"http://127.0.0.1:{self.port}"
+            with self.log.open("wb") as log:
+                self.process = subprocess.Popen(
+                    [sys.executable, "-m", "stacks_api.cli", *command, "--port", str(self.port)],
+                    env=everything, stdout=log, stderr=subprocess.STDOUT,
+                )  # fmt: skip
+            if self._started():
+                return
+            printed = self.output()
+            self._end()  # before another try: a supervisor may still be restarting it
+            if port is not None or "in use" not in printed:
+                break
+        self.log.unlink(missing_ok=True)
+        raise RuntimeError(f"the server did not start:\n{printed[-2000:]}")
+
+    def _started(self) -> bool:
+        """Wait for the health check; False if the server exited or ran out of time."""
+        deadline = time.monotonic() + self.START_S
+        while time.monotonic() < deadline and self.process.poll() is None:
             try:
                 with urllib.request.urlopen(f"{self.url}/api/v1/health", timeout=1) as answer:
                     if answer.status == 200:
-                        return
+                        return True
             except OSError:
                 time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("the server did not start")
+        return False
+
+    def output(self) -> str:
+        """What the server has printed so far."""
+        return self.log.read_text(errors="replace")
 
     def children(self) -> set[int]:
         """The pids of the processes ``serve`` runs: the web server and the bot workers."""
@@ -315,9 +336,13 @@ class ServerProcess:
     def stop(self) -> float:
         """Stop the server with TERM, as an orchestrator would; how long it took."""
         start = time.monotonic()
+        self._end()
+        self.log.unlink(missing_ok=True)
+        return time.monotonic() - start
+
+    def _end(self) -> None:
         self.process.terminate()
         self.process.wait(timeout=10)
-        return time.monotonic() - start
 
 
 def lease_holders(client: Any, keys: Keys) -> dict[str, int]:

@@ -147,6 +147,10 @@ def player_fields(**own: fields.Field[Any]) -> dict[str, fields.Field[Any]]:
             allow_none=True,
             metadata={"description": "A days game: whole vacation days the account has left"},
         ),
+        "bot_account": fields.Boolean(
+            required=True,
+            metadata={"description": "The seat's account is a bot account (a program, BOT)"},
+        ),
         **own,
         "hand_size": whole(required=True),
         "discard_top": fields.String(required=True, allow_none=True),

@@ -111,7 +111,7 @@ def test_a_deleted_account_is_gone_but_its_games_stay_for_the_others(app, client
     problem(client.delete(f"{PLAYERS}/me", headers=bearer(key)), 401, "unauthorized")
     assert client.get("/api/v1/leaderboard?variant=sequence").json["players"] == []
     seeks = app.extensions["stacks_api.games"].store.seeks
-    assert seeks.get(seek.json["id"])["status"] == "withdrawn"
+    assert seeks.get(seek.json["id"]).status == "withdrawn"
     for gid in (game_id, played):
         record = client.get(f"{API}/{gid}/record").json
         assert record["seats"][0]["name"] == "deleted player"
@@ -192,3 +192,23 @@ def test_names_with_invisible_or_control_characters_are_refused(client):
         assert client.post(PLAYERS, json={"name": name}).status_code == 201, name
     # Names are shown, not identities: two accounts may share one (docs/api.md).
     assert client.post(PLAYERS, json={"name": "Ada"}).status_code == 201
+
+
+def test_players_are_found_by_part_of_their_name_closest_first(app, client):
+    ids = {name: new_player(client, name)[0] for name in ("Ada", "Adam", "Bo", "Lada", "Zo_e")}
+    _, bo_key = new_player(client, "ada")  # another "ada": exact names first, both of them
+    found = client.get(f"{PLAYERS}?name=ADA")
+    assert found.status_code == 200 and found.headers["Cache-Control"] == "no-cache"
+    names = [p["name"] for p in found.json["players"]]
+    assert sorted(names[:2]) == ["Ada", "ada"] and names[2:] == ["Adam", "Lada"]
+    assert all(p["ratings"] == {} and p["bot"] is False for p in found.json["players"])
+    # LIKE's wildcards are plain characters here.
+    assert [p["name"] for p in client.get(f"{PLAYERS}?name=o_").json["players"]] == ["Zo_e"]
+    assert client.get(f"{PLAYERS}?name=%25%25").json["players"] == []
+    # A closed or deleted account is not found.
+    assert client.delete(f"{PLAYERS}/me", headers=bearer(bo_key)).status_code == 204
+    assert [p["id"] for p in client.get(f"{PLAYERS}?name=ada&limit=1").json["players"]] == [
+        ids["Ada"]
+    ]
+    for bad in ("", "?name=a", f"?name={'x' * 41}", "?name=ada&limit=0", "?name=ada&limit=51"):
+        problem(client.get(f"{PLAYERS}{bad}"), 422, "validation_error")

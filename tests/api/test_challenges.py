@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from stacks_api.model.challenges import Answer
 from stacks_api.service import challenges as challenge_rules
 
 from . import test_archive
@@ -174,10 +175,9 @@ def test_a_process_that_dies_after_the_acceptance_leaves_no_game_lost(app, clien
     sent = challenge(client, ada_key, bo)["challenge"]
     games = app.extensions["stacks_api.games"]
     # The acceptance was settled, and its process died before making the game.
-    games.store.challenges.settle(sent["id"], "accepted", {
-        "answered_at": games.table.clock(), "game_id": "lost0game0id0000",
-        "to_token": "0" * 64, "to_entropy": None,
-    })  # fmt: skip
+    games.store.challenges.settle(sent["id"], "accepted", Answer(
+        answered_at=games.table.clock(), game_id="lost0game0id0000", challenged_token="0" * 64,
+    ))  # fmt: skip
     assert games.store.load("lost0game0id0000") is None
     monkeypatch.setattr(challenge_rules, "RECOVER_AFTER_S", 0.0)
     shown = client.get(f"{ROOT}/challenges/{sent['id']}", headers=bearer(ada_key)).json

@@ -88,6 +88,9 @@ def test_a_forged_resignation_does_not_verify(client):
     record = record_of(client, game_id)
     record["seats"][0]["resigned"] = False
     assert verify_record(record).outcome != VERIFIED
+    record = record_of(client, game_id)  # the resignation's own account of the result
+    record["events"][-1]["result"]["winner_team"] = 0
+    assert "resigned event's result" in verify_record(record).detail
 
 
 def test_an_abort_ends_the_opening_unrated_and_later_only_resigning_is_left(app, client):

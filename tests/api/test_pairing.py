@@ -12,6 +12,7 @@ from sqlalchemy import insert
 
 from stacks_api.archive import open_archive
 from stacks_api.archive.models import PlayerRating
+from stacks_api.model.seeks import Seek
 from stacks_api.service import GameService
 from stacks_api.service.pairing import RATED_CLOCK_S, RECOVER_AFTER_S, groups
 from stacks_api.store import make_store
@@ -56,11 +57,13 @@ def with_ratings(app: Any, ratings: dict[str, float]) -> None:
 def test_the_oldest_seek_is_seated_with_the_closest_ratings_within_both_ranges():
     now = 1000.0
 
-    def s(i: str, rating: float, since: float, player: str | None = None) -> dict[str, Any]:
-        return {"id": i, "player_id": player or i, "rating": rating, "since": since}
+    def s(i: str, rating: float, since: float, player: str | None = None) -> Seek:
+        return Seek(id=i, player_id=player or i, name=i, pool="sequence:2:casual:0",
+                    variant="sequence", players=2, rated=False, turn_seconds=None, days=None,
+                    rating=rating, since=since, expires_at=since + 60)  # fmt: skip
 
     seeks = [s("a", 1500, now), s("b", 1590, now), s("c", 1520, now), s("d", 1900, now)]
-    assert [[x["id"] for x in g] for g in groups(seeks, 2, now)] == [["a", "c"]]
+    assert [[x.id for x in g] for g in groups(seeks, 2, now)] == [["a", "c"]]
     assert groups([s("a", 1500, now), s("d", 1900, now)], 2, now) == []
     # Both waited 30 s: each accepts ±400 now.
     assert len(groups([s("a", 1500, now - 30), s("d", 1900, now - 30)], 2, now)) == 1
@@ -69,7 +72,7 @@ def test_the_oldest_seek_is_seated_with_the_closest_ratings_within_both_ranges()
     assert groups([s("a", 1500, now, "ada"), s("b", 1500, now, "ada")], 2, now) == []
     three = groups([s("a", 1500, now), s("b", 1510, now), s("c", 1590, now), s("d", 1450, now)],
                    3, now)  # fmt: skip
-    assert [[x["id"] for x in g] for g in three] == [["a", "b", "d"]]
+    assert [[x.id for x in g] for g in three] == [["a", "b", "d"]]
 
 
 def test_two_seekers_are_paired_join_with_their_keys_and_the_table_is_dealt(client):
@@ -197,23 +200,23 @@ def test_a_pairing_whose_process_died_before_the_game_was_made_is_made_by_the_ne
     players = [archive.accounts.create(name, "test")[0]["id"] for name in ("Ada", "Bo")]
     seeks = []
     for player in players:  # added straight to the board: nobody pairs them yet
-        seeks.append({"id": f"s-{player}", "player_id": player, "name": player,
-                      "pool": "sequence:2:casual:0", "variant": "sequence", "players": 2,
-                      "rated": False, "turn_seconds": 0, "rating": 1500, "since": now[0],
-                      "expires_at": now[0] + 60, "status": "waiting"})  # fmt: skip
+        seeks.append(Seek(id=f"s-{player}", player_id=player, name=player,
+                          pool="sequence:2:casual:0", variant="sequence", players=2,
+                          rated=False, turn_seconds=None, days=None, rating=1500,
+                          since=now[0], expires_at=now[0] + 60))  # fmt: skip
         assert store.seeks.add(seeks[-1]) is None
     # The pairing is stored, then its process dies before it makes the game.
-    assert store.seeks.pair([s["id"] for s in seeks], "lostgame", now[0])
+    assert store.seeks.pair([s.id for s in seeks], "lostgame", now[0])
     assert store.load("lostgame") is None
-    assert service.pairing.status(players[0], seeks[0]["id"])["game_id"] == "lostgame"
+    assert service.pairing.status(players[0], seeks[0].id)["game_id"] == "lostgame"
     assert store.load("lostgame") is None  # too soon: the pairing process may still be at it
     now[0] += RECOVER_AFTER_S
-    service.pairing.status(players[0], seeks[0]["id"])
+    service.pairing.status(players[0], seeks[0].id)
     made = store.load("lostgame")
     assert made is not None and made.status == "waiting"
     assert [s.player_id for s in made.seats] == players
     assert [s.state for s in made.seats] == ["reserved", "reserved"]
-    service.pairing.status(players[1], seeks[1]["id"])  # made once: the second read finds it
+    service.pairing.status(players[1], seeks[1].id)  # made once: the second read finds it
     assert store.load("lostgame").version == made.version
     archive.engine.dispose()
 

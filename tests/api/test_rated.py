@@ -48,7 +48,11 @@ def test_a_finished_rated_game_changes_each_rating_once_and_says_so(app, client)
     game_id = create(client, variant="sequence", players=2, rated=True,
                      seats=[{}, {"bot": "random"}])["game"]["id"]  # fmt: skip
     token = seat_with_key(client, game_id, ada_key)["token"]
-    assert client.get(f"{API}/{game_id}/ratings").json["state"] == "live"
+    live = client.get(f"{API}/{game_id}/ratings").json
+    assert live["state"] == "live"
+    stakes = {s["player_id"] or f"bot:{s['bot']}": s for s in live["stakes"]}
+    assert stakes[ada]["rating"] == 1500 and stakes[ada]["provisional"] is True
+    assert stakes[ada]["win"] > 0 > stakes[ada]["loss"]
     final = play_out(client, game_id, token)
     archived(app, game_id)
     answer = client.get(f"{API}/{game_id}/ratings")
@@ -62,6 +66,13 @@ def test_a_finished_rated_game_changes_each_rating_once_and_says_so(app, client)
         won = team == 0  # Ada sits in seat 0, team 0
         assert (mine["rank"], bot["rank"]) == ((1, 2) if won else (2, 1))
         assert (mine["change"] > 0) == won and (bot["change"] > 0) == (not won)
+        # What the game said was at stake before it is what it did (nothing rated between).
+        for subject, change in ((ada, mine), ("bot:random", bot)):
+            was = stakes[subject]
+            assert change["before"] == was["rating"]
+            assert change["after"] - was["rating"] == pytest.approx(
+                was["win"] if change["rank"] == 1 else was["loss"], abs=1
+            )
     assert mine["name"] == "Ada" and mine["player_id"] == ada and bot["bot"] == "random"
     profile = client.get(f"/api/v1/players/{ada}").json
     assert profile["ratings"]["sequence"] == {
@@ -78,7 +89,7 @@ def test_a_finished_rated_game_changes_each_rating_once_and_says_so(app, client)
 def test_ratings_of_casual_games_and_unknown_things(client):
     game_id = create(client, variant="sequence", players=2)["game"]["id"]
     assert client.get(f"{API}/{game_id}/ratings").json == {
-        "game_id": game_id, "state": "casual", "changes": []}  # fmt: skip
+        "game_id": game_id, "state": "casual", "changes": [], "stakes": []}  # fmt: skip
     problem(client.get(f"{API}/nope/ratings"), 404, "not_found")
     problem(client.get("/api/v1/leaderboard"), 422, "validation_error")
     problem(client.get("/api/v1/leaderboard?variant=chess"), 422, "validation_error")

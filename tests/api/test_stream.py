@@ -16,10 +16,14 @@ def servers(request, prefix):
     """Two servers on one store: a Redis, or a Redis Cluster."""
     url = request.getfixturevalue(f"{request.param}_url")
     env = {"REDIS_URL": url, "STACKS_STORE_PREFIX": prefix, "STACKS_SSE_KEEPALIVE_S": "1"}
-    started = [ServerProcess(env), ServerProcess(env)]
-    yield [s.url for s in started]
-    for server in started:
-        server.stop()
+    started: list[ServerProcess] = []
+    try:
+        for _ in range(2):  # one by one: a second that fails to start stops the first
+            started.append(ServerProcess(env))
+        yield [s.url for s in started]
+    finally:
+        for server in started:
+            server.stop()
 
 
 def read_sse(response, stop_after_id=None):

@@ -114,6 +114,7 @@ def test_one_accounts_stalling_receivers_delay_no_other_account_on_either_worker
     loopback = Allowed.parse("127.0.0.0/8")
     patient = Rules(in_flight=16, deadline_s=600, allowed=loopback)  # outlasts the test
     games.webhooks.allowed = loopback
+    games.webhooks.lease_s = 900  # as the second worker's: no stalled delivery is re-leased
     games.webhooks.courier = games.notifications.courier = Courier(patient)
     courier = Courier(patient)  # the second worker's
     desk = WebhookDesk(games.table, Sending(loopback, 0.05, 900), courier)

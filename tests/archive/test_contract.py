@@ -12,6 +12,7 @@ from stacks_api.archive import Archive, is_current, open_archive, upgrade
 from stacks_api.archive.models import ArchivedGame, GameSeat
 from stacks_api.model.record import Archived, ArchivedSeat, HistoryQuery
 from stacks_api.model.refusals import Refusal
+from stacks_api.model.tournaments import Board, Entry, Tournament
 
 
 @pytest.fixture
@@ -149,16 +150,15 @@ def test_the_db_upgrade_command_brings_an_empty_database_up_to_date(database_url
 
 
 def _tournament(archive: Archive, creator: str, entries: list[str]) -> str:
-    made = {"id": secrets.token_hex(6), "name": "T", "creator": creator,
-            "variant": "sequence", "system": "swiss", "rounds": 3, "minutes": None,
-            "players": 2, "rated": False, "turn_seconds": 60.0, "max_players": 100,
-            "starts_at": 0.0}  # fmt: skip
+    made = Tournament(id=secrets.token_hex(6), name="T", creator=creator, variant="sequence",
+                      system="swiss", rounds=3, minutes=None, players=2, rated=False,
+                      turn_seconds=60.0, days=None, max_players=100, starts_at=0.0)  # fmt: skip
     assert archive.tournaments.create(made, most_upcoming=5)
     for player in entries:
-        entry = {"entry": player, "player_id": player, "bot": None, "name": f"N{player[:4]}",
-                 "rating": 1500.0}  # fmt: skip
-        assert archive.tournaments.enter(made["id"], entry, 100) is None
-    return str(made["id"])
+        entry = Entry(entry=player, player_id=player, bot=None, name=f"N{player[:4]}",
+                      rating=1500.0)  # fmt: skip
+        assert archive.tournaments.enter(made.id, entry, 100) is None
+    return made.id
 
 
 def test_a_deleted_account_leaves_every_tournament_and_keeps_its_results_without_its_name(
@@ -168,19 +168,21 @@ def test_a_deleted_account_leaves_every_tournament_and_keeps_its_results_without
     upcoming = _tournament(archive, bo, [ada, bo])
     running = _tournament(archive, cy, [ada, bo, cy])
     assert archive.tournaments.advance(running, "upcoming", "running", None)
-    tables = [{"seats": [ada, bo], "game_id": "g1", "server_seed": "s"},
-              {"seats": [cy], "points": [1.0]}]  # fmt: skip
+    tables = [Board(round=1, board=1, seats=(ada, bo), game_id="g1", server_seed="s"),
+              Board(round=1, board=2, seats=(cy,), game_id=None, server_seed=None,
+                    points=(1.0,))]  # fmt: skip
     assert archive.tournaments.add_round(running, 1, tables)
     assert archive.tournaments.score(running, 1, 1, [1.0, 0.0])
 
     archive.moderation.delete(ada)
 
-    assert [e["entry"] for e in archive.tournaments.get(upcoming)["entries"]] == [bo]
+    assert [e.entry for e in archive.tournaments.get(upcoming).entries] == [bo]
     kept = archive.tournaments.get(running)
-    gone = next(e for e in kept["entries"] if e["entry"] not in (bo, cy))
-    assert gone["player_id"] is None and gone["name"] == "deleted player"
-    assert gone["withdrawn_at"] is not None, "never paired again"
-    assert kept["tables"][0]["seats"] == [gone["entry"], bo] and kept["tables"][0]["points"]
+    gone = next(e for e in kept.entries if e.entry not in (bo, cy))
+    assert gone.player_id is None and gone.name == "deleted player"
+    assert gone.withdrawn_at is not None, "never paired again"
+    assert kept.tables[0].seats == (gone.entry, bo) and kept.tables[0].points == (1.0, 0.0)
+    assert kept.tables[1].bye and kept.tables[1].points == (1.0,)
     assert ada not in str(kept)
 
 
@@ -190,6 +192,6 @@ def test_a_closed_account_is_withdrawn_from_tournaments_and_keeps_its_name(archi
     running = _tournament(archive, bo, [ada, bo])
     assert archive.tournaments.advance(running, "upcoming", "running", None)
     assert archive.moderation.close(ada, "abuse")
-    assert [e["entry"] for e in archive.tournaments.get(upcoming)["entries"]] == [bo]
-    entries = {e["entry"]: e for e in archive.tournaments.get(running)["entries"]}
-    assert entries[ada]["withdrawn_at"] is not None and entries[ada]["name"] == f"N{ada[:4]}"
+    assert [e.entry for e in archive.tournaments.get(upcoming).entries] == [bo]
+    entries = {e.entry: e for e in archive.tournaments.get(running).entries}
+    assert entries[ada].withdrawn_at is not None and entries[ada].name == f"N{ada[:4]}"

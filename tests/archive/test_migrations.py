@@ -8,7 +8,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from stacks_api.archive.db import _alembic, connect, upgrade
-from stacks_api.archive.models_push import Base  # every table registered
+from stacks_api.archive.tables import Base  # every table registered
 
 
 def differences(engine) -> list[object]:  # type: ignore[no-untyped-def]

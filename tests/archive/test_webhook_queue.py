@@ -4,9 +4,16 @@ a delivery that fails after a day, a webhook disabled after a day of failures.""
 from __future__ import annotations
 
 import random
+import threading
+import time
+
+from sqlalchemy import func, insert, select, text
 
 from stacks_api.archive import Archive, connect, upgrade
+from stacks_api.archive.models import WebhookDelivery
+from stacks_api.archive.models_push import PushDelivery
 from stacks_api.archive.webhooks import DISABLE_AFTER_S, MAX_DELAY_S, RETRY_FOR_S, retry_delay
+from stacks_api.testing import create_database, drop_database
 
 
 class Clock:
@@ -139,3 +146,57 @@ def test_a_delivery_fails_after_a_day_of_retries_while_its_webhook_works(databas
         assert archive.webhooks.disabled_since(player, 0) == []
     finally:
         archive.engine.dispose()
+
+
+def test_a_delivery_queued_while_its_account_is_deleted_cannot_fail_the_deletion(postgres_url):
+    """A delivery and a push are inserted, not yet committed, as the deletion starts:
+    the deletion waits for them, then takes them with the account (before: the
+    webhook's foreign key failed the whole deletion)."""
+    url = create_database(postgres_url)
+    archive = archive_at(url, Clock())
+    try:
+        player, hook = queue_one(archive)
+        keys = {"p256dh": "B" + "A" * 86, "auth": "A" * 22}
+        subscription = archive.pushes.subscribe(
+            player, "https://push.example/s", keys["p256dh"], keys["auth"], ["your_turn"]
+        )
+        racing = archive.engine.connect()
+        racing.begin()
+        racing.execute(insert(WebhookDelivery).values(
+            id="msg_late", webhook_id=hook, event="your_turn", payload="{}", created_at=0.0,
+            state="pending", next_at=0.0, lease_until=0.0, attempts=0))  # fmt: skip
+        racing.execute(insert(PushDelivery).values(
+            id="push_late", subscription_id=subscription["id"], player_id=player,
+            event="your_turn", payload="{}", topic="t", urgency="normal", ttl=60,
+            state="pending", created_at=0.0, next_at=0.0, lease_until=0.0, attempts=0))  # fmt: skip
+        failed: list[BaseException] = []
+
+        def delete_account() -> None:
+            try:
+                archive.moderation.delete(player)
+            except BaseException as err:
+                failed.append(err)
+
+        deleting = threading.Thread(target=delete_account)
+        # Until the deletion waits for a lock. Each look is its own transaction:
+        # PostgreSQL keeps one snapshot of pg_stat_activity for a whole transaction,
+        # so a watcher in one would never see the wait begin (and the deletion's
+        # statement would time out, as it did in CI).
+        watcher = archive.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+        with watcher:
+            waiting = text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                           " AND datname = current_database()")  # fmt: skip
+            deleting.start()
+            while not watcher.execute(waiting).scalar() and deleting.is_alive():
+                time.sleep(0.01)
+        racing.commit()
+        racing.close()
+        deleting.join()
+        assert not failed, failed
+        assert archive.webhooks.of(player) == [] and archive.webhooks.queued() == 0
+        assert archive.pushes.of(player) == []
+        with archive.engine.connect() as connection:
+            assert connection.execute(select(func.count()).select_from(PushDelivery)).scalar() == 0
+    finally:
+        archive.engine.dispose()
+        drop_database(url)

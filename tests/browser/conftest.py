@@ -70,9 +70,27 @@ def open_page(browser):
         if before:
             context.add_init_script(before)
         page = context.new_page()
-        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        leaving = [False]  # the test sends the page elsewhere: what it had in flight is cut
+        page.on("console", lambda m: problems.append(f"{m.text} ({m.location.get('url')})")
+                if m.type == "error" else None)  # fmt: skip
         page.on("pageerror", lambda error: problems.append(str(error)))
-        page.on("requestfailed", lambda r: closed_by_client(r) or problems.append(failed(r)))
+
+        def request_failed(request) -> None:  # type: ignore[no-untyped-def]
+            cut = leaving[0] and request.failure == "net::ERR_ABORTED"
+            if not closed_by_client(request) and not cut:
+                problems.append(failed(request))
+
+        page.on("requestfailed", request_failed)
+        go = page.goto
+
+        def goto(*args, **kwargs):  # type: ignore[no-untyped-def]
+            leaving[0] = True
+            try:
+                return go(*args, **kwargs)
+            finally:
+                leaving[0] = False
+
+        page.goto = goto  # type: ignore[method-assign]
         page.goto(url)
         return page
 
@@ -94,6 +112,14 @@ def failed(request) -> str:
 
 def version(page) -> int:
     return int(page.get_attribute("[data-status]", "data-version"))
+
+
+def wait_newer(page, than: int, timeout: float | None = None) -> None:
+    """Until the page shows a version of the game newer than ``than``."""
+    page.wait_for_function(
+        "v => Number(document.querySelector('[data-status]').dataset.version) > v",
+        arg=than, timeout=timeout,
+    )  # fmt: skip
 
 
 def status(page) -> str:
@@ -125,6 +151,16 @@ def reloaded_history(page) -> list[tuple[str, str]]:
     return history(page)
 
 
+def choose_language(page, language: str) -> None:
+    """Switch the page to ``language``, which draws its screen anew, and wait until it
+    has; nothing when the page is in it already (choosing it again would redraw the
+    screen later, under the test's next steps)."""
+    if page.evaluate("document.documentElement.lang") == language:
+        return
+    page.select_option("#language", language)
+    page.wait_for_function(f"document.documentElement.lang === '{language}'")
+
+
 def shoot(page, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -145,6 +181,4 @@ def play_sequence_turn(page) -> None:
         cards.nth(i).click()  # not this one: unselect
     else:
         page.locator("[data-action=pass]").click()
-    page.wait_for_function(
-        f"Number(document.querySelector('[data-status]').dataset.version) > {before}"
-    )
+    wait_newer(page, before)

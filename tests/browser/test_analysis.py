@@ -39,6 +39,18 @@ def blundered(url: str) -> str:
     return str(game["id"])
 
 
+def labels_inside(page) -> bool:
+    """Whether every axis label lies whole inside the chart's drawing."""
+    return bool(
+        page.eval_on_selector_all(
+            ".analysis-chart [data-axis]",
+            """items => items.every(i => {
+        const box = i.getBBox(), view = i.ownerSVGElement.viewBox.baseVal;
+        return box.x >= 0 && box.x + box.width <= view.width; })""",
+        )
+    )
+
+
 def test_a_sequence_blunder_is_marked_and_its_better_move_lit(server, open_page):
     page = open_page(f"{server.url}/play#replay={blundered(server.url)}")
     page.wait_for_selector("[data-analysis='shown'] svg .mistake", timeout=60_000)
@@ -53,6 +65,7 @@ def test_a_sequence_blunder_is_marked_and_its_better_move_lit(server, open_page)
         )
     )
     assert axes["high"] == "100%" and axes["low"] == "0%" and axes["moves"] == "moves"
+    assert labels_inside(page), "no axis label is cut at the chart's edge"
     assert "Ada" in page.text_content("[data-legend]")
     shoot(page, "analysis-sequence")
     assert not open_page.problems, open_page.problems
@@ -63,6 +76,7 @@ def test_the_analysis_marks_are_big_enough_to_tap_on_a_phone(server, open_page):
     dot = page.wait_for_selector("[data-analysis='shown'] svg .mistake", timeout=60_000)
     size = dot.bounding_box()
     assert size is not None and size["width"] >= 12, size
+    assert labels_inside(page)
     shoot(page, "analysis-sequence-phone")
 
 

@@ -122,11 +122,13 @@ def test_a_push_reaches_the_service_worker_and_its_click_opens_the_game(presence
                 break
             page.wait_for_timeout(100)
         registration = next(r for r in registrations if r["scopeURL"].endswith("/play"))
+        # A push for a worker still installing may be dropped: wait until it is active.
+        assert page.evaluate("navigator.serviceWorker.ready.then(r => Boolean(r.active))")
         cdp.send("ServiceWorker.deliverPushMessage", {
             "origin": url, "registrationId": registration["registrationId"],
             "data": json.dumps(push.plaintext)})  # fmt: skip
         shown: list[list[str]] = []
-        for _ in range(100):
+        for _ in range(300):  # a bound (30 s), not a timing: the worker may be slow to wake
             shown = page.evaluate(NOTIFICATIONS_SHOWN)
             if shown:
                 break

@@ -7,7 +7,17 @@ import pytest
 
 from stacks_api.client import Client
 
-from .conftest import PHONE, history, play_sequence_turn, shoot, status, version, wait_turn
+from .conftest import (
+    PHONE,
+    history,
+    play_sequence_turn,
+    shoot,
+    status,
+    version,
+    wait_newer,
+    wait_turn,
+)
+from .test_second_look import say
 
 
 def test_the_token_leaves_the_address_bar_and_stays_in_the_tab(server, open_page):
@@ -47,9 +57,7 @@ def test_copy_invite_seats_a_second_browser_that_sees_moves_live(server, open_pa
     wait_turn(mover)
     before = version(watcher)
     play_sequence_turn(mover)
-    watcher.wait_for_function(
-        f"Number(document.querySelector('[data-status]').dataset.version) > {before}"
-    )
+    wait_newer(watcher, before)
     told = history(watcher)[0][1]
     assert told.startswith("Ada ") or told.startswith("Bo "), told
     assert not open_page.problems, open_page.problems
@@ -129,11 +137,47 @@ def test_one_sequence_move_by_keyboard_alone(server, open_page):
     label = page.evaluate("document.activeElement.getAttribute('aria-label')")
     assert label and label[0] in "ABCDEFGHIJ", label  # a space named as the log names it
     page.keyboard.press("Enter")
-    page.wait_for_function(
-        f"Number(document.querySelector('[data-status]').dataset.version) > {before}"
-    )
+    wait_newer(page, before)
     mine = [text for move, text in history(page) if int(move) == before + 1]
     assert mine and mine[0].startswith("Ada played"), history(page)[:3]
+    assert not open_page.problems, open_page.problems
+
+
+def test_the_keyboard_keeps_its_place_when_the_table_is_redrawn(server, open_page):
+    """The other person's chat line redraws the table: the focus stays on the button
+    it was on, and on the space a card picked by keyboard led it to (it fell back to
+    the page, so the next Enter went nowhere, or to whatever Tab reached next)."""
+    api = Client(server.url)
+    game = api.create("sequence", 2, seed=5)
+    tokens = [api.join(game["id"], name, seat=s).token for s, name in enumerate(("Ada", "Bo"))]
+    mover = api.view(game["id"])["to_move"][0]
+    page = open_page(f"{server.url}/play#game={game['id']}&token={tokens[mover]}")
+    wait_turn(page)
+
+    def redrawn_by_chat() -> int:
+        before = version(page)
+        say(server.url, game["id"], tokens[1 - mover], "take your time")
+        wait_newer(page, before)
+        return before + 1
+
+    page.focus("[data-hint]")
+    redrawn_by_chat()
+    assert page.evaluate("document.activeElement.hasAttribute('data-hint')")
+    cards = page.locator(".hand [data-card]")
+    for n in range(cards.count()):
+        cards.nth(n).focus()
+        page.keyboard.press("Enter")  # pick it: the focus goes to its first space
+        if page.evaluate("document.activeElement.classList.contains('target')"):
+            break
+        page.keyboard.press("Enter")  # no space for it: put it back
+    space = page.evaluate("document.activeElement.dataset.cell")
+    assert space, "a card with a space was picked"
+    chatted = redrawn_by_chat()
+    assert page.evaluate("document.activeElement.dataset.cell") == space
+    page.keyboard.press("Enter")
+    wait_newer(page, chatted)
+    played = [text for move, text in history(page) if int(move) == chatted + 1]
+    assert played and played[0].startswith(f"{('Ada', 'Bo')[mover]} played"), history(page)[:3]
     assert not open_page.problems, open_page.problems
 
 

@@ -3,12 +3,14 @@ their game by itself, they play it by clicks, and come back to the standings."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import requests
 
 from stacks_api.testing import ServerProcess
 
-from .conftest import PHONE, play_sequence_turn, shoot, status, wait_turn
+from .conftest import DESKTOP, PHONE, choose_language, play_sequence_turn, shoot, status, wait_turn
 from .test_ratings import account
 
 API = "/api/v1"
@@ -81,4 +83,48 @@ def test_an_arena_joined_from_its_page_opens_the_game_and_keeps_the_standings(
     assert page.text_content("h1") == "Saturday swiss"
     assert page.locator("[data-join-tournament]").count() == 1
     shoot(page, "tournament-made")
+    assert not open_page.problems, open_page.problems
+
+
+@pytest.mark.parametrize(("viewport", "language"), [(DESKTOP, "en"), (PHONE, "ro")],
+                         ids=["desktop-en", "phone-ro"])  # fmt: skip
+def test_a_tournament_game_says_so_offers_what_it_allows_and_opens_the_next_round(
+    archived_server, open_page, viewport, language
+):
+    url = archived_server.url
+    page = open_page(f"{url}/play", viewport)
+    choose_language(page, language)
+    key = account(page, "Ada")
+    auth = {"Authorization": f"Bearer {key}"}
+    made = requests.post(f"{url}{API}/tournaments", headers=auth, timeout=10, json={
+        "name": "Two rounds", "variant": "sequence", "system": "swiss", "rounds": 2,
+        "starts_at": time.time() + 3600})  # fmt: skip
+    swiss = made.json()["id"]
+    for body in ({}, {"bot": "random"}):
+        entered = requests.post(f"{url}{API}/tournaments/{swiss}/players", headers=auth,
+                                timeout=10, json=body)  # fmt: skip
+        assert entered.status_code == 201, entered.text
+    page.goto(f"{url}/play#tournament={swiss}")
+    page.click("[data-start-tournament]")  # its creator starts it before its hour
+    page.wait_for_selector(".hand [data-card]", timeout=20_000)
+    first = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('game')")
+    page.wait_for_selector("[data-tournament-line] a:has-text('Two rounds')")
+    assert {"en": "Round 1", "ro": "Runda 1"}[language] in page.text_content(
+        "[data-tournament-line]"
+    )
+    for refused in ("[data-hint]", "[data-abort]", "[data-cancel]"):
+        assert page.locator(refused).count() == 0, refused
+    shoot(page, f"tournament-table-{language}-{viewport['width']}")
+    page.click("[data-resign]")
+    page.click("[data-confirm]")
+    page.wait_for_selector("[data-next-round]", timeout=30_000)  # round 2, paired meanwhile
+    shoot(page, f"tournament-next-round-{language}-{viewport['width']}")
+    page.click("[data-next-round]")
+    page.wait_for_selector(".hand [data-card]")
+    assert page.evaluate("new URLSearchParams(location.hash.slice(1)).get('game')") != first
+    page.wait_for_selector("[data-tournament-line]:has-text('2')")
+    page.goto(f"{url}/play#tournament={swiss}")
+    page.wait_for_selector("[data-standings]")
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    shoot(page, f"tournament-standings-{language}-{viewport['width']}")
     assert not open_page.problems, open_page.problems

@@ -191,7 +191,9 @@ def test_a_phone_reads_the_board_the_rules_and_the_last_move(server, open_page):
                       json=view["you"]["legal_actions"][0], headers=mine)  # fmt: skip
     page = open_page(f"{server.url}/play#game={game_id}&token={token}", viewport=PHONE)
     page.wait_for_selector("[data-move]")
-    size = page.eval_on_selector(".cell .printed", "e => parseFloat(getComputedStyle(e).fontSize)")
+    size = page.evaluate(  # one evaluation: a redraw cannot detach the label mid-measure
+        "parseFloat(getComputedStyle(document.querySelector('.cell .printed')).fontSize)"
+    )
     assert size >= 10, f"board labels of {size} px"
     page.click(".help summary")
     rules = page.text_content(".help")

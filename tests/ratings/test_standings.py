@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from stacks_api.competition.ratings import START_MU, Rating, bot_subject, rate, standings
+from stacks_api.competition.ratings import (
+    START_MU,
+    Rating,
+    Standing,
+    bot_subject,
+    rate,
+    stakes,
+    standings,
+)
 
 
 def document(teams: list[int | None], scores: list[float], *, left: tuple[int, ...] = (),
@@ -155,3 +163,20 @@ def test_people_who_are_gone_never_gain_even_when_they_tie_among_themselves():
     before = {"p0": Rating(1200.0, 300.0), "p1": Rating(1900.0, 300.0)}
     moved = rate(before, rated)
     assert moved["p0"].mu <= 1200.0 and moved["p1"].mu < 1900.0 and moved["p2"].mu > START_MU
+
+
+def test_the_stakes_are_what_each_ending_would_do_and_a_provisional_rating_moves_far():
+    current = {"new": Rating(), "settled": Rating(1500.0, 120.0), "other": Rating(1600.0, 200.0)}
+    seated = [Standing(0, "new", 0, 0), Standing(1, "settled", 1, 0), Standing(2, "other", 2, 0)]
+    shown = {s.subject: s for s in stakes(current, seated)}
+    for winner in ("new", "settled", "other"):
+        ranked = [
+            Standing(s.seat, s.subject, s.side, 1 if s.subject == winner else 2) for s in seated
+        ]
+        moved = rate(current, ranked)
+        assert moved[winner].mu - current[winner].mu == shown[winner].win
+    assert shown["new"].win > 5 * shown["settled"].win > 0, "a provisional rating moves far"
+    assert shown["new"].loss < 5 * shown["settled"].loss < 0
+    drawn = rate(current, [Standing(s.seat, s.subject, s.side, 1) for s in seated])
+    assert drawn["other"].mu - 1600.0 == shown["other"].draw < 0  # the strongest, held level
+    assert stakes(current, seated[:1]) == [], "one side alone stakes nothing"

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from stacks_api.commands.verify import NOT_APPLICABLE, VERIFIED, verify_record
 from stacks_api.model.events import ends_game
 from stacks_api.service import GameService
 
@@ -29,7 +30,7 @@ def play_first_legal(service: GameService, game_id: str, tokens: list[str], move
         service.play.act(game_id, tokens[mover], legal[0])
 
 
-def assert_ended_once(service: GameService, game_id: str, status: str) -> None:
+def assert_ended_once(service: GameService, game_id: str, status: str, dealt: bool = True) -> None:
     record = service.store.load(game_id)
     assert record is not None and record.status == status
     assert (record.to_move, record.deadline, record.turn_deadline, record.due_at) == (
@@ -39,6 +40,9 @@ def assert_ended_once(service: GameService, game_id: str, status: str) -> None:
     assert len(ending) == 1, "one event ends the game"
     assert ending[0]["server_seed"] == record.fairness.server_seed  # the deal's secret shown
     assert not any("server_seed" in e for e in events if e is not ending[0])
+    # whatever ended it, its record checks out with no server (stacks-api verify)
+    verdict = verify_record(service.play.record(game_id))
+    assert verdict.outcome == (VERIFIED if dealt else NOT_APPLICABLE), verdict
 
 
 def test_a_win_on_the_board(service):
@@ -87,7 +91,7 @@ def test_a_cancellation_before_and_after_the_deal(service):
     view, host = service.lobby.create({"variant": "stacks", "players": 2})
     service.lobby.join(view["id"], "Ada", 0)
     service.lobby.cancel(view["id"], host)
-    assert_ended_once(service, view["id"], "cancelled")
+    assert_ended_once(service, view["id"], "cancelled", dealt=False)
 
     game_id, tokens = two_people(service)
     service.lobby.cancel(game_id, tokens[0])

@@ -3,6 +3,8 @@ when one starts or is cancelled, and the budget its games of bots spend."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from stacks_api.model.refusals import Refusal
@@ -67,13 +69,13 @@ def test_a_round_made_meanwhile_keeps_a_tournament_from_finishing(service, clock
     service.tournaments.join(ada, arena, "random", 2)
     service.tournaments.step(clock.now)  # the first wave
     stale = service.archive.tournaments.get(arena)
-    assert stale is not None and stale["round"] == 1
-    later = {"seats": stale["tables"][0]["seats"], "game_id": "0" * 16, "server_seed": "0" * 64}
+    assert stale is not None and stale.round == 1
+    later = replace(stale.tables[0], round=2, game_id="0" * 16, server_seed="0" * 64)
     assert service.archive.tournaments.add_round(arena, 2, [later])  # the other worker's wave
-    for table in stale["tables"]:
-        table["points"] = [1.0, 0.0]  # as the stale copy saw them: over
+    # As the stale copy saw them: over.
+    stale = replace(stale, tables=tuple(replace(t, points=(1.0, 0.0)) for t in stale.tables))
     over = clock.now + 5 * 60 + 1
     assert service.tournaments._arena_step(stale, over) == 0
     assert service.tournaments.get(arena)["status"] == "running"
     assert service.archive.tournaments.advance(arena, "running", "finished", over, 2)
-    assert not service.archive.tournaments.add_round(arena, 3, [later])
+    assert not service.archive.tournaments.add_round(arena, 3, [replace(later, round=3)])

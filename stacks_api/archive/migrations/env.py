@@ -6,8 +6,8 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import text
 
-# Importing the last module of tables registers every table of the archive on Base.
-from stacks_api.archive.models_push import Base
+# Importing the tables module registers every table of the archive on Base.
+from stacks_api.archive.tables import Base
 
 # Any number of processes may start at once against one PostgreSQL: the first
 # migrates, the others wait for it here and then find nothing to do.

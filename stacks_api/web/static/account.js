@@ -42,6 +42,17 @@ export function signOut() {
   changed();
 }
 
+const GUEST_NAME = "stacks:guest-name";
+
+// The name to offer: the account's, else the one this browser last played under.
+export function nameToOffer() {
+  return account()?.name || localStorage.getItem(GUEST_NAME) || t("default_name");
+}
+
+export function keepGuestName(name) {
+  localStorage.setItem(GUEST_NAME, name);
+}
+
 // The lobby's account box: create one or paste a key; once signed in, the name,
 // the player page, the key to copy and a way out.
 export function accountBox(say, changed) {
@@ -56,7 +67,7 @@ export function accountBox(say, changed) {
     }
   };
   if (!mine) {
-    const name = h("input", { id: "account-name", maxlength: 40, value: t("default_name") });
+    const name = h("input", { id: "account-name", maxlength: 40, value: nameToOffer() });
     const pasted = h("input", { id: "account-key", autocomplete: "off", placeholder: "stk_…" });
     return h("section", { class: "account", "data-account": "" },
       h("h2", {}, t("account")), h("p", { class: "hint" }, t("account_why")),

@@ -36,7 +36,8 @@ function svg(tag, attrs) {
 }
 
 function chart(analysis, last, view, pick) {
-  const width = 560, height = 170, left = 40, right = 10, top = 10, bottom = 30;
+  // Room on the left for "100%" and on the right for a three-digit last move, at any width.
+  const width = 560, height = 170, left = 56, right = 24, top = 10, bottom = 30;
   const x = (version) => left + ((version - 1) * (width - left - right)) / Math.max(1, last - 1);
   const y = (win) => height - bottom - win * (height - top - bottom);
   const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "analysis-chart", role: "img",

@@ -2,6 +2,7 @@
 // The address says which game (#game=<id>); a token in it is read once, kept in this
 // tab (and in "my games") and taken out of the address bar.
 import { account } from "./account.js";
+import { showConsent } from "./apps.js";
 import { watchChallenges } from "./challenges.js";
 import { bell, setTitle, showNotifications, watchAccount } from "./notify.js";
 import { h } from "./dom.js";
@@ -35,6 +36,10 @@ const page = {
 };
 
 function route() {
+  if (location.pathname === "/oauth/authorize") { // served here by the server: an app asks
+    page.status("consent", 0);
+    return showConsent(main, page.say);
+  }
   const hash = new URLSearchParams(location.hash.slice(1));
   const gameId = hash.get("game");
   if (current) current.close();
@@ -110,7 +115,10 @@ function header() {
 
 header();
 window.addEventListener("stacks:account", header); // the bell and settings need an account
-window.addEventListener("hashchange", route);
+window.addEventListener("hashchange", () => {
+  route();
+  window.scrollTo(0, 0); // a new screen opens at its top, not where the last one was left
+});
 route();
 const challenged = watchChallenges(document.getElementById("notices"), page.say);
 watchAccount(document.getElementById("turns"), challenged);

@@ -10,6 +10,15 @@ import { seatName } from "./history.js";
 const MUTED = "stacks:muted";
 const PHRASES = ["phrase_good_luck", "phrase_well_played", "phrase_thanks", "phrase_good_game"];
 const REASONS = ["abuse", "cards", "spam", "other"];
+const MAX_LINE = 300; // the server's limit on a line
+const ROOM_SHOWN = 50; // how few characters left before the box says how many
+
+// What the box says of the room left in a line: nothing until it runs short.
+function roomLeft(draft) {
+  const left = MAX_LINE - draft.length;
+  if (left > ROOM_SHOWN) return "";
+  return left > 0 ? t("chat_room_left", { n: left }) : t("chat_full", { n: MAX_LINE });
+}
 
 function muted() {
   try {
@@ -33,7 +42,7 @@ function senderOf(line, view) {
 export class ChatPanel {
   constructor(gameId, token, page) {
     Object.assign(this, { gameId, token, page, lines: [], spectators: 0, node: null, draft: "",
-      reporting: null, reported: new Set() });
+      reporting: null, reported: new Set(), pinned: true, scrolled: 0, watching: false });
   }
 
   // The chat so far (a player's token reads the table's lines only while the game is on).
@@ -60,6 +69,7 @@ export class ChatPanel {
     try {
       this.heard(await call("POST", `/games/${this.gameId}/chat`, { body: { text: line }, token }));
       this.draft = "";
+      this.pinned = true; // one's own line is always brought into sight
       this.page.say("");
     } catch (error) {
       this.page.say(error.message);
@@ -109,6 +119,15 @@ export class ChatPanel {
 
   refresh() {
     if (this.node && this.view) this.node.replaceWith(this.render(this.view));
+    this.scroll();
+  }
+
+  // The newest line in sight, unless the reader scrolled up to older ones: then
+  // their place is kept. Called once the panel is on the page.
+  scroll() {
+    const list = this.node?.querySelector("[data-chat-lines]");
+    if (!list || !list.isConnected) return;
+    list.scrollTop = this.pinned ? list.scrollHeight : this.scrolled;
   }
 
   render(view) {
@@ -135,16 +154,26 @@ export class ChatPanel {
         hidden ? h("em", {}, t("muted_line")) : line.text, " ", ...tools,
         this.reporting === line.version ? this.reportForm(sender, line) : null);
     });
-    const box = h("input", { id: "chat-text", maxlength: 300, value: this.draft, autocomplete: "off",
-      "aria-label": t("chat_say"), oninput: (event) => { this.draft = event.target.value; } });
+    const room = h("span", { class: "note", "data-chat-room": "", "aria-live": "polite" }, roomLeft(this.draft));
+    const box = h("input", { id: "chat-text", maxlength: MAX_LINE, value: this.draft, autocomplete: "off",
+      "aria-label": t("chat_say"), oninput: (event) => {
+        this.draft = event.target.value;
+        room.textContent = roomLeft(this.draft);
+      } });
+    const watching = !this.seated && this.watching ? Math.max(1, this.spectators) : this.spectators; // this reader too
     const send = (event) => { event.preventDefault(); this.say(box.value); };
     this.node = h("section", { class: "chat", "aria-label": t("chat") },
-      h("h2", {}, t("chat"), " ", h("span", { class: "note", "data-spectators": this.spectators },
-        t("watching_count", { n: this.spectators }))),
-      h("ol", { "aria-live": "polite", "data-chat-lines": "" },
+      h("h2", {}, t("chat"), " ", h("span", { class: "note", "data-spectators": watching },
+        t("watching_count", { n: watching }))),
+      h("ol", { "aria-live": "polite", "data-chat-lines": "", onscroll: (event) => {
+        const list = event.target;
+        this.pinned = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+        this.scrolled = list.scrollTop;
+      } },
         ...(items.length ? items : [h("li", { class: "note" }, t("chat_empty"))])),
       canTalk ? h("form", { class: "say", onsubmit: send }, box, " ",
         h("button", { type: "submit", class: "small", "data-say": "" }, t("chat_send"))) : null,
+      canTalk ? room : null,
       canTalk ? h("p", { class: "phrases" }, ...PHRASES.map((key) =>
         h("button", { type: "button", class: "small quiet", "data-phrase": key, onclick: () => this.say(t(key)) }, t(key)))) : null,
       !canTalk && !ended ? h("p", { class: "note" }, t("chat_needs_account")) : null,

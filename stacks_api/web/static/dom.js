@@ -19,6 +19,7 @@ export function h(tag, attrs = {}, ...children) {
 
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const ACTION_CARDS = ["SKIP", "REVERSE", "STEAL_CARD", "STEAL_CHIP", "BLOCK"];
+export const ONE_EYED = ["JS", "JH"]; // Sequence's jacks that take a chip away
 
 // "TH" -> "10♥"; Stacks codes ("B3", "BW", "SKIP") -> "Blue 3", "Blue wild", "Skip".
 export function cardLabel(code) {
@@ -44,4 +45,12 @@ export function cellName([row, col]) {
 // Seats, piles and everything counted are shown from 1.
 export function shown(index) {
   return index + 1;
+}
+
+// What a click on a place that takes nothing says: why nothing happened (nothing
+// to a spectator, or once the game is over).
+export function refusedClick(view, chosen) {
+  if (!view.you || view.status !== "active") return "";
+  if (!view.you.legal_actions.length) return t("wait_your_turn");
+  return chosen ? t("not_a_target", { card: cardLabel(chosen) }) : t("pick_card_first");
 }

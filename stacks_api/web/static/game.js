@@ -9,14 +9,18 @@ import { seatName, tell } from "./history.js";
 import { help } from "./lobby.js";
 import { dropToken, freshEntropy, hostToken, keepDeal, keepToken, remember, tokenFor } from "./seats.js";
 import { hintBox, markHint } from "./hint.js";
-import { ASK_EVERY_WINDOW, ENDED, askedTwice, controls, fairDeal, gameOver, invites } from "./panels.js";
+import { ASK_EVERY_WINDOW, ENDED, askedTwice, controls, fairDeal, forgetAsked, gameOver, invites, tournamentLine } from "./panels.js";
 import { renderSequence } from "./sequence.js";
 import { renderStacks } from "./stacks.js";
 import { chime } from "./sound.js";
+import { stakesLine } from "./ratings.js";
+import { markOpened, nextGameOf } from "./tournaments.js";
+import { account } from "./account.js";
 
 const RENDERERS = { sequence: renderSequence, stacks: renderStacks };
 const MOVES = ["play", "exchange", "pass", "discard", "answer"];
 const CHAT_EVERY_MS = 20000; // the chat's spectator count is looked at again this often
+const TOURNAMENT_EVERY_MS = 5000; // a tournament game's next round is looked for this often
 
 export class GameScreen {
   constructor(id, token, page) {
@@ -25,6 +29,9 @@ export class GameScreen {
       shownVersion: Infinity, changedPiles: new Set(), passing: null, wasMyTurn: false,
       askEveryWindow: localStorage.getItem(ASK_EVERY_WINDOW) === "yes",
     });
+    // A seat this tab left (kept for the tab: a reload or a new screen still says so).
+    const left = sessionStorage.getItem(`left:${id}`);
+    if (left !== null) this.leftSeat = Number(left);
     this.chat = new ChatPanel(id, token, page);
     this.start();
   }
@@ -36,19 +43,54 @@ export class GameScreen {
     this.chat.token = this.token;
     await this.chat.load();
     if (!this.view) return;
-    const you = this.view.you;
-    if (you && this.token) {
-      const name = this.view.players[you.seat].name;
-      // An account key is kept apart (account.js), never in the list of seats.
-      const token = this.token.startsWith("stk_") ? null : this.token;
-      remember({ id: this.id, variant: this.view.variant, seat: you.seat, name, token });
-    }
     const events = await told;
     if (events instanceof Error) this.page.say(events.message);
     else this.log = events.events;
+    this.chat.watching = !this.view.you && !this.over(); // listen() opens a spectator's stream
     this.render();
     this.listen();
     if ((this.log.at(-1)?.version ?? 0) > this.view.version) this.refreshSoon(); // the view was older
+  }
+
+  // What a rated game stakes, asked once every seat is taken (it moves only when
+  // another of these players' rated games ends meanwhile).
+  async loadStakes() {
+    if (!this.view?.rated || this.view.status !== "active" || this.stakes) return;
+    this.stakes = [];
+    try {
+      this.stakes = (await call("GET", `/games/${this.id}/ratings`)).stakes;
+      this.render();
+    } catch (error) {
+      this.page.say(error.message);
+    }
+  }
+
+  // A tournament's game: the tournament's name (asked once), and once this game is
+  // over, this player's game of the next round, looked for until it is paired.
+  watchTournament() {
+    if (!this.view?.tournament || this.closed) return;
+    if (!this.tournament) {
+      this.tournament = { name: null, next: null };
+      markOpened(this.id);
+      this.lookAtTournament();
+    }
+    if (this.over() && !this.tournamentTimer) {
+      this.tournamentTimer = setInterval(() => { if (!document.hidden) this.lookAtTournament(); }, TOURNAMENT_EVERY_MS);
+      this.lookAtTournament();
+    }
+  }
+
+  async lookAtTournament() {
+    try {
+      const tournament = await call("GET", `/tournaments/${this.view.tournament.id}`);
+      const next = this.over() ? nextGameOf(tournament, account(), this.id) : null;
+      const changed = tournament.name !== this.tournament.name || next !== this.tournament.next;
+      this.tournament = { name: tournament.name, next };
+      if (changed) this.render();
+      if (next || ["finished", "cancelled"].includes(tournament.status)) clearInterval(this.tournamentTimer);
+    } catch (error) {
+      if (!(error instanceof Refusal && error.problem.status === 429)) this.page.say(error.message);
+    }
   }
 
   // The view; while this seat is away (the server plays it), as a spectator sees it,
@@ -74,6 +116,19 @@ export class GameScreen {
     await this.load();
   }
 
+  // "My games" keeps this seat as soon as its view is known: a tab closed the moment
+  // the hand shows must not lose the game.
+  keepSeat() {
+    const you = this.view.you;
+    if (!you || !this.token) return;
+    const name = this.view.players[you.seat].name;
+    // An account key is kept apart (account.js), never in the list of seats.
+    const token = this.token.startsWith("stk_") ? null : this.token;
+    const player = this.view.players[you.seat].player_id ?? null; // null: a guest's seat
+    remember({ id: this.id, variant: this.view.variant, seat: you.seat, name, token, player });
+    this.seatKept = true;
+  }
+
   // A newer view on screen; the piles that changed since the one before get a short motion.
   show(view) {
     const before = this.view;
@@ -81,8 +136,11 @@ export class GameScreen {
     // would only take the keyboard focus away from where the player left it.
     if (before && JSON.stringify(before) === JSON.stringify(view)) return;
     this.view = view;
+    if (!this.seatKept) this.keepSeat();
     this.noteChanges(before, view);
     this.render();
+    this.loadStakes();
+    this.watchTournament();
   }
 
   // Which piles changed since the view before: they get a short motion.
@@ -95,14 +153,18 @@ export class GameScreen {
   }
 
   listen() {
-    if (!this.view || this.over()) return; // a game that has ended sends nothing more
+    // A game that has ended sends nothing more; a screen closed while it started
+    // (the player went elsewhere) listens to nothing.
+    if (!this.view || this.over() || this.closed) return;
     const after = Math.max(this.view.version, this.log.at(-1)?.version ?? 0);
     this.chatTimer = setInterval(() => this.chat.load().then(() => this.chat.refresh()), CHAT_EVERY_MS);
     this.source = follow(this.id, after, {
       watch: !this.view.you, // a spectator hears the spectators' chat, and is counted
       token: this.view.you ? this.token : null, // a seat's stream keeps its person online
       onEvent: (event) => this.heard(event),
-      onOpen: () => { this.page.lost(false); this.refreshSoon(); },
+      // The first open follows the view just fetched; a reopen looks again (the
+      // stream resumes from the last event it gave, the view may be older).
+      onOpen: () => { this.page.lost(false); if (this.streamed) this.refreshSoon(); this.streamed = true; },
       onLost: () => { if (!this.closed && !this.over()) this.page.lost(true); },
     });
   }
@@ -114,6 +176,8 @@ export class GameScreen {
     clearTimeout(this.passing?.timer);
     clearInterval(this.ticking);
     clearInterval(this.chatTimer);
+    clearInterval(this.tournamentTimer);
+    forgetAsked();
     setTitle(t("title"));
     this.page.lost(false);
   }
@@ -152,19 +216,34 @@ export class GameScreen {
       this.page.lost(false);
       this.chat.load().then(() => this.chat.refresh()); // the spectators' lines too, now
     }
-    if (event.version > this.view.version) this.refreshSoon();
+    // A newer version is fetched, unless our own move's answer is on its way (its
+    // events can come first): that answer brings the view, and ``act`` looks after.
+    if (event.version > this.view.version && !this.acting && !this.loading) this.refreshSoon();
     else this.render(); // our own move's events: the history and the last-move mark
   }
 
   refreshSoon() {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.load(), 60);
+    this.timer = setTimeout(() => this.refresh(), 60);
+  }
+
+  // One view fetch at a time: what is heard meanwhile is looked at once it is in
+  // (a version's events may come in more than one piece).
+  async refresh() {
+    this.loading = true;
+    try {
+      await this.load();
+    } finally {
+      this.loading = false;
+    }
+    if (this.view && (this.log.at(-1)?.version ?? 0) > this.view.version) this.refreshSoon();
   }
 
   select(card, from = "hand", index = 0) {
     const same = this.selected && this.selected.from === from && this.selected.index === index;
     this.selected = same ? null : { card, from, index };
     this.focusTarget = !same;
+    this.page.say(""); // a refused click's word is old news
     this.render();
   }
 
@@ -198,6 +277,7 @@ export class GameScreen {
     } finally {
       this.acting = false;
     }
+    if ((this.log.at(-1)?.version ?? 0) > this.view.version) this.refreshSoon(); // heard meanwhile
   }
 
   // Resign, abort or claim: one request, and the game as this seat sees it after.
@@ -226,14 +306,22 @@ export class GameScreen {
     return Math.min(...moves.values()) >= 2;
   }
 
+  // The seat is the server's bot's from now on: this page goes on as a spectator's,
+  // but says that its person left (and lost), also when the game ends later.
   async leave() {
+    const seat = this.view.you.seat, token = this.token;
+    // The token dies with the seat: a refresh the leave's own event brings meanwhile
+    // asks as a spectator, not with a token the server no longer takes.
+    this.token = this.chat.token = null;
     try {
-      this.view = await call("POST", `/games/${this.id}/leave`, { token: this.token });
-      dropToken(this.id, this.token);
-      this.token = null;
-      this.page.say(t("left_you"));
+      this.view = await call("POST", `/games/${this.id}/leave`, { token });
+      dropToken(this.id, token);
+      this.leftSeat = seat;
+      sessionStorage.setItem(`left:${this.id}`, String(seat));
+      this.page.say("");
       this.render();
     } catch (error) {
+      this.token = this.chat.token = token; // still seated
       this.page.say(error.message);
     }
   }
@@ -279,10 +367,11 @@ export class GameScreen {
 
   render() {
     const view = this.view;
-    if (!view) return;
+    if (!view || this.closed) return; // a closed screen's late answers draw nothing
     this.page.status(view.status, view.version);
     const focused = [...document.querySelectorAll(".hand [data-card]")].indexOf(document.activeElement);
     const typing = document.activeElement?.id === "chat-text"; // a redraw must not take the chat box away
+    const wasOn = focusKey(document.activeElement);
     const board = RENDERERS[view.variant](view, this);
     clearInterval(this.ticking);
     const clock = h("span", { class: "clock", "data-clock": "" });
@@ -295,6 +384,8 @@ export class GameScreen {
     this.page.show(
       h("section", { class: "game", "aria-label": t("game") },
         this.over() ? null : h("div", { class: `turnline${this.myTurn() ? " mine" : ""}`, role: "status" }, turnText(view, this.myTurn()), " ", clock),
+        tournamentLine(view, this),
+        stakesLine(view, this.stakes),
         view.you ? hintBox(view, this) : null,
         this.away && !this.over() ? h("p", { class: "away-note", role: "alert" }, t("you_are_away"), " ",
           h("button", { type: "button", class: "primary", "data-back": "", onclick: () => this.comeBack() }, t("im_back"))) : null,
@@ -307,7 +398,8 @@ export class GameScreen {
         h("div", { class: "table" },
           h("div", { class: "play-area" }, board,
             view.you && view.status === "active" ? controls(view, this) : null,
-            view.you ? null : h("p", { class: "hint" }, t("watching"))),
+            view.you ? null : h("p", { class: "hint", "data-left-note": this.leftSeat ?? null },
+              t(this.leftSeat === undefined ? "watching" : "you_left_note"))),
           h("div", { class: "side" },
             h("section", { class: "log", "aria-label": t("history") },
               h("h2", {}, t("history")),
@@ -316,14 +408,17 @@ export class GameScreen {
             this.chat.render(view))),
         help()),
     );
+    this.chat.scroll();
     this.shownVersion = view.version;
     this.changedPiles = new Set();
     markHint(this);
     this.announceTurn();
     // Keyboard play: after picking a card, focus goes to its first target (or stays
-    // on the card when it has none).
+    // on the card when it has none); a redraw for an event that came in leaves it on
+    // the card, space or button it was on.
     const card = focused >= 0 ? document.querySelectorAll(".hand [data-card]")[focused] : null;
-    const next = (this.focusTarget && document.querySelector(".target")) || card;
+    const kept = wasOn && document.activeElement === document.body ? document.querySelector(wasOn) : null;
+    const next = (this.focusTarget && document.querySelector(".target")) || card || kept;
     this.focusTarget = false;
     if (typing) {
       const box = document.getElementById("chat-text");
@@ -331,6 +426,13 @@ export class GameScreen {
       box.setSelectionRange(box.value.length, box.value.length);
     } else if (next) next.focus();
   }
+}
+
+// A selector that finds the focused element again once the table is drawn anew: its
+// tag and first data-* attribute (a space, a pile, a button), or null.
+function focusKey(element) {
+  const data = element && element !== document.body ? [...element.attributes].find((a) => a.name.startsWith("data-")) : null;
+  return data ? `${element.tagName.toLowerCase()}[${data.name}="${CSS.escape(data.value)}"]` : null;
 }
 
 // Whether an event ends its game (a resignation does once one side is left).

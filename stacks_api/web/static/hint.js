@@ -1,6 +1,7 @@
-// Hints: a button on your turn in a casual game. The server's workers compute the
-// hint (the request only asks, 202 until it is ready); the suggested card and its
-// space or pile are lit, with the reason in the player's language.
+// Hints: a button on your turn in a casual game (not rated, not a tournament's).
+// The server's workers compute the hint (the request only asks, 202 until it is
+// ready); the suggested card and its space or pile are lit, with the reason in the
+// player's language.
 import { cardLabel, h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -29,7 +30,7 @@ export function reasonText(move) {
 }
 
 export function hintBox(view, ui) {
-  if (view.rated || !ui.myTurn()) return null;
+  if (view.rated || view.tournament || !ui.myTurn()) return null; // the server refuses them
   const mine = ui.hint && ui.hint.version === view.version ? ui.hint : null;
   const ask = async () => {
     ui.hint = { version: view.version, asking: true };

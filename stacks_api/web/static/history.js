@@ -1,9 +1,8 @@
 // The move history in players' words, rebuilt from the game's public events.
 import { t } from "./i18n.js";
-import { cardLabel, cellName, shown } from "./dom.js";
+import { ONE_EYED, cardLabel, cellName, shown } from "./dom.js";
 
 const TEAM_COLORS = ["blue", "green", "red"];
-const ONE_EYED = ["JS", "JH"];
 
 // The server names a bot's seat "<bot> bot": shown in the player's language.
 const LEVELS = { greedy: "medium", pimc: "strong", mcts: "strong" };
@@ -28,19 +27,27 @@ export function teamColor(view, team) {
 
 // Each event told in a line ({version, text}), or left out when it says nothing a
 // player needs (a card drawn, the turn passing on, an answer in a block window).
+// A seat whose person is away or has left is played by the server's stand-in: its
+// moves are told as the stand-in's, not as the person's.
 export function tell(events, view) {
   const completer = {}; // pile -> the seat that completed it, for "blocked X's chip"
+  const standIn = new Set(); // seats the stand-in plays now
   const lines = [];
   for (const event of events) {
     if (event.type === "complete") completer[event.pile] = event.seat;
-    const text = line(event, view, completer);
+    const text = line(event, view, completer, standIn.has(event.seat) && STAND_IN_MOVES.includes(event.type));
     if (text) lines.push({ version: event.version, text });
+    if (["away", "left"].includes(event.type)) standIn.add(event.seat);
+    if (event.type === "back") standIn.delete(event.seat);
   }
   return lines;
 }
 
-function line(event, view, completer) {
-  const name = event.seat === undefined ? "" : seatName(view, event.seat);
+const STAND_IN_MOVES = ["play", "exchange", "pass", "discard", "complete", "block", "chip"];
+
+function line(event, view, completer, byStandIn = false) {
+  const seat = event.seat === undefined ? "" : seatName(view, event.seat);
+  const name = byStandIn ? t("stand_in_for", { name: seat }) : seat;
   const names = (seats) => seats.map((s) => seatName(view, s)).join(", ");
   const card = event.card && cardLabel(event.card);
   switch (event.type) {

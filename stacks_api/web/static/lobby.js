@@ -1,12 +1,13 @@
 // The lobby: games this browser plays ("my games"), open games (followed without a
 // reload), a new-game form and the rules in short.
-import { account, accountBox } from "./account.js";
+import { account, accountBox, keepGuestName, nameToOffer } from "./account.js";
 import { call, Refusal } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { shownName } from "./history.js";
 import { gameLine } from "./player.js";
 import { quickPlay } from "./quick.js";
+import { playerSearch } from "./ratings.js";
 import { forget, freshEntropy, keepDeal, keepHostToken, keepToken, myGames } from "./seats.js";
 
 const BOTS = ["beginner", "easy", "medium", "strong", "random"];
@@ -30,7 +31,8 @@ export function showLobby(main, say) {
         h("h1", {}, t("open_games")), openList,
         h("h1", {}, t("watch_games")), watchList,
         h("p", {}, h("a", { href: "#leaderboard=sequence", "data-leaderboard-link": "" }, t("leaderboard")), " · ",
-          h("a", { href: "#tournaments=1", "data-tournaments-link": "" }, t("tournaments"))), help()),
+          h("a", { href: "#tournaments=1", "data-tournaments-link": "" }, t("tournaments"))),
+        playerSearch(say), help()),
       h("div", { class: "forms" }, quickPlay(say, takeSeat), createForm(say))));
     fillMyGames(mine, say);
   };
@@ -55,34 +57,42 @@ function variantName(variant) {
   return t(variant === "stacks" ? "stacks" : "sequence");
 }
 
-// With an account, "my games" is the server's list: every device sees the same.
+// With an account, "my games" is the server's list (every device sees the same),
+// followed by the games this browser played as a guest, which no account holds.
 async function fillMyGames(list, say) {
   const mine = account();
+  const guest = myGames();
   if (mine) {
     try {
       const page = await call("GET", `/players/${mine.id}/games?limit=10`);
-      list.replaceChildren(...(page.games.length ? page.games.map((g) => gameLine(g, mine.id))
-        : [h("li", { class: "hint" }, t("no_history"))]));
+      const listed = new Set(page.games.map((g) => g.id));
+      const asGuest = guest.filter((g) => !g.player && !listed.has(g.id));
+      list.replaceChildren(...page.games.map((g) => gameLine(g, mine.id)),
+        ...(asGuest.length ? [h("li", { class: "note", "data-guest-games": "" }, t("played_as_guest"))] : []),
+        ...asGuest.map((g) => guestRow(g, list, say)));
+      if (!list.children.length) list.append(h("li", { class: "hint" }, t("no_history")));
     } catch (error) {
       say(error.message);
     }
     return;
   }
-  const games = myGames();
-  if (!games.length) return list.replaceChildren(h("li", { class: "hint" }, t("no_my_games")));
-  list.replaceChildren(...games.map((game) => {
-    const status = h("span", { class: "my-status" }, "…");
-    call("GET", `/games/${game.id}`).then(
-      (view) => { status.textContent = t(`status_${view.status}`); },
-      () => { status.textContent = t("status_gone"); });
-    return h("li", { "data-my-game": game.id },
-      h("strong", {}, variantName(game.variant)), ` · ${t("as_seat", { name: game.name, seat: game.seat + 1 })} · `, status,
-      h("button", { class: "small", onclick: () => {
-        if (game.token) keepToken(game.id, game.token);
-        location.hash = `game=${game.id}`;
-      } }, t("reopen")),
-      h("button", { class: "small quiet", onclick: () => { forget(game.id); fillMyGames(list, say); } }, t("forget")));
-  }));
+  if (!guest.length) return list.replaceChildren(h("li", { class: "hint" }, t("no_my_games")));
+  list.replaceChildren(...guest.map((game) => guestRow(game, list, say)));
+}
+
+// A seat this browser keeps the token of: its game's state, reopen, or forget it.
+function guestRow(game, list, say) {
+  const status = h("span", { class: "my-status" }, "…");
+  call("GET", `/games/${game.id}`).then(
+    (view) => { status.textContent = t(`status_${view.status}`); },
+    () => { status.textContent = t("status_gone"); });
+  return h("li", { "data-my-game": game.id },
+    h("strong", {}, variantName(game.variant)), ` · ${t("as_seat", { name: game.name, seat: game.seat + 1 })} · `, status,
+    h("button", { class: "small", onclick: () => {
+      if (game.token) keepToken(game.id, game.token);
+      location.hash = `game=${game.id}`;
+    } }, t("reopen")),
+    h("button", { class: "small quiet", onclick: () => { forget(game.id); fillMyGames(list, say); } }, t("forget")));
 }
 
 function gameRow(game) {
@@ -111,6 +121,7 @@ function watchRow(game) {
 // commitment as it stood before the join, and the entropy sent, are kept to verify
 // the game once it is over; with an account, the key links the seat to it.
 async function takeSeat(gameId, seat, name) {
+  if (!account()) keepGuestName(name);
   const before = await call("GET", `/games/${gameId}`);
   const entropy = freshEntropy();
   const taken = await call("POST", `/games/${gameId}/players`,
@@ -126,7 +137,7 @@ function createForm(say) {
   const seatsBox = h("div", { class: "seats" });
   const teams = h("select", { id: "teams" }, h("option", { value: "" }, t("default")),
     h("option", { value: "2" }, t("teams_n", { n: 2 })), h("option", { value: "3" }, t("teams_n", { n: 3 })));
-  const name = h("input", { id: "name", value: account()?.name || t("default_name"), maxlength: 40 });
+  const name = h("input", { id: "name", value: nameToOffer(), maxlength: 40 });
   const blockWindow = h("select", { id: "block-window" },
     h("option", { value: "all" }, t("ask_all")), h("option", { value: "holders" }, t("ask_holders")));
   const timeout = h("input", { id: "timeout", type: "number", min: 0, placeholder: t("none") });
@@ -197,7 +208,7 @@ function createForm(say) {
 }
 
 export function showInvite(main, say, gameId, seat) {
-  const name = h("input", { id: "join-name", value: account()?.name || t("default_name"), maxlength: 40 });
+  const name = h("input", { id: "join-name", value: nameToOffer(), maxlength: 40 });
   const join = async (event) => {
     event.preventDefault();
     try {

@@ -3,6 +3,7 @@
 // title, the bell that subscribes this browser to pushes (asked first), and the
 // page of notification settings (#notifications=1).
 import { account } from "./account.js";
+import { appsSection } from "./apps.js";
 import { call, stream } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -109,5 +110,6 @@ export async function showNotifications(main, say) {
     h("h1", {}, t("notifications")), h("p", {}, bell(say)),
     h("form", { onsubmit: save }, h("fieldset", {}, h("legend", {}, t("push_for")), ...boxes),
       h("fieldset", {}, h("legend", {}, h("label", {}, on, ` ${t("quiet_hours")}`)), from, " – ", to),
-      h("button", { class: "primary", "data-save-notifications": "" }, t("save")))));
+      h("button", { class: "primary", "data-save-notifications": "" }, t("save")))),
+    appsSection(say));
 }

@@ -26,7 +26,7 @@ export function controls(view, ui) {
     && view.players.filter((q) => sideOf(q) === sideOf(p)).every((q) => q.away));
   return h("div", { class: "controls" },
     stacks ? h("label", { for: "ask-every-window", class: "option" }, ask, ` ${t("ask_every_window")}`) : null,
-    ui.openingOver()
+    ui.openingOver() || view.tournament // a tournament game is never aborted, nor cancelled
       ? askedTwice(t("resign"), t("resign_confirm"), () => ui.concede("resign"), { class: "quiet", "data-resign": "" })
       : askedTwice(t("abort"), t("abort_confirm"), () => ui.concede("abort"), { class: "quiet", "data-abort": "", title: t("abort_explained") }),
     awaySide ? askedTwice(t("claim"), t("claim_confirm"), () => ui.concede("claim"), { class: "quiet", "data-claim": "" }) : null,
@@ -34,7 +34,7 @@ export function controls(view, ui) {
       askedTwice(t("claim_win"), t("claim_win_confirm"), () => ui.claim("win"), { class: "quiet", "data-claim-win": "" }),
       askedTwice(t("claim_bot"), t("claim_bot_confirm"), () => ui.claim("bot"), { class: "quiet", "data-claim-bot": "" })] : [],
     askedTwice(t("leave"), t("leave_confirm"), () => ui.leave(), { class: "leave quiet", "data-leave": "", title: t("leave_explained") }),
-    agreed ? null : askedTwice(t("cancel_game"), t("cancel_confirm"), () => ui.cancel(), { class: "quiet", "data-cancel": "", title: t("cancel_explained") }));
+    agreed || view.tournament ? null : askedTwice(t("cancel_game"), t("cancel_confirm"), () => ui.cancel(), { class: "quiet", "data-cancel": "", title: t("cancel_explained") }));
 }
 
 // In a game with neither a clock nor days: whether the person to move, of another
@@ -47,22 +47,41 @@ function absentMover(view, me) {
   return mover.presence === "offline" || (mover.presence === "away" && Date.now() / 1000 - mover.seen_at >= 240);
 }
 
+// The question a button is asking now (its label): a redraw of the screen (a move
+// heard, a view fetched) asks it still, instead of taking it away.
+let asking = null;
+
 // A button that asks once before it acts: the first press shows the question and
 // a button that confirms it.
 export function askedTwice(label, question, act, attrs) {
   const box = h("span", { class: "ask-twice" });
-  const ask = () => box.replaceChildren(h("span", { role: "alert" }, `${question} `),
-    h("button", { type: "button", class: "small primary", "data-confirm": "", onclick: act }, t("yes")), " ",
-    h("button", { type: "button", class: "small quiet", onclick: reset }, t("no")));
-  const reset = () => box.replaceChildren(h("button", { type: "button", ...attrs, onclick: ask }, label));
-  reset();
+  const ask = () => {
+    asking = label;
+    box.replaceChildren(h("span", { role: "alert" }, `${question} `),
+      h("button", { type: "button", class: "small primary", "data-confirm": "", onclick: () => { asking = null; act(); } }, t("yes")), " ",
+      h("button", { type: "button", class: "small quiet", onclick: reset }, t("no")));
+  };
+  const reset = () => {
+    if (asking === label) asking = null;
+    box.replaceChildren(h("button", { type: "button", ...attrs, onclick: ask }, label));
+  };
+  if (asking === label) ask();
+  else reset();
   return box;
 }
 
+// A new screen asks nothing that the last one was asking.
+export function forgetAsked() {
+  asking = null;
+}
+
 export function gameOver(view, ui) {
-  const told = outcome(view, ui.log);
+  const told = ui.leftSeat === undefined ? outcome(view, ui.log) : { headline: t("you_left_lost"), why: "" };
+  const nextRound = ui.tournament?.next; // this player's game of the next round, once paired
   const next = view.tournament // the tournament's page opens the next game by itself
-    ? h("a", { href: `#tournament=${view.tournament.id}`, "data-back-to-tournament": "", class: "button primary" }, t("back_to_tournament"))
+    ? nextRound
+      ? h("a", { href: `#game=${nextRound}`, "data-next-round": nextRound, class: "button primary" }, t("next_round_game"))
+      : h("a", { href: `#tournament=${view.tournament.id}`, "data-back-to-tournament": "", class: "button primary" }, t("back_to_tournament"))
     : view.rematch
     ? h("a", { href: `#game=${view.rematch}`, "data-next-game": "", class: "button" }, t("next_game"))
     : view.you && view.status === "finished" && !view.players[view.you.seat].left
@@ -122,4 +141,12 @@ export function invites(view, page) {
         h("button", { type: "button", class: "primary", "data-invite": p.seat, onclick: copy }, t("copy_invite", { seat: shown(p.seat) })),
         " ", h("input", { readonly: true, value: link, "aria-label": t("copy_invite", { seat: shown(p.seat) }), onfocus: (e) => e.target.select() }));
     }));
+}
+
+// A tournament's game says which tournament and round it is, and links to its page.
+export function tournamentLine(view, ui) {
+  if (!view.tournament) return null;
+  const name = ui.tournament?.name || t("tournament");
+  return h("p", { class: "tournament-line", "data-tournament-line": view.tournament.id },
+    h("a", { href: `#tournament=${view.tournament.id}` }, name), ` · ${t("round_n", { n: view.tournament.round })}`);
 }

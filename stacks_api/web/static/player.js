@@ -49,9 +49,13 @@ export function showPlayer(main, say, playerId) {
   more.addEventListener("click", load);
   call("GET", `/players/${playerId}`).then((p) => {
     title.textContent = t("player_page", { name: p.name });
-    if (p.accepts_challenges) {
-      title.after(h("p", { class: "challenges" }, ...["sequence", "stacks"].map((v) => h("span", {}, `${t(v)}: `,
-        challengeButton(p, v, say), " "))));
+    if (p.bot) title.append(" ", h("span", { class: "badge", "data-bot-account": "" }, t("bot_badge")));
+    // Only someone signed in, and not on their own page, can challenge: no empty line else.
+    const challenges = p.accepts_challenges ? ["sequence", "stacks"]
+      .map((v) => [v, challengeButton(p, v, say)]).filter(([, button]) => button) : [];
+    if (challenges.length) {
+      title.after(h("p", { class: "challenges", "data-challenge-line": "" },
+        ...challenges.map(([v, button]) => h("span", {}, `${t(v)}: `, button, " "))));
     }
     ratings.replaceChildren(ratingsBox(playerId, p.ratings));
   }, (error) => say(error.message));

@@ -6,7 +6,7 @@ import { seatName } from "./history.js";
 
 // What a seat is beside its name: a bot, yours, away, gone, resigned.
 export function seatMarks(view, p) {
-  return [p.bot && !p.left && !p.resigned ? t("bot") : null, view.you && view.you.seat === p.seat ? t("you_mark") : null,
+  return [p.bot && !p.left && !p.resigned ? t("bot") : null, p.bot_account ? t("bot_badge") : null, view.you && view.you.seat === p.seat ? t("you_mark") : null,
     p.away ? t("away") : null, p.left ? t("gone") : null, p.resigned ? t("resigned_mark") : null].filter(Boolean);
 }
 

@@ -12,6 +12,20 @@ function shownRating(rating) {
   return `${rating.rating}${rating.provisional ? "?" : ""}`;
 }
 
+function signed(change) {
+  return `${change >= 0 ? "+" : "−"}${Math.abs(change)}`;
+}
+
+// A rated game under way: what a win or a loss would do to this seat's rating
+// (for a spectator, that the game is rated), asked once when the game starts.
+export function stakesLine(view, stakes) {
+  if (!view.rated || view.status !== "active") return null;
+  const mine = view.you && stakes?.find((s) => s.seat === view.you.seat);
+  return h("p", { class: "stakes", "data-stakes": mine ? `${mine.win},${mine.loss}` : "" },
+    h("strong", { class: "badge rated" }, t("rated_badge")), " ",
+    mine ? t("stakes_mine", { rating: shownRating(mine), win: signed(mine.win), loss: signed(mine.loss) }) : "");
+}
+
 // The archive rates a game a moment after it ends: ask again while it says 202.
 export function ratingChanges(gameId) {
   const box = h("div", { class: "rating-changes", "data-rating-changes": gameId }, t("rating_pending"));
@@ -23,8 +37,9 @@ export function ratingChanges(gameId) {
     if (!answer.ok || body.state !== "rated") return box.replaceChildren(t("rating_unchanged"));
     box.replaceChildren(h("h3", {}, t("rating_changes")), h("ul", {}, ...body.changes.map((c) =>
       h("li", { "data-rating-change": c.seat },
-        `${c.name || t(`level_${c.bot}`)}: ${c.before} → ${c.after} `,
-        h("strong", { class: c.change >= 0 ? "up" : "down" }, `${c.change >= 0 ? "+" : ""}${c.change}`)))));
+        `${c.name || t(`level_${c.bot}`)}: ${c.before}${c.was_provisional ? "?" : ""} → ${c.after} `,
+        h("strong", { class: c.change >= 0 ? "up" : "down" }, signed(c.change))))),
+      h("p", { class: "hint", "data-rating-why": "" }, t("rating_why")));
   };
   ask();
   return box;
@@ -99,7 +114,7 @@ export function showLeaderboard(main, say, variant) {
   const tabs = h("p", {}, ...VARIANTS.map((v) =>
     h("a", { href: `#leaderboard=${v}`, class: `button small${v === variant ? " primary" : ""}` }, t(v))));
   main.replaceChildren(h("section", { class: "leaderboard", "data-leaderboard": variant },
-    h("h1", {}, t("leaderboard")), tabs,
+    h("h1", {}, t("leaderboard")), playerSearch(say), tabs,
     h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("player")),
       h("th", {}, t("rating")), h("th", {}, t("games_played")))), rows),
     h("p", { class: "hint" }, t("leaderboard_rule")),
@@ -116,4 +131,27 @@ export function showLeaderboard(main, say, variant) {
       `${t(`level_${b.level}`)}: ${shownRating(b)} · ${t("rating_games", { n: b.games })}`))
       : [h("li", { class: "hint" }, t("no_ratings"))]));
   }, (error) => say(error.message));
+}
+
+// Find anyone by part of their name, provisional players too: each found opens
+// their page (where they can be challenged).
+export function playerSearch(say) {
+  const found = h("ul", { class: "found-players", "data-found-players": "", "aria-live": "polite" });
+  const name = h("input", { id: "player-search", type: "search", minlength: 2, maxlength: 40, required: true,
+    autocomplete: "off", placeholder: t("search_name") });
+  const search = async (event) => {
+    event.preventDefault();
+    try {
+      const answer = await call("GET", `/players?name=${encodeURIComponent(name.value.trim())}`);
+      found.replaceChildren(...(answer.players.length ? answer.players.map((p) => h("li", { "data-found": p.id },
+        h("a", { href: `#player=${p.id}` }, p.name), p.bot ? h("span", { class: "badge" }, t("bot_badge")) : null,
+        ...VARIANTS.filter((v) => p.ratings[v]).map((v) => ` · ${t(v)} ${shownRating(p.ratings[v])}`)))
+        : [h("li", { class: "hint" }, t("nobody_found"))]));
+    } catch (error) {
+      say(error.message);
+    }
+  };
+  return h("form", { class: "player-search", role: "search", onsubmit: search },
+    h("label", { for: "player-search" }, `${t("find_player")} `), name, " ",
+    h("button", { type: "submit", class: "small", "data-search": "" }, t("search")), found);
 }

@@ -1,6 +1,6 @@
 // Sequence: the printed board with row and column labels, chips, the hand, and the
 // clicks (or keys) that make actions.
-import { h, cardLabel, cellName, COLUMNS, isRedSuit } from "./dom.js";
+import { h, cardLabel, cellName, COLUMNS, isRedSuit, ONE_EYED, refusedClick } from "./dom.js";
 import { t } from "./i18n.js";
 import { playerList } from "./players.js";
 
@@ -37,7 +37,7 @@ export function renderSequence(view, ui) {
           isLast && "last", isLast && fresh && "fresh", isRedSuit(printed) && "red-suit"].filter(Boolean).join(" "),
         "data-cell": key, "data-chip": color, "aria-label": `${cellName([r, c])}: ${what}${chip}`,
         "aria-disabled": target ? "false" : "true", tabindex: target ? "0" : "-1",
-        onclick: () => target && ui.act(target),
+        onclick: () => (target ? ui.act(target) : ui.page.say(refusedClick(view, chosen))),
       }, h("span", { class: "printed" }, corner ? "★" : cardLabel(printed)),
       color ? h("span", { class: `chip chip-${color}`, "aria-hidden": "true" }, SHAPES[color]) : null));
     }
@@ -66,5 +66,7 @@ export function renderSequence(view, ui) {
       h("div", { class: "cards" }, ...hand),
       h("div", { class: "buttons" },
         exchange ? h("button", { "data-action": "exchange", onclick: () => ui.act(exchange) }, t("trade_dead", { card: cardLabel(chosen) })) : null,
-        pass ? h("button", { "data-action": "pass", onclick: () => ui.act(pass) }, t("pass")) : null)) : null);
+        pass ? h("button", { "data-action": "pass", onclick: () => ui.act(pass) }, t("pass")) : null),
+      chosen && ONE_EYED.includes(chosen) && !targets.size ? h("p", { class: "hint", "data-why-not": "" }, t("why_no_remove")) : null,
+      h("p", { class: "hint", "data-jacks": "" }, t("jacks_note"))) : null);
 }

@@ -1,5 +1,5 @@
 // Sequence Stacks: piles, every player's discard top and chips, the hand, the block window.
-import { h, cardLabel, shown } from "./dom.js";
+import { h, cardLabel, refusedClick, shown } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./history.js";
 import { seatMarks } from "./players.js";
@@ -30,10 +30,10 @@ export function renderStacks(view, ui) {
   // picking it offers both, as buttons, and does nothing by itself.
   const simple = sel && sel.target === undefined && legal.find((a) => a.type === "play" && a.card === sel.card
     && (a.from || "hand") === sel.from && a.pile === undefined && a.target === undefined && sel.card !== "BLOCK");
-  const clickCard = (card, from, index) => ui.select(card, from, index);
+  const refused = () => ui.page.say(refusedClick(view, sel?.card));
   const clickSeat = (seat) => {
     const options = onSeat.get(seat);
-    if (!options) return;
+    if (!options) return sel ? refused() : undefined;
     if (options.length === 1) return ui.act(options[0]);
     ui.selected = { ...sel, target: seat };
     ui.render();
@@ -48,7 +48,7 @@ export function renderStacks(view, ui) {
       class: ["pile", `pile-${PILE_COLORS[p]}`, target && "target", fresh && "fresh"].filter(Boolean).join(" "),
       "data-pile": p, "aria-label": t("pile_label", { pile: shown(p), color: t(PILE_COLORS[p]), state }),
       "aria-disabled": target ? "false" : "true", tabindex: target ? "0" : "-1",
-      onclick: () => target && ui.act(target),
+      onclick: () => (target ? ui.act(target) : refused()),
     }, h("small", {}, t("pile_n", { pile: shown(p) })), h("span", { class: "pile-top" }, top),
     h("span", { class: "pile-count", "aria-hidden": "true" }, `${pile.length}/5`));
   });
@@ -78,7 +78,7 @@ export function renderStacks(view, ui) {
         "aria-label": isMe ? t("your_discard_label", { card: topLabel }) : t("discard_label", { name, card: topLabel }),
         onclick: () => {
           if (discardAction) return ui.act(discardAction);
-          if (ownTopPlayable) clickCard(top, "discard", 0);
+          if (ownTopPlayable) ui.select(top, "discard", 0);
         },
       }, top ? cardLabel(top) : "—")));
   });
@@ -88,7 +88,7 @@ export function renderStacks(view, ui) {
     return h("button", {
       class: ["card", cardClass(card), picked && "selected"].filter(Boolean).join(" "),
       "data-card": card, "aria-pressed": picked ? "true" : "false",
-      onclick: () => clickCard(card, "hand", index),
+      onclick: () => ui.select(card, "hand", index),
     }, cardLabel(card));
   }) : [];
 
@@ -119,12 +119,17 @@ export function renderStacks(view, ui) {
         simple ? h("button", { "data-action": "play-card", class: "primary", onclick: () => ui.act(simple) }, t("play_card", { card: cardLabel(sel.card) })) : null,
         simple && discard ? h("button", { "data-action": "discard", onclick: () => ui.act(discard) }, t("discard_card", { card: cardLabel(sel.card) })) : null,
         !window && pass ? h("button", { "data-action": "pass", onclick: () => ui.act(pass) }, t("pass_end_turn")) : null),
-      view.to_move.includes(you.seat) && !window ? h("p", { class: "hint" }, hint(sel, discard, simple)) : null) : null);
+      view.to_move.includes(you.seat) && !window ? h("p", { class: "hint", "data-why-not": mine.length || simple ? null : "" },
+        hint(sel, discard, simple, mine.length > 0)) : null) : null);
 }
 
-function hint(sel, discard, simple) {
+// Unplayable cards say why (discarding them is still open).
+const WHY_NOT = { STEAL_CARD: "why_no_steal_card", STEAL_CHIP: "why_no_steal_chip", BLOCK: "why_no_block" };
+
+function hint(sel, discard, simple, playable) {
   if (!sel) return t("hint_pick");
   if (sel.target !== undefined) return t("hint_colour");
   if (simple) return discard ? t("hint_play_or_discard") : "";
+  if (!playable) return t(WHY_NOT[sel.card] || "why_no_pile", { card: cardLabel(sel.card) });
   return discard ? t("hint_target_or_discard") : t("hint_target");
 }

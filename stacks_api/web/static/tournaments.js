@@ -96,9 +96,9 @@ export function showTournament(main, say, id) {
       return;
     }
     if (stopped) return;
-    const next = yourGame(tournament, me);
-    if (next) { // your game of the round just paired: open it
-      remember(next);
+    const next = nextGameOf(tournament, me, ...opened());
+    if (next) { // your game of the round just paired, not opened in this tab yet: open it
+      markOpened(next);
       location.hash = `game=${next}`;
       return;
     }
@@ -113,16 +113,17 @@ function opened() {
   try { return JSON.parse(sessionStorage.getItem(OPENED) || "[]"); } catch { return []; }
 }
 
-function remember(gameId) {
+// A tournament game this tab has shown: the tournament's page does not open it again.
+export function markOpened(gameId) {
+  if (opened().includes(gameId)) return;
   sessionStorage.setItem(OPENED, JSON.stringify([...opened(), gameId].slice(-50)));
 }
 
 const over = (tournament) => tournament.status === "finished" || tournament.status === "cancelled";
 
-// The player's game still being played that this tab has not opened yet.
-function yourGame(tournament, me) {
+// The player's game still being played, other than ``seen`` ones.
+export function nextGameOf(tournament, me, ...seen) {
   if (!me || over(tournament)) return null;
-  const seen = opened();
   for (const round of tournament.pairings) {
     for (const table of round.tables) {
       if (table.game_id && table.points === null && table.seats.includes(me.id) && !seen.includes(table.game_id)) {
@@ -154,7 +155,14 @@ function page(tournament, me, say, refresh) {
       actions.push(h("button", { "data-withdraw-tournament": "", onclick: () => act("DELETE", players) }, t("withdraw")));
     }
     else actions.push(h("button", { class: "primary", "data-join-tournament": "", onclick: () => act("POST", players, {}) }, t("join_tournament")));
-    if (me && me.id === tournament.creator) actions.push(botForm(act, players));
+    if (me && me.id === tournament.creator) {
+      actions.push(botForm(act, players));
+      const ready = tournament.entries.filter((e) => e.withdrawn_at === null).length >= 2;
+      if (tournament.status === "upcoming" && ready) {
+        actions.push(h("button", { class: "primary", "data-start-tournament": "",
+          onclick: () => act("POST", `/tournaments/${tournament.id}/start`) }, t("start_now")));
+      }
+    }
   }
   const status = tournament.status === "upcoming"
     ? t("starts_at", { time: when(tournament.starts_at) })
@@ -181,7 +189,10 @@ function botForm(act, players) {
 
 function standings(tournament, me) {
   const swiss = tournament.system === "swiss";
-  const head = [t("place"), t("player"), t("points"), ...(swiss ? [t("buchholz"), t("sonneborn_berger")] : []), t("games_played")];
+  // Short heads (each spelled out on hover and for screen readers): a phone's width.
+  const short = (word, key) => h("abbr", { title: t(key) }, word);
+  const head = [t("place"), t("player"), t("points"),
+    ...(swiss ? [short("BH", "buchholz"), short("SB", "sonneborn_berger")] : []), t("games_played")];
   const rows = tournament.standings.map((s) => h("tr", { "data-standing": s.entry, class: me && s.entry === me.id ? "me" : null },
     h("td", {}, String(s.rank)),
     h("td", {}, s.player_id ? h("a", { href: `#player=${s.player_id}` }, s.name) : s.name,
@@ -189,9 +200,10 @@ function standings(tournament, me) {
     h("td", {}, String(s.points)),
     ...(swiss ? [h("td", {}, String(s.buchholz)), h("td", {}, String(s.sonneborn_berger))] : []),
     h("td", {}, String(s.games))));
-  return h("table", { class: "standings", "data-standings": "" },
+  return h("div", { class: "standings-box" }, h("table", { class: "standings", "data-standings": "" },
     h("thead", {}, h("tr", {}, ...head.map((x) => h("th", {}, x)))),
-    h("tbody", {}, ...(rows.length ? rows : [h("tr", {}, h("td", { colspan: head.length }, t("no_entries")))])));
+    h("tbody", {}, ...(rows.length ? rows : [h("tr", {}, h("td", { colspan: head.length }, t("no_entries")))]))),
+    swiss ? h("p", { class: "hint" }, t("standings_key")) : null);
 }
 
 function roundBox(tournament, round, me) {
