@@ -337,3 +337,21 @@ def test_an_action_card_is_played_or_discarded_as_chosen(server, open_page, view
     assert mine[0]["type"] == "discard" and mine[0]["card"] == "SKIP", mine
     assert not open_page.problems, open_page.problems
 
+
+def test_a_new_language_leaves_nothing_of_the_old_one_on_screen(server, open_page):
+    """The game is read again after the language changes; until it is drawn anew the
+    screen stays empty, so nothing in the old language can be read or clicked."""
+    api = Client(server.url)
+    game = api.create("sequence", 2)
+    ada = api.join(game["id"], "Ada", seat=0).token
+    api.join(game["id"], "Bo", seat=1)
+    page = open_page(f"{server.url}/play#game={game['id']}&token={ada}", PHONE)
+    page.wait_for_selector("[data-jacks]")
+    # Every request now passes through this process, so the new view comes late.
+    page.route("**/api/v1/**", lambda route: route.continue_())
+    choose_language(page, "ro")
+    shown = page.evaluate("document.querySelector('[data-jacks]')?.textContent ?? ''")
+    assert shown == "" or "doi ochi" in shown, shown
+    page.wait_for_selector("[data-jacks]")
+    assert "doi ochi" in page.text_content("[data-jacks]")
+    assert not open_page.problems, open_page.problems

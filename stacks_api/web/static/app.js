@@ -100,7 +100,12 @@ function route() {
 
 function header() {
   const languages = h("select", { id: "language", "aria-label": t("language"),
-    onchange: async (event) => { await chooseLanguage(event.target.value); header(); route(); } },
+    onchange: async (event) => {
+      await chooseLanguage(event.target.value);
+      header();
+      main.replaceChildren(); // the screen in the old language goes at once, not when the new one has loaded
+      route();
+    } },
     ...Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
   const sound = h("input", { type: "checkbox", id: "sound", checked: soundOn() || null,
     onchange: (event) => setSound(event.target.checked) });
