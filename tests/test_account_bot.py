@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from stacks_api.testing import ServerProcess
 
 BOT = Path(__file__).parent.parent / "examples" / "account_bot" / "bot.py"
@@ -24,6 +26,11 @@ def test_two_outside_bots_pair_play_a_rated_game_and_hear_its_end(redis_url):
     bots = [bot(server.url, "Robo"), bot(server.url, "Tron")]
     try:
         said = [b.communicate(timeout=240) for b in bots]
+    except subprocess.TimeoutExpired:
+        for b in bots:
+            b.kill()
+        said = [b.communicate() for b in bots]  # what each said before it stopped
+        pytest.fail(f"the bots did not finish: {said}")
     finally:
         for b in bots:
             b.kill()
