@@ -175,7 +175,8 @@ def test_the_keyboard_keeps_its_place_when_the_table_is_redrawn(server, open_pag
     chatted = redrawn_by_chat()
     assert page.evaluate("document.activeElement.dataset.cell") == space
     page.keyboard.press("Enter")
-    wait_newer(page, chatted)
+    # The move's history line (it can come after the status's newer version).
+    page.wait_for_selector(f"[data-move='{chatted + 1}']")
     played = [text for move, text in history(page) if int(move) == chatted + 1]
     assert played and played[0].startswith(f"{('Ada', 'Bo')[mover]} played"), history(page)[:3]
     assert not open_page.problems, open_page.problems
