@@ -59,8 +59,6 @@ def replay(
     approves the game it ends in, else the search goes on (a Block shown from the
     discard pile and one from the hand make the same events, but not the same
     table); when none is approved, the first line that produced every event."""
-    if accept is None:
-        return _Search(None).play(game, left, done)
     search = _Search(accept)
     after, failed = search.play(game, left, done)
     if failed is not None and search.first_whole is not None:

@@ -61,6 +61,17 @@ def wait_for(check, timeout: float = 30) -> None:  # type: ignore[no-untyped-def
         time.sleep(0.1)
 
 
+def polled(page, probe, tries: int = 300):  # type: ignore[no-untyped-def]
+    """``probe()`` until it gives something true, at most ``tries`` times 0.1 s apart
+    (a bound, not a timing), waiting in Playwright: CDP's events and a service
+    worker's answers arrive while it waits, not while Python sleeps. Its last value."""
+    for _ in range(tries - 1):
+        if value := probe():
+            return value
+        page.wait_for_timeout(100)
+    return probe()
+
+
 def test_a_push_reaches_the_service_worker_and_its_click_opens_the_game(presence_server, browser):
     url = presence_server.url
     service = PushService(
@@ -117,20 +128,12 @@ def test_a_push_reaches_the_service_worker_and_its_click_opens_the_game(presence
         cdp.on("ServiceWorker.workerRegistrationUpdated",
                lambda e: registrations.extend(e["registrations"]))  # fmt: skip
         cdp.send("ServiceWorker.enable")
-        for _ in range(300):  # CDP's events arrive while Playwright waits, not while we sleep
-            if any(r["scopeURL"].endswith("/play") for r in registrations):
-                break
-            page.wait_for_timeout(100)
+        polled(page, lambda: any(r["scopeURL"].endswith("/play") for r in registrations))
         registration = next(r for r in registrations if r["scopeURL"].endswith("/play"))
         # A push may be dropped until the worker has finished activating (`ready` comes
         # while it is still "activating"): wait until it is "activated".
-        state = ""
-        for _ in range(300):
-            state = page.evaluate("navigator.serviceWorker.ready.then(r => r.active.state)")
-            if state == "activated":
-                break
-            page.wait_for_timeout(100)
-        assert state == "activated", state
+        state = "navigator.serviceWorker.ready.then(r => r.active.state)"
+        assert polled(page, lambda: page.evaluate(state) == "activated"), page.evaluate(state)
         # Three tries at most, 10 s each (a bound, not a timing): like a real push
         # service, which delivers again what was not taken, since DevTools' delivery
         # to a worker that is still starting can be lost on a loaded machine.
@@ -139,11 +142,7 @@ def test_a_push_reaches_the_service_worker_and_its_click_opens_the_game(presence
             cdp.send("ServiceWorker.deliverPushMessage", {
                 "origin": url, "registrationId": registration["registrationId"],
                 "data": json.dumps(push.plaintext)})  # fmt: skip
-            for _ in range(100):
-                shown = page.evaluate(NOTIFICATIONS_SHOWN)
-                if shown:
-                    break
-                page.wait_for_timeout(100)
+            shown = polled(page, lambda: page.evaluate(NOTIFICATIONS_SHOWN), tries=100)
             if shown:
                 break
         assert [push.plaintext["title"], game_id, f"/play#game={game_id}"] in shown
@@ -155,11 +154,7 @@ def test_a_push_reaches_the_service_worker_and_its_click_opens_the_game(presence
             self.dispatchEvent(new NotificationEvent("notificationclick", { notification }));
         }""")
         wanted = f"{url}/play#game={game_id}"
-        for _ in range(300):
-            opened = [p for p in context.pages if p.url == wanted]
-            if opened:
-                break
-            page.wait_for_timeout(100)
+        opened = polled(page, lambda: [p for p in context.pages if p.url == wanted])
         assert opened, [p.url for p in context.pages]
         opened[0].wait_for_selector(".hand [data-card]")
         shoot(opened[0], "opened-from-a-push")
