@@ -1,5 +1,6 @@
 """The committed OpenAPI document is the app's, and the app keeps to it."""
 
+import json
 import zlib
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from schemathesis.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
+from schemathesis.core import NOT_SET
 
 from stacks_api.app import create_app
 from stacks_api.cli import openapi_yaml
@@ -72,10 +74,23 @@ def test_docs_are_served_from_the_installed_package():
 # derandomize: CI runs the same examples every time, so a failure always reproduces.
 @settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_the_app_keeps_to_its_openapi_document(case):
-    # crc32, not hash(): hash() of text changes with every process, crc32 never.
-    if "game_id" in case.path_parameters and zlib.crc32(repr(case.body).encode()) % 2 == 0:
+    if "game_id" in case.path_parameters and _fingerprint(case) % 2 == 0:
         case.path_parameters["game_id"] = GAME_ID
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {TOKEN}"}
-    elif case.path.startswith("/api/v1/players") and zlib.crc32(repr(case.body).encode()) % 2:
+    elif (case.path.startswith("/api/v1/players") and case.path not in ENDLESS
+          and _fingerprint(case) % 2):  # fmt: skip
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {KEY}"}
     case.call_and_validate(checks=CHECKS)
+
+
+# The account's event stream runs for an hour with a key: it is tested on its own.
+ENDLESS = {"/api/v1/players/me/events"}
+
+
+def _fingerprint(case) -> int:  # type: ignore[no-untyped-def]
+    """What the case sends, as a number that is the same in every process: crc32, not
+    hash() (which changes with every process), of a text without object addresses
+    (an unset body's repr has one)."""
+    body = None if case.body is NOT_SET else case.body
+    sent = [case.method, case.path, case.path_parameters, case.query, body]
+    return zlib.crc32(json.dumps(sent, sort_keys=True, default=str).encode())
