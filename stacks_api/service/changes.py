@@ -118,14 +118,17 @@ def _gave_up_detail(game: Game, scores: tuple[float, ...], resigned: set[int]) -
     """A game ended by sides giving up, in the shape of the variant's own result: its
     winner (a team, or a seat), or a draw (the side left had left it too), and the
     sides that gave up."""
-    detail: JSON = {"resigned": sorted(resigned)}
+    return {"resigned": sorted(resigned), **scored_detail(game, scores)}
+
+
+def scored_detail(game: Game, scores: tuple[float, ...] | list[float]) -> JSON:
+    """The result the seats' ``scores`` tell, in the shape of the variant's own: its
+    winner (a team, or a seat), a draw, or nothing when every seat lost."""
     winners = [s for s, score in enumerate(scores) if score == 1.0]
     if winners:
         team = game.team_of(winners[0])
-        detail.update({"winner_seat": winners[0]} if team is None else {"winner_team": team})
-    elif any(score == 0.5 for score in scores):
-        detail["draw"] = True
-    return detail
+        return {"winner_seat": winners[0]} if team is None else {"winner_team": team}
+    return {"draw": True} if any(score == 0.5 for score in scores) else {}
 
 
 def side_of(game: Game, seat: int) -> int:

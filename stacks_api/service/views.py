@@ -9,12 +9,19 @@ from collections.abc import Mapping
 
 from ..engine import Game
 from ..model.record import GONE, JSON, GameRecord
+from .changes import scored_detail
 
 # What a person shows beside the rules when nothing is known of it (``people``).
-UNKNOWN = {"presence": None, "seen_at": None, "vacation_days_left": None, "bot_account": False}
+UNKNOWN = {
+    "presence": None,
+    "seen_at": None,
+    "vacation_days_left": None,
+    "bot_account": False,
+    "claimable_at": None,
+}
 # What of it changes without a new version, so goes into the view's entity tag (a
 # bot account sits in no game before it becomes one: that never changes).
-CHANGING = ("presence", "seen_at", "vacation_days_left")
+CHANGING = ("presence", "seen_at", "vacation_days_left", "claimable_at")
 
 
 def render(
@@ -43,6 +50,8 @@ def render(
                       **(people or {}).get(player["seat"], UNKNOWN))  # fmt: skip
     if view["result"] is None and record.result is not None:  # ended by resignations
         view["result"] = record.result.detail
+    elif record.result is not None:
+        view["result"] = _as_scored(view["result"], scored_detail(game, record.result.scores))
     if record.status != "active" or (seat is not None and record.seats[seat].state in GONE):
         if record.status != "active":
             view["to_move"] = []
@@ -51,6 +60,15 @@ def render(
     if record.status == "waiting" and not record.practice:
         _undealt(view, record)
     return view
+
+
+def _as_scored(board: JSON, scored: JSON) -> JSON:
+    """The result a view shows: the board's, unless a person who left won it for
+    their stand-in (they lost: ``model.outcomes``); then who won by the scores, with
+    the board's own account as ``board``, so a client never names a leaver."""
+    if all(board.get(key) == value for key, value in scored.items()) and (scored or not board):
+        return board
+    return {**scored, "board": board}
 
 
 def people_tag(view: JSON) -> str:

@@ -142,6 +142,15 @@ def player_fields(**own: fields.Field[Any]) -> dict[str, fields.Field[Any]]:
             allow_none=True,
             metadata={"description": "When the person was last seen (epoch s, to the minute)"},
         ),
+        "claimable_at": fields.Float(
+            required=True,
+            allow_none=True,
+            metadata={
+                "description": "A game with neither a turn clock nor days: from when "
+                "(epoch s) this person, if they are to move and still unseen, can be "
+                "claimed by another side (POST /games/{id}/claim); null otherwise"
+            },
+        ),
         "vacation_days_left": whole(
             required=True,
             allow_none=True,

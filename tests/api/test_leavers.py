@@ -55,6 +55,12 @@ def test_a_leaver_loses_in_the_result_and_the_record_still_verifies(client):
     final = client.get(f"{API}/{game_id}").json
     assert [p["score"] for p in final["players"]] == [1.0, 0.0]
     assert [p["left"] for p in final["players"]] == [False, True]
+    # The result names who won by the scores: never the leaver's team, even when the
+    # stand-in completed the sequences; the board's own account is kept beside it.
+    teams = [p["team"] for p in final["players"]]
+    assert final["result"]["winner_team"] == teams[0]
+    if "board" in final["result"]:  # (the stand-in usually wins against first-legal play)
+        assert final["result"]["board"] == {"winner_team": teams[1]}
     record = client.get(f"{API}/{game_id}/record").json
     assert record["format"]["version"] == 3 and record["result"]["scores"] == [1.0, 0.0]
     assert verify_record(record).outcome == VERIFIED

@@ -62,6 +62,12 @@ class SequenceResultSchema(Strict):
         ranged(0, 2),
         metadata={"description": "The game ended by resignation: the sides that resigned"},
     )
+    board = fields.Nested(
+        lambda: SequenceResultSchema(only=("winner_team", "draw")),
+        metadata={"description": "Only when a person who left won the board (their "
+                  "stand-in played on): the board's own result; the fields above say "
+                  "who won, as a leaver has lost"},
+    )  # fmt: skip
 
 
 EVENTS = {

@@ -99,6 +99,12 @@ class StacksResultSchema(Strict):
         ranged(0, MAX_SEAT),
         metadata={"description": "The game ended by resignation: the sides that resigned"},
     )
+    board = fields.Nested(
+        lambda: StacksResultSchema(only=("winner_seat", "draw")),
+        metadata={"description": "Only when a person who left won the board (their "
+                  "stand-in played on): the board's own result; the fields above say "
+                  "who won, as a leaver has lost"},
+    )  # fmt: skip
 
 
 def _seat(**kwargs: Any) -> fields.Integer:
