@@ -60,6 +60,12 @@ SERVER_EVENT_SCHEMAS: dict[str, type[Schema]] = {
         claimed_by=seat_field(
             metadata={"description": "The side was away: this seat claimed it (resigned it)"}
         ),
+        no_show=fields.Boolean(
+            metadata={
+                "description": "A tournament game: the seat's person never moved "
+                "and their first turn's clock ran out, so the server resigned it"
+            }
+        ),
         result=fields.Dict(
             metadata={
                 "description": "Only when the resignation ended the game: its result, "

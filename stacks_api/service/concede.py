@@ -110,7 +110,7 @@ class Concede:
             absent = [s for s in seats if record.seats[s].state in ("human", "away")]
             if record.status != "active" or not absent:
                 return Change(None), {}
-            said: list[JSON] = [{"type": "resigned", "seat": s} for s in absent]
+            said: list[JSON] = [{"type": "resigned", "seat": s, "no_show": True} for s in absent]
             return self._resigned(record, self.table.game(record), absent[0], said)
 
         self.table.update(game_id, decide)

@@ -231,6 +231,9 @@ def test_a_no_show_forfeits_and_a_game_cannot_be_aborted_cancelled_or_hinted(app
     assert ended["status"] == "finished"
     absent_seat = next(p["seat"] for p in ended["players"] if p["player_id"] == absent_id)
     assert ended["players"][absent_seat]["resigned"] and ended["players"][absent_seat]["score"] == 0
+    told = [e for e in client.get(f"{API}/{game_id}/events").json["events"]
+            if e["type"] == "resigned"]  # fmt: skip
+    assert [(e["seat"], e.get("no_show")) for e in told] == [(absent_seat, True)]
     service.tournaments.step(clock[0])
     done = service.tournaments.get(made["id"])
     assert done["status"] == "finished"
