@@ -49,6 +49,8 @@ def _dress(view: dict[str, Any], status: str, version: int, joined: bool = True)
             seen_at=1767225600 if human and joined else None,
             vacation_days_left=None,  # only in games over days
             bot_account=False,
+            # no clock, no days: claimable 4 minutes after last seen
+            claimable_at=1767225840 if human and joined and status == "active" else None,
         )
     if status != "active":
         view["to_move"] = []

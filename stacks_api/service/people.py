@@ -114,17 +114,20 @@ class People:
             else self._shown_seen.get(record.id, lambda: self.last_seen(record.id))
         )
         banks, bots = self._vacations(record), self._bot_accounts(record)
+        claims = _claimable(record)
         shown: dict[int, dict[str, object]] = {}
         for seat, held in enumerate(record.seats):
             if held.state in ("free", "bot"):
                 continue
             at = seen.get(seat)
             left = banks.get(held.player_id) if held.player_id is not None else None
+            since = record.created_at if at is None else at  # as ``concede.claim`` counts
             shown[seat] = {
                 "presence": None if record.ended else presence_of(at, now, self.times),
                 "seen_at": None if at is None else round(at / 60) * 60,
                 "vacation_days_left": None if left is None else int(left),
                 "bot_account": held.player_id in bots,
+                "claimable_at": since + self.times.claimable_s if claims else None,
             }
         return shown
 
@@ -143,6 +146,13 @@ class People:
             return {}
         archive = self.table.archive
         return self._banks.get(accounts, lambda: archive.vacations.banks(accounts))
+
+
+def _claimable(record: GameRecord) -> bool:
+    """Whether a person of the game can be claimed for being gone: a game on, with
+    neither a turn clock nor days (``concede.claim``)."""
+    clocked = record.game.get("options", {}).get("turn_seconds") is not None
+    return record.status == "active" and record.days is None and not clocked
 
 
 def _accounts(record: GameRecord) -> tuple[str, ...]:
