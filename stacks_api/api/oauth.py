@@ -8,6 +8,7 @@ from typing import Any
 from flask import Response, redirect, request
 from flask.views import MethodView
 
+from ..model.refusals import Refusal
 from ..service.access import Redirected
 from ..web import page as client_page
 from ..web.headers import protect
@@ -41,15 +42,26 @@ class Authorize(MethodView):
     def get(self, query: dict[str, Any]) -> Any:
         """The consent page of an authorization request (response_type=code, PKCE S256)
 
-        A client_id or redirect_uri that cannot be trusted is a 400 problem; any
-        other fault is sent to the app's redirect_uri as `error=...&state=...`.
-        The page names the app, where the code goes and each scope, and asks the
-        person signed in on this browser (their key) to approve or deny.
+        A client_id or redirect_uri that cannot be trusted is a 400 problem (to a
+        browser, which asks for HTML first, the page with status 400: it asks
+        again for the problem and tells the person in their language); any other
+        fault is sent to the app's redirect_uri as `error=...&state=...`. The page
+        names the app, where the code goes and each scope, and asks the person
+        signed in on this browser (their key) to approve or deny.
         """
         try:
             service().access.check(request.args.to_dict())
         except Redirected as told:
             return redirect(told.location, 303)
+        except Refusal:
+            if request.accept_mimetypes.best_match(["application/json", "text/html"]) != (
+                "text/html"
+            ):
+                raise
+            refused = client_page()
+            refused.status_code = 400
+            refused.headers.update(NO_STORE)
+            return refused
         shown = client_page()
         shown.headers.update(NO_STORE)
         return shown

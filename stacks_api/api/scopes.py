@@ -112,6 +112,10 @@ def check_scope() -> None:
         return
     caller = current_app.extensions["stacks_api.games"].table.caller(bearer_token())
     alternatives = (wanted,) if isinstance(wanted, str) else wanted
+    if alternatives == (ACCOUNT,):  # a key's alone: no token is ever given it
+        raise Refusal("missing_scope", "only the account's own player key may do that (its "
+                      "keys, tokens, apps, webhooks, pushes and settings): no app or "
+                      "personal token can")  # fmt: skip
     if not any(scopes.allows(caller.scopes, scope) for scope in alternatives):
         raise Refusal("missing_scope", f"this token may not do that: it needs the scope "
                                        f"{' or '.join(alternatives)}")  # fmt: skip

@@ -3,9 +3,9 @@ RFC 7636, as RFC 9700 advises), personal tokens, and the connected apps an
 account can see and revoke.
 
 No app registers: its ``client_id`` is its own URL or name, shown to the person
-with where the code will be sent. A ``redirect_uri`` is https, or http on a
-loopback address (an app on the person's own machine); when the ``client_id``
-is an https URL, the redirect must be on its host. The challenge is S256 only;
+with where the code will be sent. A ``redirect_uri`` is http on a loopback
+address (an app on the person's own machine, whatever its ``client_id``), or
+https, and then on the host of a ``client_id`` that is an https URL. The challenge is S256 only;
 a code lives ``CODE_LIFETIME_S`` and works once (archive.grants). Only a player
 key approves: no token can hand out access.
 """

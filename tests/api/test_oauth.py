@@ -135,6 +135,16 @@ def test_each_faulty_request_is_refused(client):
             problem(sent, 400, code)
     off_host = asked(challenge, client_id="https://app.example/", redirect_uri="https://x.example/")
     problem(client.get("/oauth/authorize", query_string=off_host), 400, "invalid_request")
+    # A person's browser asks for HTML: the page (which tells them in their language).
+    page = client.get("/oauth/authorize", query_string=off_host,
+                      headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})  # fmt: skip
+    assert page.status_code == 400 and page.content_type.startswith("text/html")
+    # An app on the person's own machine may name its site and listen on a loopback
+    # address (docs/api.md says so).
+    native = asked(
+        challenge, client_id="https://app.example/", redirect_uri="http://127.0.0.1:9/cb"
+    )
+    assert client.get("/oauth/authorize", query_string=native).status_code == 200
     problem(client.get("/oauth/authorize", query_string=asked(challenge, client_id="")), 400,
             "invalid_client")  # fmt: skip
     denied = client.post("/oauth/authorize", data={**asked(challenge), "decision": "deny"},
@@ -179,8 +189,11 @@ def test_tokens_never_touch_the_account_and_a_key_lists_and_revokes_them(client)
     ]
     for token in (personal, app_token):
         for method, path, body in account_only:
-            problem(client.open(path, method=method, json=body, headers=bearer(token)), 403,
-                    "missing_scope")  # fmt: skip
+            refused = problem(client.open(path, method=method, json=body, headers=bearer(token)),
+                              403, "missing_scope")  # fmt: skip
+            # No scope "account" to ask for: it is the key's alone (docs/api.md).
+            assert "scope account" not in refused["detail"], refused["detail"]
+            assert "player key" in refused["detail"], refused["detail"]
     apps = client.get(f"{ME}/apps", headers=bearer(key)).json["apps"]
     assert {(a["kind"], a["app"]) for a in apps} == {("personal", "script"), ("oauth", APP)}
     assert all(a["last_used_at"] is not None for a in apps)  # each was used just now
