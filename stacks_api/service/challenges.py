@@ -26,6 +26,7 @@ from typing import Any
 from ..engine import SetupError, create_game
 from ..model.challenges import Answer, Challenge
 from ..model.fairness import SCHEME, commitment, server_seed
+from ..model.pace import DAY_S
 from ..model.record import JSON, Fairness, Seat
 from ..model.refusals import Refusal, validation_error
 from ..model.tokens import new_token, token_hash
@@ -37,6 +38,7 @@ from .table import Table
 from .views import render
 
 EXPIRES_S = 600.0
+DAYS_EXPIRES_S = 3 * DAY_S  # a days game's players need not be online together
 MOST_PENDING = 5
 ANSWERS = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
 
@@ -81,7 +83,8 @@ class Challenges:
             players=players, rated=rated, turn_seconds=seconds, days=days,
             unlisted=bool(body.get("unlisted")), server_seed=seed,
             commitment=commitment(seed, None), challenger_entropy=_entropy(body.get("entropy")),
-            challenger_token=token_hash(token), created_at=now, expires_at=now + EXPIRES_S,
+            challenger_token=token_hash(token), created_at=now,
+            expires_at=now + (EXPIRES_S if days is None else DAYS_EXPIRES_S),
         )  # fmt: skip
         refused = self.board.add(made, MOST_PENDING)
         if refused == "pending":

@@ -7,7 +7,7 @@ import pytest
 
 from stacks_api.model.refusals import Refusal
 from stacks_api.service import GameService
-from stacks_api.service.challenges import EXPIRES_S, MOST_PENDING
+from stacks_api.service.challenges import DAYS_EXPIRES_S, EXPIRES_S, MOST_PENDING
 
 from .conftest import Clock, account
 
@@ -49,6 +49,19 @@ def test_an_unanswered_challenge_expires(service: GameService, clock: Clock):
     clock.now += EXPIRES_S + 1
     assert service.challenges.get(bo, made["id"])["status"] == "expired"
     refused("challenge_closed", lambda: service.challenges.answer(bo, made["id"], "accept", None))
+
+
+def test_a_days_challenge_waits_days_for_its_answer(service: GameService, clock: Clock):
+    ada, _ = account(service, "Ada")
+    bo, _ = account(service, "Bo")
+    made, _ = service.challenges.challenge(ada, bo, {"variant": "sequence", "days": 2})
+    clock.now += EXPIRES_S + 1  # a clocked challenge would have expired
+    assert service.challenges.get(bo, made["id"])["status"] == "pending"
+    answer = service.challenges.answer(bo, made["id"], "accept", None)
+    assert service.store.load(answer["challenge"]["game_id"]).days == 2
+    late, _ = service.challenges.challenge(ada, bo, {"variant": "stacks", "days": 1})
+    clock.now += DAYS_EXPIRES_S + 1
+    assert service.challenges.get(bo, late["id"])["status"] == "expired"
 
 
 def test_a_closed_challenger_cannot_be_accepted(service: GameService, archive):
