@@ -17,6 +17,9 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 
 COPY README.md ./
 COPY stacks_api ./stacks_api
+# The guides the API explorer links to (/docs/guide/api.md, rules.md).
+COPY docs ./docs
+ENV STACKS_DOCS_DIR=/app/docs
 RUN pip install --no-deps . \
     && useradd --create-home --uid 10001 stacks
 

@@ -100,10 +100,10 @@ class Config:
                 "then post one of `you.legal_actions`. Errors are RFC 9457 problem details "
                 "with a stable `code`.\n\n"
                 "The whole contract (views, actions, positions, events, errors, headers, "
-                "limits) is written out in `docs/api.md`, and the rules of both games in "
-                "`docs/rules.md`, in the server's repository. The explorer cannot fill an "
-                "action body from your view's `legal_actions` by itself: copy one of them "
-                "into the body."
+                "limits) is written out in [the API guide](/docs/guide/api.md), and the "
+                "rules of both games in [the rules](/docs/guide/rules.md). The explorer "
+                "cannot fill an action body from your view's `legal_actions` by itself: "
+                "copy one of them into the body."
             )
         },
         # Relative: the server that serves this document (generated clients take a

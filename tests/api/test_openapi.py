@@ -66,6 +66,13 @@ def test_docs_are_served_from_the_installed_package():
     for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "swagger-ui-standalone-preset.js"):
         assert client.get(f"/docs/assets/{asset}").status_code == 200
     spec = client.get("/openapi.json").json
+    # The guides the explorer's description links to are served beside it.
+    for guide in ("/docs/guide/api.md", "/docs/guide/rules.md"):
+        assert guide in spec["info"]["description"]
+        served = client.get(guide)
+        assert served.status_code == 200 and served.mimetype == "text/markdown"
+        assert served.data.startswith(b"# ")
+    assert client.get("/docs/guide/..%2Fpyproject.toml").status_code == 404
     action_examples = spec["paths"]["/api/v1/games/{game_id}/actions"]["post"]["requestBody"]
     assert len(action_examples["content"]["application/json"]["examples"]) >= 10
 
