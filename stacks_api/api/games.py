@@ -372,7 +372,7 @@ class Events(MethodView):
         the backlog, then each event as it happens (from any worker), with
         keep-alive comments at most 15 s apart; it ends when the game does.
         The stream also carries `presence` events (`seat`, `presence`,
-        `seen_at`), without an id: they are never stored. Sent with a seat's
+        `seen_at`, `claimable_at`), without an id: they are never stored. Sent with a seat's
         token (or the key linked to the seat), the stream keeps that seat
         `online` while it is open.
         """

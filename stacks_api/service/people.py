@@ -86,19 +86,25 @@ class People:
         notes what the view already shows, so a stream starts with the game's
         own events."""
         told: dict[int, str] | None = None
+        untimed = False  # whether the game has neither clock nor days (claims apply)
 
         def tick() -> list[JSON]:
-            nonlocal told
+            nonlocal told, untimed
             if seat is not None:
                 self.seen(game_id, seat)
             now, events, first = self.table.clock(), [], told is None
+            if first:
+                record = self.table.store.load(game_id)
+                untimed = record is not None and _untimed(record)
             told = {} if told is None else told
             for where, at in sorted(self.last_seen(game_id).items()):
                 state = presence_of(at, now, self.times)
                 if told.get(where) != state:
                     told[where] = state
+                    claim = at + self.times.claimable_s if untimed and state != "online" else None
                     events.append({"type": "presence", "seat": where, "presence": state,
-                                   "seen_at": round(at / 60) * 60})  # fmt: skip
+                                   "seen_at": round(at / 60) * 60,
+                                   "claimable_at": claim})  # fmt: skip
             return [] if first else events
 
         return tick
@@ -114,20 +120,24 @@ class People:
             else self._shown_seen.get(record.id, lambda: self.last_seen(record.id))
         )
         banks, bots = self._vacations(record), self._bot_accounts(record)
-        claims = _claimable(record)
+        claims = record.status == "active" and _untimed(record)
         shown: dict[int, dict[str, object]] = {}
         for seat, held in enumerate(record.seats):
             if held.state in ("free", "bot"):
                 continue
             at = seen.get(seat)
             left = banks.get(held.player_id) if held.player_id is not None else None
+            presence = None if record.ended else presence_of(at, now, self.times)
+            # A claim's moment, to the second, once its person is no longer online
+            # (while they are, it moves with every sighting: it would only churn).
             since = record.created_at if at is None else at  # as ``concede.claim`` counts
+            claimable = claims and presence != "online"
             shown[seat] = {
-                "presence": None if record.ended else presence_of(at, now, self.times),
+                "presence": presence,
                 "seen_at": None if at is None else round(at / 60) * 60,
                 "vacation_days_left": None if left is None else int(left),
                 "bot_account": held.player_id in bots,
-                "claimable_at": since + self.times.claimable_s if claims else None,
+                "claimable_at": since + self.times.claimable_s if claimable else None,
             }
         return shown
 
@@ -148,11 +158,11 @@ class People:
         return self._banks.get(accounts, lambda: archive.vacations.banks(accounts))
 
 
-def _claimable(record: GameRecord) -> bool:
-    """Whether a person of the game can be claimed for being gone: a game on, with
-    neither a turn clock nor days (``concede.claim``)."""
+def _untimed(record: GameRecord) -> bool:
+    """Whether a game has neither a turn clock nor days: its absent people can be
+    claimed (``concede.claim``)."""
     clocked = record.game.get("options", {}).get("turn_seconds") is not None
-    return record.status == "active" and record.days is None and not clocked
+    return record.days is None and not clocked
 
 
 def _accounts(record: GameRecord) -> tuple[str, ...]:

@@ -146,9 +146,10 @@ def player_fields(**own: fields.Field[Any]) -> dict[str, fields.Field[Any]]:
             required=True,
             allow_none=True,
             metadata={
-                "description": "A game with neither a turn clock nor days: from when "
-                "(epoch s) this person, if they are to move and still unseen, can be "
-                "claimed by another side (POST /games/{id}/claim); null otherwise"
+                "description": "A game with neither a turn clock nor days, once this "
+                "person is no longer online: from when (epoch s, to the second) they can "
+                "be claimed by another side if they are to move and still unseen (POST "
+                "/games/{id}/claim); null otherwise"
             },
         ),
         "vacation_days_left": whole(

@@ -105,3 +105,27 @@ def test_quiet_hours_hold_pushes_until_they_end():
     assert quiet_until(quiet, dt.datetime(2026, 12, 7, 3, 0, tzinfo=zone).timestamp()) == morning
     assert quiet_until(quiet, dt.datetime(2026, 12, 7, 12, 0, tzinfo=zone).timestamp()) is None
     assert quiet_until({"quiet_hours": None}, night) is None
+
+
+def test_the_view_names_the_moment_an_absent_mover_can_be_claimed(service, clock):
+    game_id, tokens = two_people(service)
+    mover = service.store.load(game_id).to_move[0]
+    waiting = tokens[1 - mover]
+
+    def claimable_at() -> float | None:
+        return service.play.view(game_id, waiting)["players"][mover]["claimable_at"]
+
+    assert claimable_at() is None  # here now: nothing to count down to
+    clock.now += ONLINE_S + 1
+    moment = claimable_at()
+    assert moment is not None and moment > clock.now
+    clock.now = moment - 1
+    with pytest.raises(Refusal) as early:
+        service.concede.claim(game_id, waiting)
+    assert early.value.code == "opponent_present"
+    clock.now = moment
+    service.concede.claim(game_id, waiting)
+    assert service.store.load(game_id).status == "finished"
+    clocked, _ = service.lobby.create({"variant": "sequence", "players": 2,
+                                       "options": {"turn_seconds": 60}})  # fmt: skip
+    assert all(p["claimable_at"] is None for p in service.play.view(clocked["id"], None)["players"])
