@@ -1,11 +1,25 @@
 // The HTTP API, as the client uses it: JSON in and out, problems as errors.
+import { has, t } from "./i18n.js";
+
 const BASE = "/api/v1";
 
+// A refusal's message is the client's own words for its stable code, in the
+// player's language; the server's English ``detail`` stays on ``problem`` (it is
+// for integrators and the logs).
 export class Refusal extends Error {
   constructor(problem) {
-    super(problem.detail || problem.title || "refused");
+    super(problemText(problem));
     this.problem = problem;
   }
+}
+
+export function problemText(problem) {
+  const key = `problem_${problem.code}`;
+  if (problem.code && has(key)) {
+    const fields = Object.keys(problem.errors || {}).join(", ");
+    return t(key, { seconds: problem.retryAfter ?? "…", fields: fields || "…" });
+  }
+  return t("problem_unknown", { status: problem.status ?? "?" });
 }
 
 export async function call(method, path, { body, token, wait, headers = {} } = {}) {
@@ -13,11 +27,19 @@ export async function call(method, path, { body, token, wait, headers = {} } = {
   if (body !== undefined) sent["Content-Type"] = "application/json";
   if (token) sent.Authorization = `Bearer ${token}`;
   if (wait) sent.Prefer = `wait=${wait}`;
-  const answer = await fetch(BASE + path, {
-    method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let answer;
+  try {
+    answer = await fetch(BASE + path, {
+      method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new Refusal({ status: 0, code: "offline" }); // no answer at all: the network
+  }
   const json = await answer.json().catch(() => ({}));
-  if (!answer.ok) throw new Refusal({ status: answer.status, ...json });
+  if (!answer.ok) {
+    const retryAfter = Number(answer.headers.get("Retry-After")) || undefined;
+    throw new Refusal({ status: answer.status, ...json, retryAfter });
+  }
   return json;
 }
 

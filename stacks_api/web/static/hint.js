@@ -4,6 +4,7 @@
 // player's language.
 import { cardLabel, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { problemText } from "./api.js";
 
 const RETRY_MS = 500;
 
@@ -12,7 +13,7 @@ async function fetchHint(ui, version) {
     const answer = await fetch(`/api/v1/games/${ui.id}/hint`, { headers: { Authorization: `Bearer ${ui.token}` } });
     const body = await answer.json().catch(() => ({}));
     if (answer.status === 200) return body;
-    if (answer.status !== 202 || ui.view.version !== version) throw new Error(body.detail || t("hint_failed"));
+    if (answer.status !== 202 || ui.view.version !== version) throw new Error(body.code ? problemText(body) : t("hint_failed"));
     await new Promise((done) => setTimeout(done, RETRY_MS));
   }
   throw new Error(t("hint_failed"));

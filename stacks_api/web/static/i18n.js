@@ -44,6 +44,11 @@ export function t(key, values = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : `{${name}}`));
 }
 
+// Whether the tables have words for ``key`` (the language in use's, or English).
+export function has(key) {
+  return key in strings || key in en;
+}
+
 // Every key of the English table that a language lacks: for the tests.
 export async function missing() {
   const found = {};
