@@ -87,15 +87,16 @@ function route() {
     // The token leaves the address bar: a copied address never gives the seat away.
     history.replaceState(null, "", `${location.pathname}#game=${gameId}`);
   }
-  // A seat's own token, else the account's key (it acts for every seat linked to it).
-  const known = token || tokenFor(gameId) || account()?.key || null;
+  // An invitation to a seat: taken by a guest, or by the person signed in as their
+  // account (the invite page opens the game instead if the account sits there).
   const seat = hash.get("seat");
-  if (!known && seat !== null) {
+  if (seat !== null && !token && !tokenFor(gameId)) {
     page.status("joining", 0);
     showInvite(main, page.say, gameId, Number(seat));
     return;
   }
-  current = new GameScreen(gameId, known, page);
+  // A seat's own token, else the account's key (it acts for every seat linked to it).
+  current = new GameScreen(gameId, token || tokenFor(gameId) || account()?.key || null, page);
 }
 
 function header() {

@@ -1,7 +1,7 @@
 // Other apps that act for the account: the consent page of the OAuth flow (the
 // server serves this client at /oauth/authorize) and the list of connected apps.
 import { account } from "./account.js";
-import { Refusal, call } from "./api.js";
+import { Refusal, call, problemText } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -15,10 +15,31 @@ function host(uri) {
   }
 }
 
+// Whether a redirect stays on the person's own machine (an app running there).
+function loopback(uri) {
+  try {
+    return ["127.0.0.1", "[::1]", "localhost"].includes(new URL(uri).hostname);
+  } catch {
+    return false;
+  }
+}
+
 // The person approves or denies with their key; the server says where to go next
 // (the app's redirect URI with a code, or with an error), and the browser goes.
-export function showConsent(main, say) {
+export async function showConsent(main, say) {
   const asked = new URLSearchParams(location.search);
+  // The server served this page with 400 if the app's request cannot be trusted:
+  // ask it again for the problem, and tell the person in their words.
+  const checked = await fetch(location.href, { headers: { Accept: "application/json" } }).catch(() => null);
+  if (checked && !checked.ok) {
+    const problem = await checked.json().catch(() => ({}));
+    main.replaceChildren(h("section", { class: "consent", "data-consent-refused": problem.code || "" },
+      h("h1", {}, t("consent_refused_title")),
+      h("p", {}, t("consent_refused", { app: asked.get("client_id") || "?" })),
+      h("p", { class: "hint" }, problemText({ status: checked.status, ...problem })),
+      h("p", {}, h("a", { href: "/play" }, t("lobby")))));
+    return;
+  }
   const me = account();
   const scopes = (asked.get("scope") || "").split(" ").filter((s) => SCOPES.includes(s));
   const decide = (decision) => async () => {
@@ -36,7 +57,8 @@ export function showConsent(main, say) {
   main.replaceChildren(h("section", { class: "consent", "data-consent": "" },
     h("h1", {}, t("consent_title")),
     h("p", {}, t("consent_app", { app: asked.get("client_id") || "?" })),
-    h("p", { class: "hint" }, t("consent_where", { host: host(asked.get("redirect_uri") || "") })),
+    h("p", { class: "hint", "data-consent-where": "" }, loopback(asked.get("redirect_uri") || "")
+      ? t("consent_where_device") : t("consent_where", { host: host(asked.get("redirect_uri") || "") })),
     h("ul", { class: "scopes" }, ...scopes.map((s) => h("li", { "data-scope": s }, t(`scope_${s}`)))),
     me
       ? h("p", {}, t("signed_in_as", { name: me.name }), " ",

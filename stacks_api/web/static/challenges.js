@@ -26,30 +26,57 @@ function markSeen(id) {
   sessionStorage.setItem(SEEN, JSON.stringify([...seen(), id]));
 }
 
-// A button that challenges ``player`` ({id, name}) to ``variant``: it asks whether the
-// game is rated, then sends. Nothing for someone signed out, or for oneself.
+const CLOCKS = [15, 30, 60, 120, 300]; // seconds a move, as the server takes them
+const DAYS = [1, 2, 3, 5, 7, 10, 14]; // days a move
+const RATED_CLOCK = 60; // a rated game is never unclocked
+
+// A challenge's pace in words: "1 day a move", "60 s a move", "no clock".
+export function paceText(challenge) {
+  if (challenge.days) return t("pace_days", { n: challenge.days });
+  return challenge.turn_seconds ? t("pace_seconds", { n: challenge.turn_seconds }) : t("pace_none");
+}
+
+// A button that challenges ``player`` ({id, name}) to ``variant``: it asks the pace
+// (seconds or days a move) and whether the game is rated, then sends. Nothing for
+// someone signed out, or for oneself.
 export function challengeButton(player, variant, say) {
   const me = account();
   if (!me || !player.id || player.id === me.id) return null;
   const box = h("span", { class: "challenge", "data-challenge-box": player.id });
-  const send = async (rated) => {
+  const send = async (rated, pace) => {
+    const [kind, n] = pace.split(":");
     const entropy = freshEntropy();
     try {
-      const made = await call("POST", `/players/${player.id}/challenges`, { token: me.key,
-        body: { variant, rated, entropy } });
+      const body = { variant, rated, entropy, ...(kind === "days" ? { days: Number(n) } : { clock: Number(n) }) };
+      const made = await call("POST", `/players/${player.id}/challenges`, { token: me.key, body });
       localStorage.setItem(SENT, JSON.stringify({ ...sentDeals(),
         [made.challenge.id]: { commitment: made.challenge.commitment, entropy, token: made.token } }));
       box.replaceChildren(h("span", { class: "hint", role: "status", "data-challenge-sent": made.challenge.id },
-        t("challenge_sent", { name: player.name })));
+        t(made.challenge.days ? "challenge_sent_days" : "challenge_sent",
+          { name: player.name, pace: paceText(made.challenge) })));
     } catch (error) {
       say(error.message);
       reset();
     }
   };
-  const ask = () => box.replaceChildren(
-    h("button", { type: "button", class: "small primary", "data-challenge-rated": "", onclick: () => send(true) }, t("challenge_rated")), " ",
-    h("button", { type: "button", class: "small", "data-challenge-casual": "", onclick: () => send(false) }, t("challenge_casual")), " ",
-    h("button", { type: "button", class: "small quiet", onclick: () => reset() }, t("no")));
+  const ask = () => {
+    const rated = h("input", { type: "checkbox", id: `rated-${player.id}-${variant}`, "data-challenge-rated": "" });
+    const none = h("option", { value: "clock:0" }, t("pace_none"));
+    const pace = h("select", { "data-challenge-pace": "", "aria-label": t("pace") }, none,
+      ...CLOCKS.map((n) => h("option", { value: `clock:${n}`, selected: n === RATED_CLOCK || null }, t("pace_seconds", { n }))),
+      ...DAYS.map((n) => h("option", { value: `days:${n}` }, t("pace_days", { n }))));
+    // A rated game has a clock or days: "no clock" is not offered for it.
+    rated.addEventListener("change", () => {
+      none.disabled = rated.checked;
+      if (rated.checked && pace.value === "clock:0") pace.value = `clock:${RATED_CLOCK}`;
+    });
+    box.replaceChildren(h("span", { class: "challenge-form" },
+      h("label", {}, `${t("pace")} `, pace), " ",
+      h("label", { for: rated.id, class: "option" }, rated, ` ${t("rated")}`), " ",
+      h("button", { type: "button", class: "small primary", "data-challenge-send": "",
+        onclick: () => send(rated.checked, pace.value) }, t("challenge_send")), " ",
+      h("button", { type: "button", class: "small quiet", onclick: () => reset() }, t("no"))));
+  };
   const reset = () => box.replaceChildren(h("button", { type: "button", class: "small", "data-challenge": player.id,
     onclick: ask }, t("challenge_player", { name: player.name })));
   reset();
@@ -84,7 +111,7 @@ function notice(challenge, me, say, look) {
   if (challenge.to === me.id) {
     const answer = (work) => async () => { await work(challenge, say); look(); };
     return h("p", { class: "notice", "data-challenge-notice": challenge.id },
-      t("challenged_by", { name: challenge.from_name, variant, kind }), " ",
+      t("challenged_by", { name: challenge.from_name, variant, kind, pace: paceText(challenge) }), " ",
       h("button", { type: "button", class: "small primary", "data-accept": challenge.id, onclick: answer(accept) }, t("accept")), " ",
       h("button", { type: "button", class: "small quiet", "data-decline": challenge.id, onclick: answer(decline) }, t("decline")));
   }

@@ -25,8 +25,8 @@ export const ONE_EYED = ["JS", "JH"]; // Sequence's jacks that take a chip away
 export function cardLabel(code) {
   if (ACTION_CARDS.includes(code)) return t(`card_${code}`);
   if (/^[BR][1-5W]$/.test(code)) {
-    const n = code[1] === "W" ? t("wild") : code[1];
-    return t(code[0] === "B" ? "card_blue" : "card_red", { n });
+    const colour = code[0] === "B" ? "card_blue" : "card_red";
+    return code[1] === "W" ? t(`${colour}_wild`) : t(colour, { n: code[1] }); // "Joker roșu", not "Roșu joker"
   }
   const rank = code[0] === "T" ? "10" : code[0];
   return `${rank}${SUITS[code[1]] || ""}`;
@@ -53,4 +53,12 @@ export function refusedClick(view, chosen) {
   if (!view.you || view.status !== "active") return "";
   if (!view.you.legal_actions.length) return t("wait_your_turn");
   return chosen ? t("not_a_target", { card: cardLabel(chosen) }) : t("pick_card_first");
+}
+
+// Time left in words a glance reads: "2 d 3 h", "5 h 20 min", "4:05".
+export function timeLeft(seconds) {
+  const left = Math.max(0, Math.round(seconds));
+  if (left >= 86400) return t("time_days", { d: Math.floor(left / 86400), h: Math.floor(left % 86400 / 3600) });
+  if (left >= 3600) return t("time_hours", { h: Math.floor(left / 3600), m: Math.floor(left % 3600 / 60) });
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
 }

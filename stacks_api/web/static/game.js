@@ -3,13 +3,13 @@
 import { call, follow, Refusal } from "./api.js";
 import { setTitle } from "./notify.js";
 import { ChatPanel } from "./chat.js";
-import { h } from "./dom.js";
+import { h, timeLeft } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName, tell } from "./history.js";
 import { help } from "./lobby.js";
 import { dropToken, freshEntropy, hostToken, keepDeal, keepToken, remember, tokenFor } from "./seats.js";
 import { hintBox, markHint } from "./hint.js";
-import { ASK_EVERY_WINDOW, ENDED, askedTwice, controls, fairDeal, forgetAsked, gameOver, invites, tournamentLine } from "./panels.js";
+import { ASK_EVERY_WINDOW, ENDED, absenceLine, askedTwice, controls, fairDeal, forgetAsked, gameOver, invites, tournamentLine } from "./panels.js";
 import { renderSequence } from "./sequence.js";
 import { renderStacks } from "./stacks.js";
 import { chime } from "./sound.js";
@@ -26,7 +26,7 @@ export class GameScreen {
   constructor(id, token, page) {
     Object.assign(this, {
       id, token, page, view: null, selected: null, log: [], source: null, timer: null,
-      shownVersion: Infinity, changedPiles: new Set(), passing: null, wasMyTurn: false,
+      shownVersion: Infinity, changedPiles: new Set(), passing: null, wasMyTurn: false, toldOwn: new Set(),
       askEveryWindow: localStorage.getItem(ASK_EVERY_WINDOW) === "yes",
     });
     // A seat this tab left (kept for the tab: a reload or a new screen still says so).
@@ -46,6 +46,7 @@ export class GameScreen {
     const events = await told;
     if (events instanceof Error) this.page.say(events.message);
     else this.log = events.events;
+    this.historyRead = true;
     this.chat.watching = !this.view.you && !this.over(); // listen() opens a spectator's stream
     this.render();
     this.listen();
@@ -97,6 +98,7 @@ export class GameScreen {
   // so that the page's own refreshes do not bring it back: "I'm back" does.
   async load() {
     try {
+      await this.seatedOrWatching();
       this.show(await call("GET", `/games/${this.id}`, { token: this.away ? null : this.token }));
     } catch (error) {
       if (error instanceof Refusal && error.problem.status === 401 && this.token) {
@@ -109,6 +111,16 @@ export class GameScreen {
       }
       this.page.say(error.message);
     }
+  }
+
+  // The account's key opens a game it has no seat in as a spectator's: asked once,
+  // from the public view (a key the game does not know would be refused).
+  async seatedOrWatching() {
+    const me = account();
+    if (this.checkedKey || !me || this.token !== me.key) return;
+    this.checkedKey = true;
+    const seen = await call("GET", `/games/${this.id}`);
+    if (!seen.players.some((p) => p.player_id === me.id)) this.token = null;
   }
 
   async comeBack() {
@@ -175,6 +187,7 @@ export class GameScreen {
     clearTimeout(this.timer);
     clearTimeout(this.passing?.timer);
     clearInterval(this.ticking);
+    clearTimeout(this.absenceTimer);
     clearInterval(this.chatTimer);
     clearInterval(this.tournamentTimer);
     forgetAsked();
@@ -190,13 +203,33 @@ export class GameScreen {
   present(event) {
     const player = this.view?.players[event.seat];
     if (!player || player.presence === event.presence) return;
-    Object.assign(player, { presence: event.presence, seen_at: event.seen_at });
+    Object.assign(player, { presence: event.presence, seen_at: event.seen_at, claimable_at: event.claimable_at ?? null });
     this.render();
   }
 
   heard(event) {
     if (event.type === "presence") return this.present(event);
     if (this.log.length && event.version < this.log.at(-1).version) return;
+    if (this.toldOwn.has(event.version)) return; // our move's answer told it already
+    this.take(event);
+    // A newer version is fetched, unless our own move's answer is on its way (its
+    // events can come first): that answer brings the view, and ``act`` looks after.
+    if (event.version > this.view.version && !this.acting && !this.loading) this.refreshSoon();
+    else this.render(); // our own move's events: the history and the last-move mark
+  }
+
+  // Our own move's events, from its answer: the history shows them even while the
+  // stream is stalled (the stream's copies, when they come, are not told twice).
+  heardOwn(events) {
+    const last = this.log.at(-1)?.version ?? 0;
+    for (const event of events.filter((e) => e.version > last)) {
+      this.toldOwn.add(event.version);
+      this.take(event);
+    }
+  }
+
+  // An event of the game, new to this screen, into the history and what it changes.
+  take(event) {
     this.log.push(event);
     if (event.type === "away" && event.seat === this.view?.you?.seat) {
       this.away = true;
@@ -211,15 +244,11 @@ export class GameScreen {
       this.blocked = null;
     }
     if (endsGame(event)) {
-      this.source.close(); // the server ends the stream: nothing to reconnect to
+      this.source?.close(); // the server ends the stream: nothing to reconnect to
       clearInterval(this.chatTimer);
       this.page.lost(false);
       this.chat.load().then(() => this.chat.refresh()); // the spectators' lines too, now
     }
-    // A newer version is fetched, unless our own move's answer is on its way (its
-    // events can come first): that answer brings the view, and ``act`` looks after.
-    if (event.version > this.view.version && !this.acting && !this.loading) this.refreshSoon();
-    else this.render(); // our own move's events: the history and the last-move mark
   }
 
   refreshSoon() {
@@ -270,7 +299,9 @@ export class GameScreen {
       // Our Block in this window: if an earlier seat's Block wins the race, say so.
       if (action.card === "BLOCK" && window) this.blocked = { pile: window.pile, seat: this.view.you.seat };
       this.page.say("");
+      this.heardOwn(done.events || []);
       this.show(done.game);
+      window.dispatchEvent(new Event("stacks:moved")); // the "your turn" list looks again
     } catch (error) {
       if (!(error instanceof Refusal && error.problem.status === 412)) this.page.say(error.message);
       this.refreshSoon();
@@ -374,22 +405,36 @@ export class GameScreen {
     const wasOn = focusKey(document.activeElement);
     const board = RENDERERS[view.variant](view, this);
     clearInterval(this.ticking);
+    clearTimeout(this.absenceTimer);
     const clock = h("span", { class: "clock", "data-clock": "" });
     if (view.deadline && view.status === "active") {
-      const tick = () => { clock.textContent = t("time_left", { time: clockText(view.deadline) }); };
+      const turn = view.pace ? view.pace.days * 86400 : view.options?.turn_seconds;
+      const tick = () => {
+        const left = view.deadline - Date.now() / 1000;
+        clock.textContent = t("time_left", { time: timeLeft(left) });
+        // Red only when little is left: a fifth of the turn, or its last 10 s.
+        clock.classList.toggle("urgent", left <= Math.max(10, (turn || 0) / 5));
+      };
       tick();
       this.ticking = setInterval(tick, 1000);
     }
+    // An absent opponent's line changes with time alone: drawn again when a claim
+    // opens, and every half minute for "gone for n min".
+    const absent = absenceLine(view, this);
+    if (absent) this.absenceTimer = setTimeout(() => this.render(), absent.redrawIn);
     const lines = tell(this.log, view);
     this.page.show(
       h("section", { class: "game", "aria-label": t("game") },
-        this.over() ? null : h("div", { class: `turnline${this.myTurn() ? " mine" : ""}`, role: "status" }, turnText(view, this.myTurn()), " ", clock),
+        this.over() ? null : h("div", { class: `turnline${this.myTurn() ? " mine" : ""}`, role: "status" }, turnText(view, this.myTurn()),
+          view.pace && view.status === "active" ? ` · ${t("pace_days", { n: view.pace.days })}` : "", " ", clock),
+        absent?.line,
         tournamentLine(view, this),
         stakesLine(view, this.stakes),
         view.you ? hintBox(view, this) : null,
         this.away && !this.over() ? h("p", { class: "away-note", role: "alert" }, t("you_are_away"), " ",
           h("button", { type: "button", class: "primary", "data-back": "", onclick: () => this.comeBack() }, t("im_back"))) : null,
-        this.over() ? gameOver(view, this) : null,
+        // How it ended is told from its history: not before that is read.
+        this.over() && this.historyRead ? gameOver(view, this) : null,
         invites(view, this.page),
         view.status === "waiting" && hostToken(this.id)
           ? h("p", {}, askedTwice(t("cancel_game"), t("cancel_waiting_confirm"), () => this.cancel(), { class: "quiet", "data-cancel": "" }))
@@ -438,12 +483,6 @@ function focusKey(element) {
 // Whether an event ends its game (a resignation does once one side is left).
 function endsGame(event) {
   return ["game_over", "cancelled", "aborted"].includes(event.type) || (["resigned", "timeout"].includes(event.type) && "result" in event);
-}
-
-function clockText(deadline) {
-  const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
-  if (left >= 3600) return t("time_days", { d: Math.floor(left / 86400), h: Math.floor(left % 86400 / 3600) });
-  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
 }
 
 function turnText(view, mine) {

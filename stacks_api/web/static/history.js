@@ -8,9 +8,18 @@ const TEAM_COLORS = ["blue", "green", "red"];
 const LEVELS = { greedy: "medium", pimc: "strong", mcts: "strong" };
 
 export function shownName(player) {
-  const bot = player?.bot;
-  if (!bot || player.name !== `${bot} bot`) return player?.name;
-  return t(`level_${LEVELS[bot] || bot}`);
+  return botName(player?.name, player?.bot);
+}
+
+// A bot's name as the server gives it ("greedy bot", a tournament's "medium bot 3")
+// in the player's language; any other name as it is.
+export function botName(name, bot) {
+  const [, level, n] = /^(\w+) bot(?: (\d+))?$/.exec(name || "") || [];
+  if (!level || (bot && bot !== level)) return name;
+  const key = `level_${LEVELS[level] || level}`;
+  const words = t(key);
+  if (words === key) return name; // not a level this client knows
+  return n ? `${words} ${n}` : words;
 }
 
 // A seat's name; two seats of one name (two greedy bots) get their seat numbers.
@@ -69,9 +78,12 @@ function line(event, view, completer, byStandIn = false) {
     case "vacation": return t("h_vacation", { name, n: event.days_left });
     case "away": return t("h_away", { name });
     case "back": return t("h_back", { name });
-    case "left": return t("h_left", { name });
-    case "resigned": return event.claimed_by === undefined ? t("h_resigned", { name })
-      : t("h_claimed", { name: seatName(view, event.claimed_by), names: names(event.seats) });
+    case "resigned":
+      if (event.no_show) return t("h_no_show", { name });
+      return event.claimed_by === undefined ? t("h_resigned", { name })
+        : t("h_claimed", { name: seatName(view, event.claimed_by), names: names(event.seats) });
+    case "left": return event.claimed_by === undefined ? t("h_left", { name })
+      : t("h_claimed_bot", { name: seatName(view, event.claimed_by), gone: name });
     case "aborted": return t("h_aborted", { name });
     case "cancel_agreed": return t("h_cancel_agreed", { name });
     case "cancelled": return t("h_cancelled");
@@ -103,12 +115,23 @@ export function outcome(view, events) {
   if (view.status === "aborted") return { headline: t("aborted_headline"), why: t("why_aborted") };
   if (!result) return { headline: t("cancelled"), why: "" };
   const me = view.you ? view.players[view.you.seat] : null;
+  // How the last side gave up: by itself, claimed away by another, or never came.
+  const gaveUp = events.filter((e) => e.type === "resigned").at(-1);
+  const claimer = gaveUp?.claimed_by === undefined ? null : seatName(view, gaveUp.claimed_by);
   if (me && me.left) return { headline: t("you_left_lost"), why: "" };
-  if (me && me.resigned) return { headline: t("you_resigned_lost"), why: "" };
+  if (me && me.resigned) {
+    const mine = events.find((e) => e.type === "resigned" && e.seats?.includes(me.seat));
+    if (mine?.no_show) return { headline: t("you_no_show"), why: t("why_no_show") };
+    if (mine?.claimed_by !== undefined) return { headline: t("you_were_claimed", { name: seatName(view, mine.claimed_by) }), why: "" };
+    return { headline: t("you_resigned_lost"), why: "" };
+  }
   const leavers = view.players.filter((p) => p.left).map((p) => seatName(view, p.seat));
-  const boardWinnerLeft = view.players.some((p) => p.left && boardWon(result, p));
+  const boardWinnerLeft = "board" in result || view.players.some((p) => p.left && boardWon(result, p));
   const resigners = view.players.filter((p) => p.resigned).map((p) => seatName(view, p.seat));
-  const why = result.resigned ? t("why_resigned", { names: resigners.join(", ") })
+  const gone = resigners.join(", ");
+  const why = result.resigned
+    ? (gaveUp?.no_show ? t("why_no_show_of", { names: gone }) : claimer ? t("why_claimed", { name: claimer, names: gone })
+      : t("why_resigned", { names: gone }))
     : boardWinnerLeft ? t("why_left", { names: leavers.join(", ") }) : null;
   const winners = view.players.filter((p) => p.score === 1);
   if (!winners.length) {
@@ -131,7 +154,7 @@ export function outcome(view, events) {
   const name = seatName(view, winner.seat);
   const headline = me ? (me.score === 1 ? t("won_you") : t("lost_seat", { name })) : t("won_seat", { name });
   const chips = winner.chips;
-  return { headline, why: why || t("why_stacks", { name, blue: chips.blue, red: chips.red }) };
+  return { headline, why: why || t("why_stacks", { name, blue: chips.blue, red: chips.red, n: chips.blue + chips.red }) };
 }
 
 function boardWon(result, player) {

@@ -207,28 +207,63 @@ function createForm(say) {
     h("button", { type: "submit", class: "primary" }, t("create_and_play")));
 }
 
+// An invitation (a link, or "Join seat" in the open games): the game, who invites
+// and who sits there, then the seat taken as the account signed in here, or as a
+// guest by name. A seat taken meanwhile offers the others still free.
 export function showInvite(main, say, gameId, seat) {
+  const me = account();
   const name = h("input", { id: "join-name", value: nameToOffer(), maxlength: 40 });
-  const join = async (event) => {
-    event.preventDefault();
+  const take = async (chosen) => {
     try {
-      await takeSeat(gameId, seat, name.value);
+      await takeSeat(gameId, chosen, me ? me.name : name.value);
       location.hash = `game=${gameId}`;
     } catch (error) {
       say(error.message);
     }
   };
-  // Which game, who invites and who else is at the table, before anyone takes a seat.
   const about = h("div", { class: "invited", "data-invited": gameId }, t("loading"));
+  const who = me
+    ? h("p", { "data-join-as": me.id }, t("join_as_account", { name: me.name }))
+    : h("p", {}, h("label", { for: "join-name" }, `${t("your_name")} `, name), h("br"),
+      h("small", { class: "hint" }, t("join_as_guest")));
+  const button = h("button", { type: "submit", class: "primary", "data-take-seat": seat }, t("take_seat"));
+  const form = h("form", { class: "create", onsubmit: (event) => { event.preventDefault(); take(seat); } },
+    h("h1", {}, t("join_seat", { seat: seat + 1 })), about, who, button, " ",
+    h("a", { href: `#game=${gameId}` }, t("or_watch")));
+  main.replaceChildren(form, help());
   call("GET", `/games/${gameId}`).then((view) => {
-    const people = view.players.filter((p) => p.name);
-    const host = people.find((p) => !p.bot) || people[0];
-    about.replaceChildren(
+    if (me && view.players.some((p) => p.player_id === me.id)) { // its seat, not a second one
+      location.hash = `game=${gameId}`;
+      return;
+    }
+    const people = view.players.filter((p) => p.name && !p.bot);
+    const host = people[0] || view.players.find((p) => p.name);
+    const free = view.players.filter((p) => !p.bot && !p.name).map((p) => p.seat);
+    const lines = [
       h("p", {}, t("invited_by", { name: host ? shownName(host) : "?", game: t(view.variant), n: view.players.length })),
-      h("p", {}, `${t("at_the_table")} `, view.players.map((p) => p.name ? shownName(p) : t("seat_n", { seat: p.seat + 1 })).join(", ")));
-  }, (error) => say(error.message));
-  main.replaceChildren(h("form", { class: "create", onsubmit: join },
-    h("h1", {}, t("join_seat", { seat: seat + 1 })), about, h("label", { for: "join-name" }, `${t("your_name")} `, name),
-    h("button", { type: "submit", class: "primary" }, t("take_seat")),
-    h("a", { href: `#game=${gameId}` }, t("or_watch"))), help());
+      paceLine(view),
+      view.rated ? h("p", {}, h("strong", { class: "badge rated" }, t("rated_badge")), " ", t("rated_join")) : null,
+      h("p", {}, `${t("at_the_table")} `, view.players.map((p) => p.name ? shownName(p) : t("seat_n", { seat: p.seat + 1 })).join(", "))];
+    if (view.status !== "waiting") {
+      lines.push(h("p", { class: "warning", "data-invite-closed": view.status }, t("invite_started")));
+      button.hidden = true;
+    } else if (!free.includes(seat)) {
+      lines.push(h("p", { class: "warning", "data-seat-gone": "" }, t("invite_seat_taken", { seat: seat + 1 })),
+        ...free.map((other) => h("button", { type: "button", class: "small", "data-take-seat": other,
+          onclick: () => take(other) }, t("join_seat", { seat: other + 1 }))));
+      button.hidden = true;
+    } else if (view.rated && !me) {
+      lines.push(h("p", { class: "warning" }, t("rated_needs_account_join")));
+      button.disabled = true;
+    }
+    about.replaceChildren(...lines.filter(Boolean));
+  }, (error) => about.replaceChildren(h("p", { class: "warning" }, error.message)));
+}
+
+// How fast a game goes, in words: days a move, seconds a move, or no clock.
+export function paceLine(view) {
+  const seconds = view.options?.turn_seconds;
+  const text = view.pace ? t("pace_days", { n: view.pace.days })
+    : seconds ? t("pace_seconds", { n: seconds }) : t("pace_none");
+  return h("p", { class: "pace", "data-pace": view.pace ? `days:${view.pace.days}` : seconds ? `s:${seconds}` : "none" }, text);
 }

@@ -2,9 +2,9 @@
 // before it acts), the game-over panel, the fair deal's box and the invitations.
 import { h, shown } from "./dom.js";
 import { t } from "./i18n.js";
-import { outcome } from "./history.js";
+import { outcome, seatName } from "./history.js";
 import { challengeButton } from "./challenges.js";
-import { dealFor } from "./seats.js";
+import { dealFor, hostToken } from "./seats.js";
 import { ratingChanges } from "./ratings.js";
 
 export const ASK_EVERY_WINDOW = "stacks:ask-every-window";
@@ -21,30 +21,52 @@ export function controls(view, ui) {
   const agreed = view.cancel_agreed.includes(view.you.seat);
   const me = view.players[view.you.seat];
   if (me.resigned || me.left) return null; // the greedy bot plays the seat now
-  const sideOf = (p) => p.team ?? p.seat;
   const awaySide = view.players.some((p) => sideOf(p) !== sideOf(me)
     && view.players.filter((q) => sideOf(q) === sideOf(p)).every((q) => q.away));
   return h("div", { class: "controls" },
     stacks ? h("label", { for: "ask-every-window", class: "option" }, ask, ` ${t("ask_every_window")}`) : null,
+    // Each question says what the button does, in full: a phone shows no tooltips.
     ui.openingOver() || view.tournament // a tournament game is never aborted, nor cancelled
       ? askedTwice(t("resign"), t("resign_confirm"), () => ui.concede("resign"), { class: "quiet", "data-resign": "" })
-      : askedTwice(t("abort"), t("abort_confirm"), () => ui.concede("abort"), { class: "quiet", "data-abort": "", title: t("abort_explained") }),
+      : askedTwice(t("abort"), t("abort_confirm"), () => ui.concede("abort"), { class: "quiet", "data-abort": "" }),
     awaySide ? askedTwice(t("claim"), t("claim_confirm"), () => ui.concede("claim"), { class: "quiet", "data-claim": "" }) : null,
-    ...absentMover(view, me) ? [
-      askedTwice(t("claim_win"), t("claim_win_confirm"), () => ui.claim("win"), { class: "quiet", "data-claim-win": "" }),
-      askedTwice(t("claim_bot"), t("claim_bot_confirm"), () => ui.claim("bot"), { class: "quiet", "data-claim-bot": "" })] : [],
-    askedTwice(t("leave"), t("leave_confirm"), () => ui.leave(), { class: "leave quiet", "data-leave": "", title: t("leave_explained") }),
-    agreed || view.tournament ? null : askedTwice(t("cancel_game"), t("cancel_confirm"), () => ui.cancel(), { class: "quiet", "data-cancel": "", title: t("cancel_explained") }));
+    askedTwice(t("leave"), t("leave_confirm"), () => ui.leave(), { class: "leave quiet", "data-leave": "" }),
+    agreed || view.tournament ? null : askedTwice(t("cancel_game"), t("cancel_confirm"), () => ui.cancel(), { class: "quiet", "data-cancel": "" }));
 }
 
-// In a game with neither a clock nor days: whether the person to move, of another
-// side, has been gone 4 minutes (no open stream, no request): their game can be claimed.
-function absentMover(view, me) {
-  if (view.pace || view.deadline) return false;
+const sideOf = (p) => p.team ?? p.seat;
+
+// The person to move, of another side, who is not here: how long they have been
+// gone and what can be done about it. In a game with neither clock nor days, a
+// claim opens at their ``claimable_at`` (the server's own moment, to the second):
+// the line counts down to it and then offers the claim. ``{line, redrawIn}`` (ms:
+// when the line would read differently), or null.
+export function absenceLine(view, ui) {
+  if (view.status !== "active" || !view.you) return null;
+  const me = view.players[view.you.seat];
   const mover = view.players[view.to_move[0]];
-  const sideOf = (p) => p.team ?? p.seat;
-  if (!mover || sideOf(mover) === sideOf(me) || mover.bot || mover.left || mover.resigned) return false;
-  return mover.presence === "offline" || (mover.presence === "away" && Date.now() / 1000 - mover.seen_at >= 240);
+  if (me.left || me.resigned || !mover || sideOf(mover) === sideOf(me)) return null;
+  if (!mover.presence || mover.presence === "online" || mover.left || mover.resigned || mover.away) return null;
+  const now = Date.now() / 1000;
+  const name = seatName(view, mover.seat);
+  // seen_at is rounded to the minute: under a minute reads as "away", not "1 min".
+  const minutes = mover.seen_at ? Math.floor((now - mover.seen_at) / 60) : null;
+  const words = [minutes === null ? t("absent_unseen", { name })
+    : minutes < 1 ? t("absent_now", { name }) : t("absent_for", { name, n: minutes })];
+  let buttons = [], redrawIn = 30_000;
+  if (mover.claimable_at === null) {
+    words.push(t(view.pace ? "absent_days" : "absent_clock"));
+  } else if (now < mover.claimable_at) {
+    const wait = Math.ceil(mover.claimable_at - now);
+    words.push(wait >= 60 ? t("claim_in_min", { n: Math.ceil(wait / 60) }) : t("claim_in_s", { n: wait }));
+    redrawIn = Math.min(redrawIn, wait >= 60 ? (wait % 60 || 60) * 1000 : 1000);
+  } else {
+    words.push(t("claim_now"));
+    buttons = [
+      askedTwice(t("claim_win"), t("claim_win_confirm", { name }), () => ui.claim("win"), { class: "primary", "data-claim-win": "" }),
+      askedTwice(t("claim_bot"), t("claim_bot_confirm", { name }), () => ui.claim("bot"), { class: "quiet", "data-claim-bot": "" })];
+  }
+  return { redrawIn, line: h("p", { class: "absence", role: "status", "data-absent": mover.seat }, words.join(" "), " ", ...buttons) };
 }
 
 // The question a button is asking now (its label): a redraw of the screen (a move
@@ -88,7 +110,10 @@ export function gameOver(view, ui) {
       ? h("button", { type: "button", class: "primary", "data-rematch": "", onclick: () => ui.rematch() }, t("rematch"))
       : null;
   const finished = view.status === "finished";
-  return h("div", { class: "gameover", role: "status" }, h("h2", {}, told.headline),
+  // Green for a win, red for a loss (a leave too), grey for a draw or no result.
+  const mine = view.you ? view.players[view.you.seat].score : null;
+  const mood = mine === 1 ? "won" : mine === 0 || ui.leftSeat !== undefined ? "lost" : mine === 0.5 ? "drawn" : "neutral";
+  return h("div", { class: `gameover ${mood}`, role: "status", "data-mood": mood }, h("h2", {}, told.headline),
     told.why ? h("p", { class: "why" }, told.why) : null,
     h("p", {}, next, " ",
       finished ? h("a", { href: `#replay=${view.id}`, class: "button", "data-replay-link": view.id }, t("replay")) : null, " ",
@@ -122,10 +147,17 @@ export function fairDeal(view) {
     ended ? h("pre", {}, check) : null);
 }
 
+// A waiting table's free seats: its host and its players copy invitations; anyone
+// else (an invitee who opened the game itself) is offered the seats to take.
 export function invites(view, page) {
   if (view.status !== "waiting") return null;
   const free = view.players.filter((p) => !p.bot && !p.name);
   if (!free.length) return h("p", {}, t("waiting_for_players"));
+  if (!view.you && !hostToken(view.id)) {
+    return h("section", { class: "invites" }, h("h2", {}, t("free_seats")),
+      ...free.map((p) => h("a", { class: "button primary", href: `#game=${view.id}&seat=${p.seat}`, "data-join-free": p.seat },
+        t("join_seat", { seat: shown(p.seat) }))));
+  }
   return h("section", { class: "invites" }, h("h2", {}, t("invite")),
     ...free.map((p) => {
       const link = `${location.origin}/play#game=${view.id}&seat=${p.seat}`;

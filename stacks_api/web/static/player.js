@@ -17,7 +17,7 @@ export function gameLine(game, playerId) {
   return h("li", { "data-history-game": game.id },
     h("strong", {}, t(game.variant)), ` · ${t("against", { names: others.join(", ") })} · `,
     h("span", { class: "result" }, result), ` · ${when} `,
-    h("a", { class: "button small", href: `#game=${game.id}` }, ended ? t("watch") : t("reopen")), " ",
+    h("a", { class: "button small", href: `#game=${game.id}` }, ended ? t("see_game") : t("reopen")), " ",
     ended && game.status === "finished" ? h("a", { class: "button small", href: `#replay=${game.id}`, "data-replay-link": game.id }, t("replay")) : null);
 }
 

@@ -19,10 +19,22 @@ export function playerList(view, facts) {
       "data-seat": p.seat, class: [moving && "to-move", mine && "mine", (p.away || p.left || p.resigned) && "absent"].filter(Boolean).join(" "),
       "aria-current": moving ? "true" : null,
     }, moving ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "▶ ") : null,
-    p.presence ? h("span", { class: `presence ${p.presence}`, "data-presence": p.presence, title: t(`presence_${p.presence}`),
-      "aria-label": t(`presence_${p.presence}`) }, "● ") : null,
-    h("strong", {}, seatName(view, p.seat)), marks.length ? ` (${marks.join(", ")})` : "",
-    p.vacation_days_left === null || p.vacation_days_left === undefined ? "" : ` · ${t("vacation_left", { n: p.vacation_days_left })}`,
-    " · ", ...facts(p), ` · ${t(p.hand_size === 1 ? "cards_one" : "cards_n", { n: p.hand_size })}`);
+    presenceDot(p), h("strong", {}, seatName(view, p.seat)), marks.length ? ` (${marks.join(", ")})` : "",
+    vacationNote(p), " · ", ...facts(p), ` · ${t(p.hand_size === 1 ? "cards_one" : "cards_n", { n: p.hand_size })}`);
   }));
+}
+
+// Whether a person is here: a coloured dot with its word beside it for screen readers
+// (and in a tooltip); the words are on the table's absence line too.
+export function presenceDot(p) {
+  if (!p.presence) return null;
+  return h("span", { class: `presence ${p.presence}`, "data-presence": p.presence, title: t(`presence_${p.presence}`) },
+    "● ", h("span", { class: "visually-hidden" }, `${t(`presence_${p.presence}`)} `));
+}
+
+// A days game's vacation bank, with how it works (a click opens it: a phone shows no tooltips).
+export function vacationNote(p) {
+  if (p.vacation_days_left === null || p.vacation_days_left === undefined) return "";
+  return h("details", { class: "vacation", "data-vacation": p.vacation_days_left },
+    h("summary", {}, t("vacation_left", { n: p.vacation_days_left })), h("small", {}, t("vacation_explained")));
 }

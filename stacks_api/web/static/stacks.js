@@ -2,7 +2,7 @@
 import { h, cardLabel, refusedClick, shown } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./history.js";
-import { seatMarks } from "./players.js";
+import { presenceDot, seatMarks, vacationNote } from "./players.js";
 
 const PILE_COLORS = ["blue", "blue", "red", "red"];
 
@@ -67,10 +67,11 @@ export function renderStacks(view, ui) {
         class: `seat-button${onSeat.has(p.seat) ? " target" : ""}`, "data-seat": p.seat,
         "aria-label": t("seat_label", { name, blue: p.chips.blue, red: p.chips.red, cards: p.hand_size }),
         onclick: () => clickSeat(p.seat),
-      }, h("strong", {}, moving ? "▶ " : "", name), marks.length ? h("small", {}, marks.join(", ")) : null,
+      }, h("strong", {}, moving ? "▶ " : "", presenceDot(p), name), marks.length ? h("small", {}, marks.join(", ")) : null,
       h("span", { class: "chips" }, h("span", { class: "chip-blue-count" }, `● ${p.chips.blue}`), " ",
         h("span", { class: "chip-red-count" }, `■ ${p.chips.red}`)),
       h("small", {}, `${t("cards_n", { n: p.hand_size })}${p.skips ? ` · ${t("skips_n", { n: p.skips })}` : ""}`)),
+      vacationNote(p),
       h("span", { class: "discard-box" }, h("small", { class: "discard-caption", "aria-hidden": "true" }, t(isMe ? "your_discards" : "discards")),
       h("button", {
         class: ["discard", discardAction && "target", sel && sel.from === "discard" && isMe && "selected"].filter(Boolean).join(" "),

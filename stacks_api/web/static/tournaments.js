@@ -5,6 +5,7 @@ import { account } from "./account.js";
 import { call, Refusal } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { botName } from "./history.js";
 
 const REFRESH_MS = 2000;
 const BOTS = ["beginner", "easy", "medium", "strong", "random"];
@@ -45,7 +46,13 @@ export function showTournaments(main, say) {
   return () => clearInterval(timer);
 }
 
-// A new tournament: the variant, swiss or arena, how long, the clock; it starts now.
+// "clock:60" or "days:2", as the tournament's body takes it.
+function paceOf(value) {
+  const [kind, n] = value.split(":");
+  return kind === "days" ? { days: Number(n) } : { clock: Number(n) };
+}
+
+// A new tournament: the variant, swiss or arena, how long, the pace; it starts now.
 function makeForm(say) {
   if (!account()) return h("p", { class: "hint" }, t("tournament_account"));
   const system = h("select", { id: "t-system", onchange: () => { rounds.hidden = system.value !== "swiss"; minutes.hidden = !rounds.hidden; } },
@@ -58,7 +65,7 @@ function makeForm(say) {
       const body = {
         name: form.querySelector("#t-name").value.trim() || undefined,
         variant: form.querySelector("#t-variant").value, system: system.value,
-        clock: Number(form.querySelector("#t-clock").value),
+        ...paceOf(form.querySelector("#t-clock").value),
         starts_at: Date.now() / 1000 + 60 * Number(form.querySelector("#t-starts").value),
       };
       if (system.value === "swiss") body.rounds = Number(form.querySelector("#t-rounds").value);
@@ -77,8 +84,9 @@ function makeForm(say) {
     h("label", {}, t("tournament_system"), " ", system), rounds, minutes,
     h("label", {}, t("starts_in"), " ", h("select", { id: "t-starts" },
       ...[0, 5, 15, 60].map((m) => h("option", { value: m, selected: m === 5 || null }, m ? t("minutes_n", { n: m }) : t("now"))))),
-    h("label", {}, t("turn_seconds"), " ", h("select", { id: "t-clock" },
-      ...[15, 30, 60, 120, 300].map((s) => h("option", { value: s, selected: s === 60 || null }, t("clock_s", { n: s }))))),
+    h("label", {}, t("pace"), " ", h("select", { id: "t-clock" },
+      ...[15, 30, 60, 120, 300].map((s) => h("option", { value: `clock:${s}`, selected: s === 60 || null }, t("pace_seconds", { n: s }))),
+      ...[1, 2, 3, 5, 7].map((n) => h("option", { value: `days:${n}` }, t("pace_days", { n }))))),
     h("button", { type: "submit", class: "primary", "data-create-tournament": "" }, t("create_tournament")));
   return form;
 }
@@ -173,6 +181,8 @@ function page(tournament, me, say, refresh) {
     h("p", {}, summary(tournament), " · ", h("span", { class: `pill ${tournament.status}` }, t(`status_${tournament.status}`)),
       status ? ` · ${status}` : "", tournament.rated ? ` · ${t("rated")}` : ""),
     ...actions,
+    h("details", { class: "rules", "data-tournament-rules": "" }, h("summary", {}, t("tournament_rules")),
+      h("p", {}, t("tournament_no_show")), h("p", {}, t("tournament_clock"))),
     h("h2", {}, tournament.status === "finished" ? t("final_standings") : t("standings")),
     standings(tournament, me),
     h("h2", {}, t("pairings")),
@@ -195,7 +205,7 @@ function standings(tournament, me) {
     ...(swiss ? [short("BH", "buchholz"), short("SB", "sonneborn_berger")] : []), t("games_played")];
   const rows = tournament.standings.map((s) => h("tr", { "data-standing": s.entry, class: me && s.entry === me.id ? "me" : null },
     h("td", {}, String(s.rank)),
-    h("td", {}, s.player_id ? h("a", { href: `#player=${s.player_id}` }, s.name) : s.name,
+    h("td", {}, s.player_id ? h("a", { href: `#player=${s.player_id}` }, s.name) : botName(s.name),
       s.withdrawn ? ` (${t("withdrawn")})` : "", s.streak ? h("span", { class: "streak", title: t("streak") }, " 🔥") : ""),
     h("td", {}, String(s.points)),
     ...(swiss ? [h("td", {}, String(s.buchholz)), h("td", {}, String(s.sonneborn_berger))] : []),
@@ -207,7 +217,7 @@ function standings(tournament, me) {
 }
 
 function roundBox(tournament, round, me) {
-  const names = Object.fromEntries(tournament.entries.map((e) => [e.entry, e.name]));
+  const names = Object.fromEntries(tournament.entries.map((e) => [e.entry, e.player_id ? e.name : botName(e.name)]));
   return h("section", { class: "round", "data-round": round.round },
     h("h3", {}, tournament.system === "swiss" ? t("round_n", { n: round.round }) : t("wave_n", { n: round.round })),
     h("ul", { class: "tables" }, ...round.tables.map((table) => {
