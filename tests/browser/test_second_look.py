@@ -33,10 +33,10 @@ def test_a_leaver_who_stays_is_told_they_lost_and_their_stand_in_is_named(
     page.wait_for_selector(".gameover", timeout=30_000)
     lost = {
         "en": "You left the game, so you lost it.",
-        "ro": "Ați părăsit jocul, așa că l-ați pierdut.",
+        "ro": "Ai părăsit jocul, așa că l-ai pierdut.",
     }
     assert page.text_content(".gameover h2") == lost[language]
-    stand_in = {"en": "Ada's stand-in", "ro": "Înlocuitorul lui Ada"}[language]
+    stand_in = {"en": "Ada's stand-in", "ro": "Înlocuitor pentru Ada"}[language]
     lines = [text for _, text in history(page)]  # the newest first
     left = {"en": "Ada left the game.", "ro": "Ada a părăsit jocul."}[language]
     since = lines[: lines.index(left)]
@@ -131,7 +131,7 @@ def test_a_click_that_does_nothing_says_why_and_the_jacks_are_told(
     words = {
         "en": ("Pick a card first", "cannot go there", "two eyes", "No opposing chip"),
         "ro": (
-            "Alegeți mai întâi o carte",
+            "Alege mai întâi o carte",
             "nu poate merge acolo",
             "doi ochi",
             "Niciun jeton advers",

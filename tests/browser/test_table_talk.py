@@ -64,7 +64,7 @@ def test_a_challenge_from_the_leaderboard_a_chat_and_a_resignation(archived_serv
 
     ada_page.goto(f"{server.url}/play#leaderboard=sequence")
     ada_page.click(f"[data-challenge='{bo}']")
-    ada_page.click("[data-challenge-casual]")
+    ada_page.click("[data-challenge-send]")  # casual, 60 s a move: the form's defaults
     ada_page.wait_for_selector("[data-challenge-sent]")
     shoot(ada_page, "challenge-sent")
     bo_page.wait_for_selector("[data-accept]", timeout=15_000)
