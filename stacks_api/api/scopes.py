@@ -100,14 +100,17 @@ def needed(method: str, rule: str) -> Needed:
 
 def check_scope() -> None:
     """403 ``missing_scope`` when the request's token lacks what its route needs."""
-    if request.url_rule is None or request.method in ("OPTIONS", "HEAD"):
+    if request.url_rule is None:
         return
     if not request.path.startswith(CHECKED):
         return  # the pages, the explorer, the metrics: no account is acted for
     header = request.headers.get("Authorization", "")
     if "_" not in header or not scopes.is_granted_token(header.partition(" ")[2].strip()):
         return  # no token, or a key's or a seat's: nothing to check here
-    wanted = needed(request.method, request.url_rule.rule)
+    # HEAD and OPTIONS read what GET reads (Flask answers HEAD with the GET route):
+    # they need what GET needs, never less.
+    method = "GET" if request.method in ("HEAD", "OPTIONS") else request.method
+    wanted = needed(method, request.url_rule.rule)
     if wanted is None:
         return
     caller = current_app.extensions["stacks_api.games"].table.caller(bearer_token())

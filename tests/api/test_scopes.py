@@ -31,3 +31,26 @@ def test_the_documented_scope_table_is_the_code_s():
         if n is not None and n != ACCOUNT
     }
     assert documented == expected
+
+
+def test_head_and_options_pass_the_checks_get_passes(make_app):
+    """HEAD and OPTIONS read what GET reads: a token is refused them wherever it is
+    refused a GET (on the in-memory store alone: scopes are the same on every one)."""
+    from .test_oauth import account, token_for
+
+    client = make_app().test_client()
+    key = account(client)
+    reading = token_for(client, key, "read")
+    bearer = {"Authorization": f"Bearer {reading}"}
+    readable = sorted(rule.rule for rule in client.application.url_map.iter_rules()
+                      if rule.rule.startswith(KEY_ONLY[:-1]) and "GET" in rule.methods
+                      and "<" not in rule.rule)  # fmt: skip
+    assert "/api/v1/players/me/keys" in readable and "/api/v1/players/me/export" in readable
+    for path in readable:
+        got = client.get(path, headers=bearer).status_code
+        head = client.head(path, headers=bearer)
+        assert head.status_code == got, (path, head.status_code, got)
+        options = client.options(path, headers=bearer).status_code
+        assert (options == 403) == (got == 403), (path, options, got)
+    refused = client.head("/api/v1/players/me/keys", headers=bearer)
+    assert refused.status_code == 403 and refused.content_type == "application/problem+json"
