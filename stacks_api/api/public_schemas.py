@@ -6,6 +6,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from ..service.webhooks import EVENTS
+from ..variants.fields import whole
 
 WEBHOOK_EVENTS = fields.List(
     fields.String(validate=validate.OneOf(EVENTS)),
@@ -56,6 +57,11 @@ class WebhookSchema(Schema):
         required=True,
         metadata={"description": "Set when a day of failed deliveries disabled it."},
     )
+    dropped = whole(
+        required=True,
+        metadata={"description": "Deliveries dropped unsent, the oldest first, while 1,000 "
+                  "waited for this webhook (its receiver failing or too slow)"},
+    )  # fmt: skip
 
 
 class CreatedWebhookSchema(Schema):

@@ -224,6 +224,8 @@ class Webhook(Base):
     # disables the webhook.
     failing_since: Mapped[float | None] = mapped_column(Double, default=None)
     disabled_at: Mapped[float | None] = mapped_column(Double, default=None)
+    # Deliveries dropped unsent, the oldest first, while its backlog was full.
+    dropped: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class WebhookDelivery(Base):

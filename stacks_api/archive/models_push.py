@@ -49,7 +49,10 @@ class PushDelivery(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[int | None] = mapped_column(Integer, default=None)  # the last answer
 
-    __table_args__ = (Index("ix_push_deliveries_state_next_at", "state", "next_at"),)
+    __table_args__ = (
+        Index("ix_push_deliveries_state_next_at", "state", "next_at"),
+        Index("ix_push_deliveries_subscription_id_state", "subscription_id", "state"),
+    )
 
 
 class NotificationPreferences(Base):

@@ -23,6 +23,7 @@ from .models_push import NotificationPreferences, PushDelivery, PushSubscription
 from .webhooks import retry_delay
 
 MOST_SUBSCRIPTIONS = 5  # an account's; a sixth drops the oldest
+MAX_BACKLOG = 100  # pending pushes a subscription holds at most (the oldest go first)
 
 
 class PushBook:
@@ -105,28 +106,38 @@ class PushBook:
         try:
             with connected(self.engine, write=True) as connection:
                 statement = insert_ignoring(self.engine, PushDelivery).returning(PushDelivery.id)
-                return len(list(connection.scalars(statement, rows)))
+                new = len(list(connection.scalars(statement, rows)))
+                for subscription_id in sorted({r["subscription_id"] for r in rows}):
+                    _cap_backlog(connection, subscription_id, now)
+                return new
         except ArchiveUnavailable as err:
             if isinstance(err.__cause__, IntegrityError):  # its subscription just went
                 return 0
             raise
 
     def due(self, limit: int) -> list[Candidate]:
-        """Pushes due and free, at most two of each subscription, oldest due first."""
+        """Pushes due and free, at most two of each subscription, taken in turn
+        across accounts (each account's oldest due, then each one's next, ...)."""
         now = self.clock()
         nth = func.row_number().over(partition_by=PushDelivery.subscription_id,
                                      order_by=(PushDelivery.next_at, PushDelivery.id))  # fmt: skip
         ranked = (
             select(PushDelivery.id, PushDelivery.next_at, PushDelivery.subscription_id,
-                   nth.label("nth"))
+                   PushDelivery.player_id, nth.label("nth"))
             .join(PushSubscription, PushSubscription.id == PushDelivery.subscription_id)
             .where(PushDelivery.state == "pending", PushDelivery.next_at <= now,
                    PushDelivery.lease_until <= now, PushSubscription.paused_until <= now)
         ).subquery()  # fmt: skip
+        turn = func.row_number().over(partition_by=ranked.c.player_id,
+                                      order_by=(ranked.c.next_at, ranked.c.id))  # fmt: skip
+        taken = (
+            select(ranked.c.id, ranked.c.subscription_id, ranked.c.next_at, turn.label("turn"))
+            .where(ranked.c.nth <= 2)
+        ).subquery()  # fmt: skip
         query = (
-            select(ranked.c.id, PushSubscription.endpoint, PushSubscription.player_id)
-            .join(PushSubscription, PushSubscription.id == ranked.c.subscription_id)
-            .where(ranked.c.nth <= 2).order_by(ranked.c.next_at, ranked.c.id).limit(limit)
+            select(taken.c.id, PushSubscription.endpoint, PushSubscription.player_id)
+            .join(PushSubscription, PushSubscription.id == taken.c.subscription_id)
+            .order_by(taken.c.turn, taken.c.next_at, taken.c.id).limit(limit)
         )  # fmt: skip
         with connected(self.engine) as connection:
             rows = connection.execute(query).all()
@@ -171,20 +182,22 @@ class PushBook:
                 PushSubscription.id == due.subscription_id))  # fmt: skip
             return "gone"
         values: dict[str, Any] = {"lease_until": 0.0, "status": outcome.status}
+        # When it would be tried next; a push whose TTL ends first is stale, not kept.
+        expires = due.created_at + due.ttl
+        later = now + (outcome.retry_after if outcome.retry_after is not None
+                       else retry_delay(due.attempts, first_delay_s, self.rng))  # fmt: skip
         result = "retry"
-        if outcome.ok:
-            values["state"], result = "delivered", "delivered"
-        elif outcome.retry_after is not None:
-            values["next_at"], result = now + outcome.retry_after, "paused"
+        if outcome.retry_after is not None:  # the push service asks everyone to wait
             connection.execute(update(PushSubscription)
                                .where(PushSubscription.id == due.subscription_id)
-                               .values(paused_until=now + outcome.retry_after))  # fmt: skip
-        elif now - due.created_at >= due.ttl or (
-            outcome.status is not None and 400 <= outcome.status < 500
-        ):
-            values["state"], result = "failed", "stale"  # outlived its TTL, or refused for good
+                               .values(paused_until=later))  # fmt: skip
+        if outcome.ok:
+            values["state"], result = "delivered", "delivered"
+        elif later >= expires or (outcome.status is not None and 400 <= outcome.status < 500
+                                  and outcome.retry_after is None):  # fmt: skip
+            values["state"], result = "failed", "stale"  # outlives its TTL, or refused for good
         else:
-            values["next_at"] = now + retry_delay(due.attempts, first_delay_s, self.rng)
+            values["next_at"], result = later, "paused" if outcome.retry_after else "retry"
         done = connection.execute(update(PushDelivery).where(mine).values(**values))
         return result if done.rowcount else "lost"
 
@@ -192,6 +205,13 @@ class PushBook:
         with connected(self.engine) as connection:
             count = connection.scalar(select(func.count()).where(PushDelivery.state == "pending"))
         return int(count or 0)
+
+    def prune(self, before: float) -> int:
+        """Forget pushes that were delivered or dropped, made before ``before``; how many."""
+        with connected(self.engine, write=True) as connection:
+            gone = connection.execute(delete(PushDelivery).where(
+                PushDelivery.state != "pending", PushDelivery.created_at < before))  # fmt: skip
+        return int(gone.rowcount or 0)
 
     # Preferences and keys
 
@@ -234,6 +254,21 @@ def drop_pushes(connection: Connection, player_id: str) -> None:
     _drop(connection, select(PushSubscription.id).where(PushSubscription.player_id == player_id))
     connection.execute(delete(NotificationPreferences).where(
         NotificationPreferences.player_id == player_id))  # fmt: skip
+
+
+def _cap_backlog(connection: Connection, subscription_id: str, now: float) -> None:
+    """Drop the oldest of a subscription's pending pushes past ``MAX_BACKLOG`` (not
+    one under way): a push service that fails holds a bounded pile."""
+    pending = ((PushDelivery.subscription_id == subscription_id)
+               & (PushDelivery.state == "pending"))  # fmt: skip
+    count = connection.scalar(select(func.count()).where(pending)) or 0
+    if count > MAX_BACKLOG:
+        oldest = connection.scalars(
+            select(PushDelivery.id).where(pending, PushDelivery.lease_until <= now)
+            .order_by(PushDelivery.created_at, PushDelivery.id).limit(count - MAX_BACKLOG)
+        ).all()  # fmt: skip
+        connection.execute(update(PushDelivery).where(PushDelivery.id.in_(oldest))
+                           .values(state="failed"))  # fmt: skip
 
 
 def _drop(connection: Connection, subscriptions: Any) -> None:

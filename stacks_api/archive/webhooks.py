@@ -33,6 +33,9 @@ RETRY_FOR_S = 25 * 3600  # a delivery is retried at least a day before it fails
 DISABLE_AFTER_S = 24 * 3600
 MAX_DELAY_S = 6 * 3600  # the longest wait between two attempts
 SHOWN_DELIVERIES = 50
+# A webhook's pending deliveries at most: past that its oldest are dropped unsent
+# (and counted), so a receiver that fails for hours holds a bounded pile.
+MAX_BACKLOG = 1000
 
 
 def retry_delay(attempts: int, first_s: float, rng: random.Random) -> float:
@@ -143,7 +146,10 @@ class WebhookBook:
         try:
             with connected(self.engine, write=True) as connection:
                 statement = insert_ignoring(self.engine, WebhookDelivery)
-                return len(list(connection.scalars(statement.returning(WebhookDelivery.id), rows)))
+                new = len(list(connection.scalars(statement.returning(WebhookDelivery.id), rows)))
+                for webhook_id in sorted({r["webhook_id"] for r in rows}):
+                    _cap_backlog(connection, webhook_id, now)
+                return new
         except ArchiveUnavailable as err:
             if isinstance(err.__cause__, IntegrityError):  # its webhook was just deleted
                 return 0
@@ -156,27 +162,44 @@ class WebhookBook:
             )
         return int(count or 0)
 
+    def prune(self, before: float) -> int:
+        """Forget deliveries that were delivered or failed, made before ``before``
+        (with their attempts); how many."""
+        done = select(WebhookDelivery.id).where(WebhookDelivery.state != "pending",
+                                                WebhookDelivery.created_at < before)  # fmt: skip
+        with connected(self.engine, write=True) as connection:
+            connection.execute(delete(WebhookAttempt).where(WebhookAttempt.delivery_id.in_(done)))
+            gone = connection.execute(delete(WebhookDelivery).where(WebhookDelivery.id.in_(done)))
+        return int(gone.rowcount or 0)
+
     def due(self, limit: int, per_webhook: int = 2) -> list[Candidate]:
-        """Up to ``limit`` due deliveries of enabled webhooks that nobody holds, oldest
-        due first, at most ``per_webhook`` of each webhook (so one account's pile
-        cannot hide everyone else's)."""
+        """Up to ``limit`` due deliveries of enabled webhooks that nobody holds, taken
+        in turn across accounts (each account's oldest due, then each one's next, ...)
+        and at most ``per_webhook`` of each webhook: however many deliveries some
+        accounts have piled up, another account's comes within the first turn."""
         now = self.clock()
-        nth = func.row_number().over(
+        same_hook = func.row_number().over(
             partition_by=WebhookDelivery.webhook_id,
             order_by=(WebhookDelivery.next_at, WebhookDelivery.id),
         )
         ranked = (
             select(WebhookDelivery.id, WebhookDelivery.next_at, WebhookDelivery.webhook_id,
-                   nth.label("nth"))
+                   Webhook.player_id, same_hook.label("nth"))
             .join(Webhook, Webhook.id == WebhookDelivery.webhook_id)
             .where(WebhookDelivery.state == "pending", WebhookDelivery.next_at <= now,
                    WebhookDelivery.lease_until <= now, Webhook.disabled_at.is_(None))
         ).subquery()  # fmt: skip
-        query = (
-            select(ranked.c.id, Webhook.url, Webhook.player_id)
-            .join(Webhook, Webhook.id == ranked.c.webhook_id)
+        turn = func.row_number().over(partition_by=ranked.c.player_id,
+                                      order_by=(ranked.c.next_at, ranked.c.id))  # fmt: skip
+        taken = (
+            select(ranked.c.id, ranked.c.webhook_id, ranked.c.player_id, ranked.c.next_at,
+                   turn.label("turn"))
             .where(ranked.c.nth <= per_webhook)
-            .order_by(ranked.c.next_at, ranked.c.id)
+        ).subquery()  # fmt: skip
+        query = (
+            select(taken.c.id, Webhook.url, Webhook.player_id)
+            .join(Webhook, Webhook.id == taken.c.webhook_id)
+            .order_by(taken.c.turn, taken.c.next_at, taken.c.id)
             .limit(limit)
         )
         with connected(self.engine) as connection:
@@ -272,6 +295,24 @@ class WebhookBook:
         return outcome
 
 
+def _cap_backlog(connection: Connection, webhook_id: str, now: float) -> None:
+    """Drop the oldest of a webhook's pending deliveries past ``MAX_BACKLOG`` (not
+    one under way), counted on the webhook."""
+    pending = (WebhookDelivery.webhook_id == webhook_id) & (WebhookDelivery.state == "pending")
+    count = connection.scalar(select(func.count()).where(pending)) or 0
+    if count <= MAX_BACKLOG:
+        return
+    oldest = connection.scalars(
+        select(WebhookDelivery.id).where(pending, WebhookDelivery.lease_until <= now)
+        .order_by(WebhookDelivery.created_at, WebhookDelivery.id).limit(count - MAX_BACKLOG)
+    ).all()  # fmt: skip
+    if oldest:
+        connection.execute(delete(WebhookAttempt).where(WebhookAttempt.delivery_id.in_(oldest)))
+        connection.execute(delete(WebhookDelivery).where(WebhookDelivery.id.in_(oldest)))
+        connection.execute(update(Webhook).where(Webhook.id == webhook_id)
+                           .values(dropped=Webhook.dropped + len(oldest)))  # fmt: skip
+
+
 def drop(connection: Connection, hooks: Select[Any]) -> None:
     """Delete the webhooks ``hooks`` selects (their ids), with their deliveries and
     attempts, in the caller's transaction. Their deliveries, then the webhooks, are
@@ -289,11 +330,12 @@ def drop(connection: Connection, hooks: Select[Any]) -> None:
 
 def _columns(row: Any) -> JSON:
     return {"id": row.id, "url": row.url, "events": row.events, "created_at": row.created_at,
-            "disabled_at": row.disabled_at}  # fmt: skip
+            "disabled_at": row.disabled_at, "dropped": row.dropped}  # fmt: skip
 
 
 def _shown(row: JSON) -> JSON:
     """A webhook as its owner sees it (never its secret)."""
     events = row["events"].split(",") if isinstance(row["events"], str) else row["events"]
     return {"id": row["id"], "url": row["url"], "events": events,
-            "created_at": row["created_at"], "disabled_at": row.get("disabled_at")}  # fmt: skip
+            "created_at": row["created_at"], "disabled_at": row.get("disabled_at"),
+            "dropped": row.get("dropped") or 0}  # fmt: skip

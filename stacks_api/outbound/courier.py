@@ -5,7 +5,11 @@ Whoever has something to send first takes a ``Slot`` (``reserve``): there is
 one while fewer than ``in_flight`` letters are under way in all, fewer than
 ``per_origin`` to the letter's destination (scheme, host and port, as the URL
 writes them: known without asking DNS) and fewer than ``per_owner`` for the
-account it is sent for. Only then does it take the work from its queue (a
+account it is sent for. Two rules keep accounts that stall from starving the
+rest: the last ``reserved`` slots go only to an account with nothing under way,
+and a destination that just failed (no answer, or a 5xx or 429) is sick for
+``sick_s``: it gets one letter at a time, and all sick destinations together at
+most ``sick_in_flight``. Only then does it take the work from its queue (a
 lease on a delivery), so nothing waits in memory for a slot, and sends it on
 the slot. Each letter goes out on a thread of the courier's own, checked
 against the operator's allowed addresses there (resolving a name can be slow
@@ -20,6 +24,7 @@ import logging
 import queue
 import ssl
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -33,6 +38,9 @@ log = logging.getLogger(__name__)
 IN_FLIGHT = 32
 PER_ORIGIN = 2
 PER_OWNER = 4
+RESERVED = 8  # slots kept for accounts with nothing under way
+SICK_IN_FLIGHT = 8  # letters to failing destinations, in all
+SICK_S = 60.0
 DEADLINE_S = 10.0
 MAX_BODY = 64 * 1024
 
@@ -66,6 +74,9 @@ class Rules:
     in_flight: int = IN_FLIGHT
     per_origin: int = PER_ORIGIN
     per_owner: int = PER_OWNER
+    reserved: int = RESERVED
+    sick_in_flight: int = SICK_IN_FLIGHT
+    sick_s: float = SICK_S
     deadline_s: float = DEADLINE_S
     max_body: int = MAX_BODY
     allowed: Allowed = NOTHING_ALLOWED
@@ -75,8 +86,8 @@ class Slot:
     """Room for one letter to one destination for one owner; ``send`` uses it,
     ``release`` gives it back unused."""
 
-    def __init__(self, courier: Courier, origin: str, owner: str) -> None:
-        self.courier, self.origin, self.owner = courier, origin, owner
+    def __init__(self, courier: Courier, origin: str, owner: str, sick: bool = False) -> None:
+        self.courier, self.origin, self.owner, self.sick = courier, origin, owner, sick
         self._used = False
 
     def send(self, letter: Letter, done: Done) -> None:
@@ -103,6 +114,8 @@ class Courier:
         self._origins: Counter[str] = Counter()
         self._owners: Counter[str] = Counter()
         self._busy = 0
+        self._sick: dict[str, float] = {}  # origin -> until when it counts as failing
+        self._sick_busy = 0
         self._work: queue.SimpleQueue[tuple[Slot, Letter, Done] | None] = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
 
@@ -110,15 +123,21 @@ class Courier:
         """A slot for a letter to ``url`` for ``owner``, or None while there is no room."""
         where, rules = origin(url), self.rules
         with self._lock:
-            if (self._busy >= rules.in_flight or self._origins[where] >= rules.per_origin
+            # An account with letters under way leaves the reserved slots to others.
+            room = rules.in_flight - (rules.reserved if self._owners[owner] else 0)
+            sick = self._sick.get(where, 0.0) > time.monotonic()
+            if (self._busy >= room or self._origins[where] >= rules.per_origin
                     or self._owners[owner] >= rules.per_owner):  # fmt: skip
                 return None
+            if sick and (self._origins[where] or self._sick_busy >= rules.sick_in_flight):
+                return None
             self._busy += 1
+            self._sick_busy += sick
             self._origins[where] += 1
             self._owners[owner] += 1
             if len(self._threads) < min(self._busy, rules.in_flight):
                 self._start_thread()
-        return Slot(self, where, owner)
+        return Slot(self, where, owner, sick)
 
     def room(self) -> int:
         """How many more letters could go out now (to destinations with room)."""
@@ -144,9 +163,18 @@ class Courier:
     def _post(self, slot: Slot, letter: Letter, done: Done) -> None:
         self._work.put((slot, letter, done))
 
-    def _free(self, slot: Slot) -> None:
+    def _free(self, slot: Slot, answer: http.Answer | None = None) -> None:
         with self._lock:
+            if answer is not None:  # how the destination did: sick, or well again
+                if answer.status is None or answer.status >= 500 or answer.status == 429:
+                    self._sick[slot.origin] = time.monotonic() + self.rules.sick_s
+                else:
+                    self._sick.pop(slot.origin, None)
+                if len(self._sick) > 10_000:  # forget the oldest failures first
+                    for gone in sorted(self._sick, key=self._sick.__getitem__)[:5_000]:
+                        del self._sick[gone]
             self._busy -= 1
+            self._sick_busy -= slot.sick
             self._origins[slot.origin] -= 1
             self._owners[slot.owner] -= 1
             if not self._origins[slot.origin]:
@@ -164,13 +192,18 @@ class Courier:
     def _serve(self) -> None:
         while (work := self._work.get()) is not None:
             slot, letter, done = work
+            answer = None
             try:
-                answer = self.deliver(letter)
+                try:
+                    answer = self.deliver(letter)
+                except Exception as failure:  # still an outcome: the attempt is recorded
+                    log.exception("courier: sending failed")
+                    answer = http.Answer(error=f"not sent: {type(failure).__name__}")
                 done(answer)
             except Exception:  # a failing callback must not take the thread with it
                 log.exception("courier: handling an answer failed")
             finally:
-                self._free(slot)
+                self._free(slot, answer)
 
     def deliver(self, letter: Letter) -> http.Answer:
         """Send one letter now, on the calling thread (the slots' threads call this)."""

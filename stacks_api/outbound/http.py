@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import select
 import socket
 import ssl
@@ -25,6 +26,16 @@ from .addresses import Target
 
 MAX_HEAD = 16 * 1024  # status line and headers
 CHUNK = 16 * 1024
+DIGITS = re.compile(r"[0-9]+")  # ASCII only: str.isdigit() also takes "²" and "٣"
+
+
+def number(text: str | None, most: int) -> int | None:
+    """A header's value as a whole number of ASCII digits, at most ``most`` (None
+    when it is not one: a receiver may send anything)."""
+    if text is None or len(text) > len(str(most)) or not DIGITS.fullmatch(text):
+        return None
+    value = int(text)
+    return value if value <= most else None
 
 
 @dataclass(frozen=True)
@@ -60,7 +71,22 @@ def post(
     tls: ssl.SSLContext | None = None,
 ) -> Answer:
     """POST ``body`` to ``target``; the answer, or an ``Answer`` with ``error``
-    (``timeout``, ``refused``, ``tls``, ``broken``, ...). Never raises."""
+    (``timeout``, ``refused``, ``tls``, ``broken``, ...). Never raises: whatever
+    the other side sends ends as an answer or an error."""
+    try:
+        return _post(target, headers, body, deadline_s, max_body, tls)
+    except Exception as failure:  # a fault of ours on a hostile answer is still an outcome
+        return Answer(error=f"unreadable answer: {type(failure).__name__}")
+
+
+def _post(
+    target: Target,
+    headers: Mapping[str, str],
+    body: bytes,
+    deadline_s: float,
+    max_body: int,
+    tls: ssl.SSLContext | None,
+) -> Answer:
     started = time.monotonic()
     deadline = started + deadline_s
     sock: socket.socket | None = None
@@ -191,14 +217,15 @@ def _read_head(sock: socket.socket, deadline: float) -> tuple[int, dict[str, str
     head, _, rest = data.partition(b"\r\n\r\n")
     first, *lines = head.decode("latin-1").split("\r\n")
     parts = first.split(" ", 2)
-    if len(parts) < 2 or not parts[0].startswith("HTTP/") or not parts[1].isdigit():
+    status = number(parts[1], 599) if len(parts) >= 2 and parts[0].startswith("HTTP/") else None
+    if status is None or status < 100 or len(parts[1]) != 3:
         raise _Broken("no status line")
     headers = {}
     for line in lines:
         name, colon, value = line.partition(":")
         if colon:
             headers[name.strip().lower()] = value.strip()
-    return int(parts[1]), headers, rest
+    return status, headers, rest
 
 
 def _read_body(
@@ -206,8 +233,8 @@ def _read_body(
 ) -> bytes:
     """The body up to ``cap`` bytes (the rest is never read), or what came of it
     before the deadline."""
-    length = headers.get("content-length", "")
-    wanted = min(cap, int(length)) if length.isdigit() else cap
+    length = number(headers.get("content-length"), 10**15)
+    wanted = cap if length is None else min(cap, length)
     try:
         while len(kept) < wanted:
             chunk = _recv(sock, deadline)

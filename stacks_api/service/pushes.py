@@ -34,7 +34,7 @@ from ..model.refusals import Refusal, validation_error
 from ..outbound import webpush
 from ..outbound.addresses import NOTHING_ALLOWED, Allowed, Refused, Resolve, check, resolve
 from ..outbound.courier import Courier, Letter
-from ..outbound.http import Answer
+from ..outbound.http import Answer, number
 from ..runtime import metrics
 from .people import People
 from .preferences import Preferences, kind_of, quiet_until
@@ -43,6 +43,7 @@ from .table import Table
 MOST_SUBSCRIPTIONS = 5
 LONGEST = 3072  # bytes of a push's plaintext
 CANDIDATES = 200
+PRUNE_EVERY_S = 60.0
 DAY_S = 86_400
 # Each kind of event: its Urgency, and how long a push service keeps it (TTL).
 URGENCY = {"your_turn": "high", "turn_reminder": "high", "challenge": "normal",
@@ -81,6 +82,7 @@ class PushDesk:
         self.table, self.people, self.preferences = table, people, preferences
         self.courier, self.settings, self.resolver = courier, settings, resolver
         self._answers: queue.SimpleQueue[PushOutcome] = queue.SimpleQueue()
+        self._next_prune = 0.0
 
     @functools.cached_property
     def vapid(self) -> webpush.Vapid:
@@ -141,6 +143,10 @@ class PushDesk:
         """Record the pushes the courier finished, then hand it what is due."""
         self.record()
         book = self.table.archive_for("pushes").pushes
+        now = self.table.clock()
+        if now >= self._next_prune:  # a push done with is kept a day, then forgotten
+            self._next_prune = now + PRUNE_EVERY_S
+            book.prune(now - DAY_S)
         picked = []
         for candidate in book.due(CANDIDATES):
             slot = self.courier.reserve(candidate.url, candidate.player_id)
@@ -176,9 +182,9 @@ class PushDesk:
     def _answered(self, due: PushDue, answer: Answer) -> None:
         """Keep a push's outcome for ``record`` (on the courier's thread)."""
         retry_after = None
-        if answer.status == 429:
-            given = answer.headers.get("retry-after", "")
-            retry_after = float(given) if given.isdigit() else 60.0
+        if answer.status == 429:  # a date, or nonsense, waits a minute; a pause lasts a day at most
+            given = number(answer.headers.get("retry-after"), DAY_S)
+            retry_after = float(60 if given is None else max(1, given))
         self._answers.put(PushOutcome(due, answer.ok, answer.status, retry_after))
 
     def _looking(self, event: JSON, now: float) -> bool:
@@ -192,8 +198,9 @@ class PushDesk:
 
 def _push(subscription_id: str, player_id: str, event: JSON, kind: str, at: float) -> JSON:
     """A queued push of ``event`` to one subscription."""
+    challenge = event.get("challenge", {})  # each challenge is an event of its own
     said = (event["type"], event.get("game_id"), event.get("version"), event.get("round"),
-            event.get("challenge", {}).get("status"))  # fmt: skip
+            challenge.get("id"), challenge.get("status"))  # fmt: skip
     key = json.dumps([subscription_id, *said])
     topic = event.get("game_id") or kind.replace("_", "-")
     payload = _payload(event)

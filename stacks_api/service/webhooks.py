@@ -45,6 +45,8 @@ EVENTS = ("your_turn", "turn_reminder", "game_started", "game_ended", "paired", 
           "challenge", "challenge_answered", "tournament_started", "tournament_round",
           "tournament_ended", "chat")  # fmt: skip
 CANDIDATES = 200  # due deliveries looked at a pass (at most two of each webhook)
+KEPT_S = 7 * 86_400  # how long a delivered or failed delivery stays listed
+PRUNE_EVERY_S = 60.0
 
 
 def sign(secret: str, message_id: str, timestamp: int, body: str) -> str:
@@ -104,6 +106,7 @@ class WebhookDesk:
         self.resolver = resolver
         self.courier = courier or Courier(Rules(allowed=sending.allowed), resolver)
         self._answers: queue.SimpleQueue[Attempt] = queue.SimpleQueue()
+        self._next_prune = 0.0
 
     @property
     def archive(self) -> Archive:
@@ -155,6 +158,10 @@ class WebhookDesk:
         return self.archive.webhooks.enqueue(queued)
 
     def send(self) -> int:
+        now = self.table.clock()
+        if now >= self._next_prune:  # what was delivered or failed is kept a week
+            self._next_prune = now + PRUNE_EVERY_S
+            self.archive.webhooks.prune(now - KEPT_S)
         return self.deliver()
 
     def deliver(self) -> int:

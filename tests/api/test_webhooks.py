@@ -26,7 +26,7 @@ from stacks_api.service.webhooks import Sending, WebhookDesk
 from stacks_api.testing import create_database, drop_database
 
 from ..outbound.hostile import Receiver as Hostile
-from ..outbound.hostile import ok, silent, trickle, wait_for
+from ..outbound.hostile import ok, raw, silent, trickle, wait_for
 from .helpers import API, bearer, create, problem
 from .receiver import Receiver
 from .test_archive import archive_apps, new_player, play_out
@@ -201,6 +201,33 @@ def test_a_redirect_is_not_followed(client, receiver):
     shown = client.get(f"{HOOKS}/{hook.json['webhook']['id']}/deliveries", headers=bearer(key))
     delivery = shown.json["deliveries"][-1]
     assert delivery["state"] == "pending" and {a["status"] for a in delivery["attempts"]} == {302}
+
+
+def test_a_hostile_status_line_is_an_attempt_with_its_reason(client):
+    """ "HTTP/1.1 ²00" passed isdigit() and then failed int(): no attempt was recorded
+    and the delivery went out again every 30 s for ever. Now it is an attempt, with
+    why, and waits as every failed attempt does."""
+    hostile = Hostile(raw(b"HTTP/1.1 \xb200 OK\r\nRetry-After: \xb2\r\n\r\n"))
+    url = hostile.start()
+    try:
+        _, key = new_player(client)
+        made = client.post(HOOKS, json={"url": url, "events": ["your_turn"]},
+                           headers=bearer(key))  # fmt: skip
+        game_id = create(client, variant="sequence", players=2,
+                         seats=[{}, {"bot": "random"}])["game"]["id"]  # fmt: skip
+        client.post(f"{API}/{game_id}/players", json={}, headers=bearer(key))
+        shown = f"{HOOKS}/{made.json['webhook']['id']}/deliveries"
+
+        def attempted() -> list[dict[str, Any]]:
+            deliveries = client.get(shown, headers=bearer(key)).json["deliveries"]
+            return [a for d in deliveries for a in d["attempts"]]
+
+        wait_for(lambda: len(attempted()) >= 2)
+        assert all(a["status"] is None and "status line" in a["error"] for a in attempted())
+        pending = client.get(shown, headers=bearer(key)).json["deliveries"][-1]
+        assert pending["state"] == "pending" and pending["next_at"] is not None
+    finally:
+        hostile.stop()
 
 
 PRIVATE = [

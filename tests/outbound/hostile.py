@@ -112,3 +112,12 @@ def wait_for(check: Callable[[], bool], timeout: float = 60) -> None:
     while not check():
         assert time.monotonic() < deadline, f"still not so after {timeout} s"
         time.sleep(0.02)
+
+
+def raw(head: bytes) -> Answer:
+    """Answer with ``head`` exactly as given (a status line and headers, then a body)."""
+
+    def answer(_: bytes, connection: socket.socket, receiver: Receiver) -> None:
+        connection.sendall(head)
+
+    return answer

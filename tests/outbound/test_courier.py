@@ -15,7 +15,7 @@ from stacks_api.outbound.addresses import Allowed
 from stacks_api.outbound.courier import Courier, Letter, Rules
 from stacks_api.outbound.http import Answer
 
-from .hostile import Receiver, endless, ok, silent, trickle, wait_for
+from .hostile import Receiver, endless, ok, raw, silent, trickle, wait_for
 
 LOOPBACK = Allowed.parse("127.0.0.0/8")
 
@@ -145,3 +145,71 @@ def test_https_is_verified_against_the_host_name(receivers, tmp_path: Path):
     untrusting = Courier(Rules(allowed=Allowed.parse("localhost")))
     failed = untrusting.deliver(Letter(url, b"{}", "a"))
     assert failed.status is None and (failed.error or "").startswith("tls")
+
+
+# Status lines and headers that pass str.isdigit() but are no ASCII digits, and
+# numbers too large to mean anything: each ends as an answer or an error, never as
+# an exception.
+HOSTILE_HEADS = {
+    "superscript status": (b"HTTP/1.1 \xb200 OK\r\nContent-Length: 2\r\n\r\nok", None),
+    "arabic-indic status": ("HTTP/1.1 ٢٠٠ OK\r\n\r\n".encode(), None),
+    "two-digit status": (b"HTTP/1.1 20 OK\r\n\r\n", None),
+    "huge status": (b"HTTP/1.1 99999999999999999999 OK\r\n\r\n", None),
+    "superscript length": (b"HTTP/1.1 200 OK\r\nContent-Length: \xb2\r\n\r\nok", 200),
+    "huge length": (b"HTTP/1.1 200 OK\r\nContent-Length: 9" + b"9" * 40 + b"\r\n\r\nok", 200),
+    "retry-after superscript": (b"HTTP/1.1 429 Slow\r\nRetry-After: \xb2\r\n\r\n", 429),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_HEADS))
+def test_a_hostile_answer_is_an_answer_or_an_error_never_an_exception(receivers, name):
+    head, status = HOSTILE_HEADS[name]
+    _, url = start(receivers, raw(head))
+    courier = Courier(Rules(deadline_s=5, allowed=LOOPBACK))
+    answer = courier.deliver(Letter(url, b"{}", "ada"))
+    assert answer.status == status, answer
+    assert (answer.error is None) == (status is not None), answer
+
+
+def test_numbers_in_headers_are_ascii_digits_and_bounded():
+    from stacks_api.outbound.http import number
+
+    assert number("120", 86400) == 120
+    assert number("²", 86400) is None and number("١٢", 86400) is None
+    assert number("86401", 86400) is None and number("9" * 50, 86400) is None
+    assert number("", 10) is None and number(None, 10) is None and number("-1", 10) is None
+
+
+def test_the_last_slots_wait_for_an_account_with_nothing_under_way(receivers):
+    """Accounts already sending fill all but the reserved slots; an account with
+    nothing under way takes one of those."""
+    courier = Courier(Rules(in_flight=8, reserved=2, per_origin=8, allowed=LOOPBACK))
+    _, url = start(receivers, silent)
+    held = []
+    for owner in ("hostile-1", "hostile-2"):
+        while (slot := courier.reserve(url, owner)) is not None:
+            held.append(slot)
+    assert len(held) == 6, "accounts already sending leave the reserved two"
+    fresh = courier.reserve(url, "victim")
+    assert fresh is not None and courier.reserve(url, "victim") is None
+    assert courier.reserve(url, "hostile-1") is None
+    for slot in [*held, fresh]:
+        slot.release()
+
+
+def test_a_failing_destination_gets_one_letter_at_a_time(receivers):
+    courier = Courier(Rules(deadline_s=0.3, per_origin=2, sick_in_flight=2, allowed=LOOPBACK))
+    sick = [start(receivers, silent)[1] for _ in range(3)]
+    answers = Answers()
+    for n, url in enumerate(sick):  # each times out: now it is failing
+        slot = courier.reserve(url, f"p{n}")
+        assert slot is not None
+        slot.send(Letter(url, b"{}", f"p{n}"), answers.done(url))
+    wait_for(lambda: len(answers.got) == 3 and courier.under_way() == 0)
+    assert all(a.error == "timeout" for a in answers.got.values())
+    first = courier.reserve(sick[0], "p0")
+    assert first is not None and courier.reserve(sick[0], "p0") is None, "one at a time"
+    second = courier.reserve(sick[1], "p1")
+    assert second is not None and courier.reserve(sick[2], "p2") is None, "two sick in all"
+    _, healthy = start(receivers, ok())
+    assert courier.reserve(healthy, "p9") is not None, "the healthy are not held back"
