@@ -393,6 +393,7 @@ class Events(MethodView):
             hangup=Hangup(request.environ),
             watching=functools.partial(games.play.watching, game_id, watcher) if watch else None,
             presence=games.people.ticker(game_id, seat),
+            guard=functools.partial(games.revocations.watch, bearer_token()),
         )  # fmt: skip
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)

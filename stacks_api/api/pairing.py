@@ -12,7 +12,7 @@ from flask.views import MethodView
 
 from .. import variants
 from ..model.record import JSON
-from .auth import BEARER
+from .auth import BEARER, bearer_token
 from .blueprint import Blueprint
 from .caching import NEVER_STORE
 from .games import problems
@@ -90,12 +90,22 @@ class AccountEvents(MethodView):
         since = _since(request.headers.get("Last-Event-ID"))
         feed = service().account_feed
         told, first = feed.first(player, since)
+        # A revoked key or token ends the stream (it looks at its watch each poll).
+        watch = service().revocations.watch(bearer_token(), lambda: None)
 
         def stream() -> Iterator[str]:
+            try:
+                yield from streamed()
+            finally:
+                if watch is not None:
+                    watch.close()
+
+        def streamed() -> Iterator[str]:
             yield "retry: 2000\n\n"
             yield from map(_message, first)
             began = quiet = time.monotonic()
-            while time.monotonic() - began < STREAM_S and not told.closed:
+            while (time.monotonic() - began < STREAM_S and not told.closed
+                   and not (watch is not None and watch.revoked)):  # fmt: skip
                 time.sleep(POLL_BUSY_S if time.monotonic() - quiet < BUSY_FOR_S else POLL_QUIET_S)
                 events = feed.poll(player, told)
                 yield from map(_message, events)

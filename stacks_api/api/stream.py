@@ -26,6 +26,7 @@ from flask import request
 from ..model.events import Event, ends_game
 from ..runtime.offload import gevent_active
 from ..service.ports import EventFeed, Unavailable
+from ..service.revocations import Watch
 
 log = logging.getLogger(__name__)
 
@@ -167,6 +168,7 @@ def event_stream(
     hangup: Hangup | None = None,
     watching: Callable[[float | None], None] | None = None,
     presence: Callable[[], list[Event]] | None = None,
+    guard: Callable[[Callable[[], None]], Watch | None] | None = None,
 ) -> Iterator[str]:
     """The events of ``follow()``'s feed until the game ends, the client hangs up, or
     ``max_s`` passes.
@@ -179,7 +181,8 @@ def event_stream(
     the end). ``presence()``, if given, is asked at the start and with each
     keep-alive for the table's ``presence`` changes since it was last asked (and
     marks the stream's own seat seen): they are sent without an id, as they are
-    never stored.
+    never stored. ``guard(interrupt)``, if given, watches the credential the stream
+    was opened with: once it is revoked the stream is woken and ends.
     """
     try:
         feed, ended = follow()  # subscribes only once the response starts
@@ -188,6 +191,7 @@ def event_stream(
     _count(+1, report)
     if hangup is not None:
         hangup.on_readable(feed.interrupt)
+    watch = None if guard is None else guard(feed.interrupt)
     watched = -math.inf
     try:
         if watching is not None:  # counted from the stream's first line on
@@ -217,6 +221,8 @@ def event_stream(
                 return
             if not batch and hangup is not None and hangup.gone():
                 return  # woken by the hang-up (a write to a gone client fails anyway)
+            if watch is not None and watch.revoked:
+                return  # its key or token was revoked
             now = time.monotonic()
             if batch:
                 yield format_events(batch)
@@ -229,6 +235,8 @@ def event_stream(
                 yield ": keep-alive\n\n"
                 last_sent = now
     finally:
+        if watch is not None:
+            watch.close()
         if hangup is not None:
             hangup.stop()
         if watching is not None:

@@ -56,6 +56,7 @@ from .preferences import Preferences
 from .pushes import DEFAULT_PUSHES, PushDesk, PushSettings
 from .rating import RatingDesk
 from .rematch import Rematch
+from .revocations import Revocations
 from .table import Table
 from .tournaments import Tournaments
 from .turns import BOT_BUDGET_S, Turns
@@ -103,6 +104,7 @@ class GameService:
         self.webhooks = WebhookDesk(self.table, webhook_sending, self.courier)
         self.preferences = Preferences(self.table)
         self.access = Access(self.table)
+        self.revocations = Revocations(self.table)
         self.pushes = PushDesk(self.table, self.people, self.preferences, self.courier,
                                push_settings)  # fmt: skip
         channels: list[Channel] = [self.webhooks, self.pushes]

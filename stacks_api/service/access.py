@@ -85,6 +85,7 @@ class Access:
     def revoke(self, player_id: str, grant_id: str) -> None:
         if not self.grants.revoke(player_id, grant_id):
             raise Refusal("not_found", f"no app or token with id {grant_id!r}")
+        self.table.store.revocations.bump()  # what it opened closes (service.revocations)
 
     # -- the OAuth flow ----------------------------------------------------------
 
@@ -153,8 +154,8 @@ class Access:
 
     def revoke_token(self, token: str) -> None:
         """End the grant of ``token`` if it is one (RFC 7009: silent either way)."""
-        if scopes.is_granted_token(token):
-            self.grants.revoke_token(token)
+        if scopes.is_granted_token(token) and self.grants.revoke_token(token):
+            self.table.store.revocations.bump()
 
     def _grantable(self, player_id: str, text: str) -> frozenset[str] | None:
         """The scopes of ``text`` if this account may be given them (``bot`` only

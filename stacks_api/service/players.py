@@ -117,6 +117,7 @@ class Players:
                 raise Refusal("games_live", f"game {game_id} has just ended and is being "
                                             "archived: try again in a few seconds")  # fmt: skip
         self.archive.moderation.delete(player_id)
+        self.table.store.revocations.bump()  # its keys and tokens' streams close
         self.closures.settle(player_id)
 
     def export_account(self, player_id: str) -> Iterator[JSON]:
@@ -142,6 +143,7 @@ class Players:
     def revoke(self, player_id: str, key_id: str) -> None:
         if not self.archive.accounts.revoke(player_id, key_id):
             raise Refusal("not_found", f"you hold no key with id {key_id!r}")
+        self.table.store.revocations.bump()
 
     def games(self, query: HistoryQuery, limit: int) -> tuple[list[JSON], str | None]:
         """A page of the player's games and the cursor of the next page (None: this

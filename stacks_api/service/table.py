@@ -113,6 +113,10 @@ class Table:
             known[token] = self._look_up(token)
         return known[token]
 
+    def look_up(self, token: str | None) -> Caller:
+        """The caller ``token`` names now, looked up afresh (never a request's copy)."""
+        return self._look_up(token)
+
     def _look_up(self, token: str | None) -> Caller:
         if token is not None and scopes.is_granted_token(token):
             held = None if self.archive is None else self.archive.grants.holder(token)

@@ -208,6 +208,14 @@ class PresenceBoard(Protocol):
         """Each seat's person's last time seen (seats never seen are absent)."""
 
 
+class RevocationCount(Protocol):
+    """How many credentials were revoked, server-wide (``store.revocations``)."""
+
+    def bump(self) -> None: ...
+
+    def count(self) -> int: ...
+
+
 class Budget(Protocol):
     def take(self, budget: str, subject: str, rule: str) -> bool:
         """Spend one of ``subject``'s ``budget`` if ``rule`` (``3/minute;20/hour``)
@@ -255,6 +263,10 @@ class GameStore(Protocol):
     @property
     def presence(self) -> PresenceBoard:
         """When each seat's person was last seen."""
+
+    @property
+    def revocations(self) -> RevocationCount:
+        """Credentials revoked so far (open streams and sockets look again when it moves)."""
 
     @property
     def budgets(self) -> Budget:

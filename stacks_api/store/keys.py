@@ -155,6 +155,10 @@ class Keys:
         """A sorted set of the game's spectators' streams, by when each runs out."""
         return f"{self._game(game_id)}:watchers"
 
+    def revocations(self) -> str:
+        """How many credentials were revoked (``store.revocations``)."""
+        return f"{self.prefix}:revocations"
+
     def streams(self) -> str:
         """A hash of each web process's count of open event streams."""
         return f"{self.prefix}:streams"

@@ -25,6 +25,7 @@ from .memory_jobs import MemoryJobs
 from .memory_seeks import MemorySeeks
 from .memory_work import MemoryWorkQueue
 from .presence import MemoryPresence
+from .revocations import MemoryRevocations
 
 T = TypeVar("T")
 SWEEP_EVERY_S = 60.0
@@ -68,6 +69,7 @@ class MemoryStore:
         self.challenges = MemoryChallenges()
         self.budgets = Budgets(None, "memory")
         self.presence = MemoryPresence()
+        self.revocations = MemoryRevocations()
         self.hints = MemoryJobs(clock)
         self.analyses = MemoryJobs(clock)
         # Ended games waiting to be archived: id -> when it may next be claimed.

@@ -46,6 +46,7 @@ from .redis_outbox import ARCHIVED, CLAIM_ARCHIVING, FORGET, REQUEUE, RedisOutbo
 from .redis_seeks import RedisSeeks
 from .redis_streams import RedisStreams
 from .redis_work import RedisWorkQueue
+from .revocations import RedisRevocations
 
 T = TypeVar("T")
 # Health says degraded once Redis (without eviction) is this full: game writes are
@@ -141,6 +142,7 @@ class RedisStore(RedisOutbox, RedisStreams):
         self.challenges = RedisChallenges(self.connection, self.keys)
         self.budgets = Budgets(url, prefix)
         self.presence = RedisPresence(self.connection, self.keys)
+        self.revocations = RedisRevocations(self.connection, self.keys.revocations())
         self.hints = RedisJobs(self.connection, self.keys, "hint")
         self.analyses = RedisJobs(self.connection, self.keys, "analysis")
         self._write_game = self.connection.script(WRITE_GAME)

@@ -10,6 +10,7 @@ import http.server
 import logging
 import secrets
 import threading
+import time
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -301,3 +302,54 @@ def test_an_app_on_the_loopback_gets_a_token_over_http_and_plays_a_game(redis_ur
     finally:
         server.stop()
         receiver.shutdown()
+
+
+def test_a_revocation_closes_the_streams_its_token_and_its_key_opened(client):
+    """An app's game and account streams, and a second key's account stream, end once
+    the app's access and the key are revoked (they stayed open for minutes)."""
+    key = account(client)
+    token = token_for(client, key)
+    other_key = client.post(f"{ME}/keys", json={"label": "tablet"}, headers=bearer(key)).json
+    game_id = create(client, variant="sequence", players=2,
+                     seats=[{}, {"bot": "random"}])["game"]["id"]  # fmt: skip
+    assert (
+        client.post(f"{API}/{game_id}/players", json={}, headers=bearer(token)).status_code == 201
+    )
+    streaming = {"Accept": "text/event-stream"}
+    asked = {
+        "game, app token": (f"{API}/{game_id}/events?after=0", token),
+        "account, app token": (f"{ME}/events", token),
+        "account, second key": (f"{ME}/events", other_key["key"]),
+    }
+    opened: dict[str, int] = {}
+    ended: set[str] = set()
+
+    def read(name: str, path: str, credential: str) -> None:
+        # Opened and read on one thread: a streamed response keeps the request's
+        # context on the thread that made it.
+        response = client.get(path, buffered=False, headers={**bearer(credential), **streaming})
+        opened[name] = response.status_code
+        for _ in response.response:  # until the server ends the stream
+            pass
+        ended.add(name)
+
+    for name, (path, credential) in asked.items():
+        threading.Thread(target=read, args=(name, path, credential), daemon=True).start()
+    wait_until(lambda: len(opened) == len(asked))
+    assert set(opened.values()) == {200}
+    grant = client.get(f"{ME}/apps", headers=bearer(key)).json["apps"][0]["id"]
+    assert client.delete(f"{ME}/apps/{grant}", headers=bearer(key)).status_code == 204
+    keys = client.get(f"{ME}/keys", headers=bearer(key)).json["keys"]
+    tablet = next(k["id"] for k in keys if k["label"] == "tablet")
+    assert client.delete(f"{ME}/keys/{tablet}", headers=bearer(key)).status_code == 204
+    wait_until(lambda: ended == set(asked))  # a bound for a broken run, not a timing
+    still = client.get(f"{ME}/events", buffered=False, headers={**bearer(key), **streaming})
+    assert still.status_code == 200, "the account's own key still streams"
+    still.close()
+
+
+def wait_until(check: Any, bound_s: float = 60) -> None:
+    deadline = time.monotonic() + bound_s
+    while not check():
+        assert time.monotonic() < deadline, f"still not so after {bound_s} s"
+        time.sleep(0.05)
