@@ -124,8 +124,10 @@ class Export(MethodView):
 
         Each line has a `type`: `profile` first, then each `key` (label and
         times, never a secret), `rating` (per variant), `webhook` (never its
-        secret), `report` (those you filed), and a `game` per archived game
-        with its whole `record`, newest first.
+        secret), `report` (those you filed), `grant` (an app's or personal
+        token, never the token), `push_subscription` (never its keys),
+        `notification_preferences`, and a `game` per archived game with its
+        whole `record`, newest first.
         """
         lines = service().players.export_account(me())
         return Response(stream_with_context(_lines(lines)), mimetype=NDJSON, headers=NEVER_STORE)

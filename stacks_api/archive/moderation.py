@@ -9,6 +9,7 @@ game and tournament ``DELETED_NAME``, or none of it.
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections.abc import Callable, Iterator
@@ -27,6 +28,7 @@ from .models import (
     Webhook,
 )
 from .models_grants import Grant
+from .models_push import NotificationPreferences, PushSubscription
 from .names import DELETED_NAME, rename_seats
 from .pushes import drop_pushes
 from .tournaments import take_out
@@ -161,6 +163,15 @@ class Moderation:
             ).all()
             hooks = connection.execute(select(Webhook).where(Webhook.player_id == player_id)).all()
             filed = connection.execute(select(Report).where(Report.reporter_id == player_id)).all()
+            grants = connection.execute(
+                select(Grant).where(Grant.player_id == player_id).order_by(Grant.created_at)
+            ).all()
+            subscriptions = connection.execute(
+                select(PushSubscription).where(PushSubscription.player_id == player_id)
+                .order_by(PushSubscription.created_at)
+            ).all()  # fmt: skip
+            chosen = connection.scalar(select(NotificationPreferences.settings).where(
+                NotificationPreferences.player_id == player_id))  # fmt: skip
             archived = connection.scalar(
                 select(func.count()).where(GameSeat.player_id == player_id)
             )
@@ -182,5 +193,16 @@ class Moderation:
             yield {"type": "report", "id": report.id, "player_id": report.player_id,
                    "game_id": report.game_id, "reason": report.reason,
                    "created_at": report.created_at}  # fmt: skip
+        for grant in grants:  # apps and personal tokens: never a secret or its hash
+            yield {"type": "grant", "id": grant.id, "kind": grant.kind, "app": grant.app,
+                   "scopes": grant.scopes.split(), "created_at": grant.created_at,
+                   "expires_at": grant.expires_at, "last_used_at": grant.last_used_at,
+                   "revoked_at": grant.revoked_at}  # fmt: skip
+        for subscription in subscriptions:  # the browser's endpoint, never its keys
+            yield {"type": "push_subscription", "id": subscription.id,
+                   "endpoint": subscription.endpoint, "events": subscription.events.split(","),
+                   "created_at": subscription.created_at}  # fmt: skip
+        if chosen is not None:
+            yield {"type": "notification_preferences", **json.loads(chosen)}
         for document in games(HistoryQuery(player_id)):
             yield {"type": "game", "record": document}

@@ -1,7 +1,8 @@
 """A player's name in the games the archive keeps, rewritten: when an operator
 renames the account, or its player deletes it (the seat then shows
-``DELETED_NAME``). The seats' rows and the record documents (their seats and
-``joined`` events) change together, inside the caller's transaction. Names are
+``DELETED_NAME``). The seats' rows and the record documents (their seats,
+``joined`` events and chat lines) change together, inside the caller's
+transaction. Names are
 not part of what ``verify`` checks, so a rewritten record still verifies.
 """
 
@@ -66,10 +67,13 @@ def settle_names(connection: Connection, games: dict[str, float], players: set[s
 
 
 def _renamed(document: JSON, seats: set[int], name: str) -> JSON:
+    """The document with ``seats`` named ``name``: the seats, their ``joined`` events
+    and the lines of chat they said."""
     for seat in document.get("seats", []):
         if seat.get("seat") in seats:
             seat["name"] = name
     for event in document.get("events", []):
-        if event.get("type") == "joined" and event.get("seat") in seats:
+        said = event.get("type") == "chat" and "spectator" not in event
+        if (event.get("type") == "joined" or said) and event.get("seat") in seats:
             event["name"] = name
     return document

@@ -58,15 +58,29 @@ def test_an_export_holds_everything_kept_about_the_account_and_no_secret(app, cl
     second = client.post(f"{PLAYERS}/me/keys", json={"label": "phone"}, headers=bearer(key)).json
     game_id = finished_game(app, client, key)
     client.post(f"{PLAYERS}/{bo}/reports", json={"reason": "slow"}, headers=bearer(key))
+    token = client.post(f"{PLAYERS}/me/tokens", json={"label": "script", "scopes": ["read"]},
+                        headers=bearer(key)).json["token"]  # fmt: skip
+    keys = {"p256dh": "B" + "A" * 86, "auth": "A" * 22}
+    app.extensions["stacks_api.games"].archive.pushes.subscribe(
+        ada, "https://push.example/s", keys["p256dh"], keys["auth"], ["your_turn"])  # fmt: skip
+    prefs = client.patch(f"{PLAYERS}/me/notifications", headers=bearer(key),
+                         json={"quiet_hours": {"from": "22:00", "to": "07:00", "tz": "UTC"}})  # fmt: skip
+    assert prefs.status_code == 200, prefs.json
     lines = export(client, key)
-    assert [line["type"] for line in lines] == ["profile", "key", "key", "report", "game"]
+    assert [line["type"] for line in lines] == [
+        "profile", "key", "key", "report", "grant", "push_subscription",
+        "notification_preferences", "game"]  # fmt: skip
     assert lines[0]["id"] == ada and lines[0]["name"] == "Ada" and lines[0]["archived_games"] == 1
     assert {line["label"] for line in lines[1:3]} == {"laptop", "phone"}
     assert lines[3]["player_id"] == bo and lines[3]["reason"] == "slow"
-    assert lines[4]["record"]["id"] == game_id
-    assert lines[4]["record"]["seats"][0]["player_id"] == ada
+    assert lines[4]["app"] == "script" and lines[4]["scopes"] == ["read"]
+    assert lines[5]["endpoint"] == "https://push.example/s"
+    assert lines[6]["quiet_hours"]["from"] == "22:00"
+    assert lines[7]["record"]["id"] == game_id
+    assert lines[7]["record"]["seats"][0]["player_id"] == ada
     text = json.dumps(lines)
     assert key not in text and second["key"] not in text and "secret" not in text
+    assert token not in text and keys["p256dh"] not in text and keys["auth"] not in text
     problem(client.get(f"{PLAYERS}/me/export"), 401, "unauthorized")
 
 
@@ -101,6 +115,8 @@ def test_a_deleted_account_is_gone_but_its_games_stay_for_the_others(app, client
     ended = create(client, variant="sequence", players=2, seats=[{}, {"bot": "random"}])
     played = ended["game"]["id"]
     assert client.post(f"{API}/{played}/players", json={}, headers=bearer(key)).status_code == 201
+    said = client.post(f"{API}/{played}/chat", json={"text": "good luck"}, headers=bearer(key))
+    assert said.status_code == 201, said.json  # her line is renamed with her seat
     play_out(client, played, key)
     archived(app, played)
     archived(app, game_id)
