@@ -235,6 +235,8 @@ def event_stream(
                 yield ": keep-alive\n\n"
                 last_sent = now
     finally:
+        if presence is not None:  # its end is the seat's last sighting
+            _quietly_ask(presence)
         if watch is not None:
             watch.close()
         if hangup is not None:

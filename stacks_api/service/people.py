@@ -4,21 +4,25 @@
 **Presence.** A person is ``online`` while a stream of theirs is open or a request
 of theirs came within ``ONLINE_S``, ``away`` within ``AWAY_S``, ``offline`` after
 that; ``seen_at`` is when they were last seen, rounded to the minute. Each
-request of a seat's token (or of a key linked to the seat) and each keep-alive
-of a stream that sent one marks the seat seen, written to the store at most
-every ``WRITE_EVERY_S`` by each process. In a game with neither a clock nor
-days, a person to move who has not been seen for ``CLAIMABLE_S`` (three minutes
-past being online) may be claimed (``concede.claim``).
+request of a seat's token (or of a key linked to the seat), each keep-alive of a
+stream that sent one, and that stream's end mark the seat seen: written to the
+store at once at most every ``WRITE_EVERY_S`` by each process, and a sighting in
+between within ``FLUSH_EVERY_S`` (so the store is at most about a second
+behind). In a game with neither a clock nor days, a person to move who has not
+been seen for ``CLAIMABLE_S`` (three minutes past being online) may be claimed
+(``concede.claim``), to the second.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..model.record import JSON, GameRecord
 from ..runtime.ttl_cache import TtlCache
+from .ports import Unavailable
 from .table import Table
 
 ONLINE_S = 60.0
@@ -38,6 +42,7 @@ class Times:
 
 CONTRACT = Times()
 WRITE_EVERY_S = 15.0  # keep-alives come every 15 s: an open stream stays online
+FLUSH_EVERY_S = 1.0  # a sighting in between is written this soon
 BANKS_KEPT_S = 30.0  # a view's vacation days may lag the bank this long
 BOTS_KEPT_S = 600.0  # which accounts are bots (it never changes for a seated one)
 # A view's presence may lag the store this long (a sighting is written only every
@@ -58,26 +63,65 @@ class People:
         self.table = table
         self.times = times
         self._written: dict[tuple[str, int], float] = {}
+        self._pending: dict[tuple[str, int], float] = {}  # sightings not written yet
+        self._flusher: threading.Thread | None = None
         self._lock = threading.Lock()
         self._banks = TtlCache[dict[str, float]](BANKS_KEPT_S, size=4096)
         self._bots = TtlCache[set[str]](BOTS_KEPT_S, size=4096)
         self._shown_seen = TtlCache[dict[int, float]](SEEN_KEPT_S, size=4096, clock=table.clock)
 
     def seen(self, game_id: str, seat: int) -> None:
-        """The seat's person is here now (written at most every ``WRITE_EVERY_S``)."""
+        """The seat's person is here now. Written at once at most every
+        ``WRITE_EVERY_S``; a sighting in between is kept as pending and written by
+        ``flush`` (a second later at most), so the store is never more than about
+        a second behind a person's last sighting (a claim is exact to the second)."""
         now = self.table.clock()
         key = (game_id, seat)
         with self._lock:
             if now - self._written.get(key, -WRITE_EVERY_S) < WRITE_EVERY_S:
+                self._pending[key] = now
+                self._start_flusher()
                 return
             if len(self._written) >= WRITTEN_KEPT:
                 self._written.clear()
             self._written[key] = now
+            self._pending.pop(key, None)
         self.table.store.presence.seen(game_id, seat, now)
         self._shown_seen.forget(game_id)
 
+    def flush(self) -> int:
+        """Write the sightings kept as pending; how many."""
+        with self._lock:
+            pending, self._pending = self._pending, {}
+        for (game_id, seat), at in pending.items():
+            try:
+                self.table.store.presence.seen(game_id, seat, at)
+            except Unavailable:  # the next sighting writes again
+                continue
+            self._shown_seen.forget(game_id)
+        return len(pending)
+
+    def _start_flusher(self) -> None:
+        """One thread (under gevent, a greenlet) a process writes pending sightings
+        every ``FLUSH_EVERY_S`` (called with the lock held)."""
+        if self._flusher is None:
+            self._flusher = threading.Thread(target=self._flush_forever, daemon=True,
+                                             name="stacks-api-presence")  # fmt: skip
+            self._flusher.start()
+
+    def _flush_forever(self) -> None:
+        while True:
+            time.sleep(FLUSH_EVERY_S)
+            self.flush()
+
     def last_seen(self, game_id: str) -> dict[int, float]:
-        return self.table.store.presence.of(game_id)
+        """Each seat's last sighting: the store's, or this process's own if later."""
+        seen = self.table.store.presence.of(game_id)
+        with self._lock:
+            mine = [(seat, at) for (game, seat), at in self._pending.items() if game == game_id]
+        for seat, at in mine:
+            seen[seat] = max(at, seen.get(seat, at))
+        return seen
 
     def ticker(self, game_id: str, seat: int | None) -> Callable[[], list[JSON]]:
         """For a game's stream: each call marks the stream's seat (if any) seen and

@@ -63,8 +63,9 @@ def test_an_export_holds_everything_kept_about_the_account_and_no_secret(app, cl
     keys = {"p256dh": "B" + "A" * 86, "auth": "A" * 22}
     app.extensions["stacks_api.games"].archive.pushes.subscribe(
         ada, "https://push.example/s", keys["p256dh"], keys["auth"], ["your_turn"])  # fmt: skip
+    quiet = {"from": "22:00", "to": "07:00", "tz": "UTC"}
     prefs = client.patch(f"{PLAYERS}/me/notifications", headers=bearer(key),
-                         json={"quiet_hours": {"from": "22:00", "to": "07:00", "tz": "UTC"}})  # fmt: skip
+                         json={"quiet_hours": quiet})  # fmt: skip
     assert prefs.status_code == 200, prefs.json
     lines = export(client, key)
     assert [line["type"] for line in lines] == [

@@ -129,3 +129,27 @@ def test_the_view_names_the_moment_an_absent_mover_can_be_claimed(service, clock
     clocked, _ = service.lobby.create({"variant": "sequence", "players": 2,
                                        "options": {"turn_seconds": 60}})  # fmt: skip
     assert all(p["claimable_at"] is None for p in service.play.view(clocked["id"], None)["players"])
+
+
+def test_a_claim_counts_from_the_last_sighting_not_the_last_write(service, clock):
+    """Sightings are written at most every 15 s a process: one in between was lost,
+    so a claim could come up to 15 s before its 4 minutes. Now it is kept and
+    written within a second, and the claim counts from it."""
+    game_id, tokens = two_people(service)
+    mover = service.store.load(game_id).to_move[0]
+    waiting = tokens[1 - mover]
+    clock.now += 2
+    service.play.view(game_id, tokens[mover])  # written
+    clock.now += 10
+    service.play.view(game_id, tokens[mover])  # within 15 s of the write: kept for later
+    last = clock.now
+    service.people.flush()  # what the process's flusher does within a second
+    assert service.store.presence.of(game_id)[mover] == last
+    clock.now = last + CLAIMABLE_S - 1
+    service.play.view(game_id, waiting)
+    with pytest.raises(Refusal) as early:
+        service.concede.claim(game_id, waiting)
+    assert early.value.code == "opponent_present"
+    clock.now = last + CLAIMABLE_S
+    service.concede.claim(game_id, waiting)
+    assert service.store.load(game_id).status == "finished"
