@@ -63,6 +63,13 @@ class ChallengeSchema(Schema):
     created_at = fields.Float(required=True)
     expires_at = fields.Float(required=True)
     game_id = fields.String(required=True, allow_none=True, metadata={"description": "Accepted"})
+    unrated = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "A rated challenge still waiting between two accounts that "
+                  "began 3 rated games together in the last 24 hours: pair_limit (accepted "
+                  "now, its game would be played unrated); null otherwise"},
+    )  # fmt: skip
 
 
 class ChallengeMadeSchema(Schema):

@@ -221,6 +221,9 @@ class RecordSchema(Schema):
     options = fields.Dict(required=True)
     status = fields.String(required=True, validate=validate.OneOf(sorted(ENDED)))
     rated = fields.Boolean(required=True)
+    unrated = fields.String(
+        metadata={"description": "Asked for as rated but played unrated: why (pair_limit)"}
+    )
     seats = fields.List(fields.Nested(RecordSeatSchema), required=True)
     fairness = fields.Nested(FairnessSchema, required=True)
     events = fields.List(

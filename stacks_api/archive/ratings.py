@@ -16,8 +16,21 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, tuple_, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    bindparam,
+    delete,
+    distinct,
+    func,
+    insert,
+    select,
+    true,
+    tuple_,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import aliased
 
 from ..competition.ratings import (
     PROVISIONAL_SIGMA,
@@ -34,6 +47,7 @@ from .errors import connected
 from .models import Player, PlayerRating, RatingChange
 
 ACTIVE_DAYS = 30  # the leaderboard ranks players with a rated game this recent
+OPPONENTS = 5  # ...against at least this many different opponents in that time
 BOT = bot_subject("")  # the prefix of a bot level's rated name
 Key = tuple[str, str]  # (subject, variant)
 
@@ -55,6 +69,7 @@ class RatingBook:
         self.engine = engine
         self.clock = clock
         self.starts = starts
+        self.opponents = OPPONENTS  # different opponents a leaderboard entry has met
 
     def apply(self, connection: Connection, games: Iterable[RatedGame]) -> None:
         """Rate ``games`` (new to the archive, in this transaction), oldest first."""
@@ -133,9 +148,18 @@ class RatingBook:
 
     def leaderboard(self, variant: str, limit: int, bots: bool = False) -> list[JSON]:
         """The best people of a variant (with ``bots``: the best bot accounts): no bot
-        level, no provisional rating, and only those whose last rated game ended
-        within ``ACTIVE_DAYS``."""
+        level, no provisional rating, and only those who played rated games against
+        at least ``OPPONENTS`` different opponents within ``ACTIVE_DAYS`` (a rating
+        bought from one friend or one's own bot never ranks)."""
         since = self.clock() - ACTIVE_DAYS * 86400
+        mine, theirs = aliased(RatingChange), aliased(RatingChange)
+        met_enough = (
+            select(mine.subject)
+            .join(theirs, (theirs.game_id == mine.game_id) & (theirs.side != mine.side))
+            .where(mine.variant == variant, mine.ended_at >= since)
+            .group_by(mine.subject)
+            .having(func.count(distinct(theirs.subject)) >= self.opponents)
+        )
         with connected(self.engine) as connection:
             rows = connection.execute(
                 select(
@@ -146,6 +170,7 @@ class RatingBook:
                     PlayerRating.variant == variant,
                     PlayerRating.sigma < PROVISIONAL_SIGMA,
                     PlayerRating.last_at >= since,
+                    PlayerRating.subject.in_(met_enough) if self.opponents else true(),
                     Player.closed_at.is_(None),  # closed and deleted accounts rank no more
                     Player.bot.is_(bots),
                 )

@@ -19,7 +19,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from ..model.outcomes import OPENING_MOVES, away_at_end, opening_over, own_moves
+from ..model.outcomes import away_at_end, opening_over, own_moves
 from ..model.record import JSON
 
 START_MU = 1500.0
@@ -50,6 +50,9 @@ def fresh(subject: str, variant: str) -> Rating:
 
 # A person who gave their seat up is a side of their own, numbered from here.
 GONE_SIDES = 1000
+# A game counts for ratings once every side made this many moves of its own: one
+# that ends sooner (a resignation, a leave, a claim) rates nobody.
+RATED_MOVES = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +80,7 @@ def bot_subject(level: str) -> str:
 def standings(document: Mapping[str, Any]) -> list[Standing]:
     """The standings of a finished rated game (empty: it changes no rating).
 
-    Only play is rated: a game in which a side made fewer than ``OPENING_MOVES``
+    Only play is rated: a game in which a side made fewer than ``RATED_MOVES``
     moves of its own (not the clock's nor the stand-in's for it), or someone left
     before the opening was over, rates nobody. Sides are the game's teams (in
     Stacks every player is one), ranked by their score: the winners first,
@@ -130,12 +133,12 @@ def _abandoned(events: list[JSON], seats: list[JSON]) -> bool:
 
 
 def _played(events: list[JSON], seats: list[JSON]) -> bool:
-    """Whether every side made ``OPENING_MOVES`` moves of its own."""
+    """Whether every side made ``RATED_MOVES`` moves of its own."""
     made = own_moves(events, len(seats))
     per_side: dict[int, int] = {}
     for seat in seats:
         per_side[_side(seat)] = per_side.get(_side(seat), 0) + made[seat["seat"]]
-    return min(per_side.values()) >= OPENING_MOVES
+    return min(per_side.values()) >= RATED_MOVES
 
 
 def _side(seat: JSON) -> int:

@@ -190,6 +190,8 @@ class GameRecord:
     chat_lines: tuple[int, int] = (0, 0)
     # A days game: each person has this many days a turn (``model.pace``), else None.
     days: int | None = None
+    # Why a game asked for as rated is played unrated (``pair_limit``), else None.
+    unrated: str | None = None
 
     @property
     def ended(self) -> bool:
@@ -255,6 +257,7 @@ class GameRecord:
             "tournament": self.tournament,
             **({"chat_lines": list(self.chat_lines)} if any(self.chat_lines) else {}),
             **({"days": self.days} if self.days else {}),
+            **({"unrated": self.unrated} if self.unrated else {}),
         }
 
     @classmethod
@@ -288,6 +291,7 @@ class GameRecord:
             tournament=data.get("tournament"),
             chat_lines=tuple(data.get("chat_lines") or (0, 0)),
             days=data.get("days"),
+            unrated=data.get("unrated"),
         )
 
 

@@ -14,12 +14,14 @@ from __future__ import annotations
 import logging
 from importlib.metadata import version
 
+from ..competition.ratings import standings
 from ..engine import restore_game
 from ..engine.replay import digest
 from ..model.events import Event
 from ..model.record import JSON, Archived, ArchivedSeat, GameRecord
 from ..store import TTL_SECONDS, GameStore
 from .ports import GameArchive
+from .rated_pairs import unused
 
 log = logging.getLogger(__name__)
 # Version 2: a person who left scores as a loser (``stacks_api.model.outcomes``); version 3:
@@ -65,6 +67,7 @@ def document(record: GameRecord, events: list[Event]) -> JSON:
         "options": dict(game.options),
         "status": record.status,
         "rated": record.rated,
+        **({"unrated": record.unrated} if record.unrated else {}),
         "seats": seats,
         "fairness": fair,
         "events": events,
@@ -122,6 +125,9 @@ class Archiving:
                 continue
             games.append(archived(record, self.store.events_after(game_id, 0)))
         self.archive.put(games)
+        for game in games:
+            if game.rated and not standings(game.document):
+                unused(self.store, game.document)  # it rated nobody: its pairs' count back
         for game_id in [g.id for g in games] + gone:
             self.store.archived(game_id)
         if gone:

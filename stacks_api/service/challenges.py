@@ -34,6 +34,7 @@ from ..store import ChallengeBoard
 from .cursors import cursor, read_cursor
 from .lobby import START_RATING, Lobby
 from .pairing import RATED_CLOCK_S, RECOVER_AFTER_S
+from .rated_pairs import PAIR_LIMIT, at_limit
 from .table import Table
 from .views import render
 
@@ -93,7 +94,15 @@ class Challenges:
         if refused == "limit":
             raise Refusal("rate_limited", f"at most {MOST_PENDING} of your challenges may wait "
                                           "at once", retry_after=60)  # fmt: skip
-        return made.shown(), token
+        return self._shown(made), token
+
+    def _shown(self, challenge: Challenge) -> JSON:
+        """A challenge as its players see it: a rated one between two accounts that
+        began three rated games together lately says it would be played unrated."""
+        limited = (challenge.rated and challenge.pending
+                   and at_limit(self.table.store, challenge.challenger, challenge.challenged,
+                                self.table.clock()))  # fmt: skip
+        return {**challenge.shown(), "unrated": PAIR_LIMIT if limited else None}
 
     def settings(self, player_id: str, accepts: bool | None = None) -> JSON:
         """The player's settings, changed first if ``accepts`` is given."""
@@ -113,12 +122,12 @@ class Challenges:
         if after is not None:
             at, last_id = read_cursor(after)
             every = [c for c in every if (c.created_at, c.id) < (at, last_id)]
-        page = [self._current(c).shown() for c in every[:limit]]
+        page = [self._shown(self._current(c)) for c in every[:limit]]
         more = len(every) > limit
         return page, cursor(page[-1]["created_at"], page[-1]["id"]) if more else None
 
     def get(self, player_id: str, challenge_id: str) -> JSON:
-        return self._own(player_id, challenge_id).shown()
+        return self._shown(self._own(player_id, challenge_id))
 
     def answer(self, player_id: str, challenge_id: str, how: str, entropy: str | None) -> JSON:
         """Accept, decline or cancel a pending challenge; an acceptance answers the game
@@ -150,9 +159,9 @@ class Challenges:
         if settled.status != ANSWERS[how] or settled.game_id != answer.game_id:
             raise Refusal("challenge_closed", f"the challenge is {settled.status}")
         if token is None:
-            return {"challenge": settled.shown()}
+            return {"challenge": self._shown(settled)}
         game = self._open(settled)
-        return {"challenge": settled.shown(), "game": game, "seat": 1, "token": token}
+        return {"challenge": self._shown(settled), "game": game, "seat": 1, "token": token}
 
     def _gone(self, player_id: str) -> bool:
         """Whether the account was closed or deleted (its challenges die with it)."""
@@ -207,7 +216,9 @@ class Challenges:
             challenge.game_id, game, seats, token_hash(new_token()), fair,
             unlisted=challenge.unlisted, rated=challenge.rated, days=challenge.days,
         )  # fmt: skip
-        if self.table.store.create(record, events):
+        made = self.table.create(record, events)
+        if made is not None:
+            record = made
             self.table.schedule(record)
             for player, _, _ in taken:
                 self.table.store.index_player_game(player, record.id, self.table.clock())

@@ -209,7 +209,7 @@ class Pairing:
             unlisted=True, rated=seek.rated, days=seek.days,
         )  # fmt: skip
         record = replace(record, due_at=self.table.clock() + RESERVED_S)
-        if self.table.store.create(record, events):
+        if self.table.create(record, events) is not None:
             self.table.schedule(record)
             for s in group:
                 self.table.store.index_player_game(s.player_id, record.id, self.table.clock())

@@ -13,7 +13,7 @@ from .table import Table
 # casual: not a rated game; live: rated, not over yet; pending: over, not rated
 # yet (the archive keeps it in a moment); rated: here are the changes;
 # unrated: a rated game that changed nobody's rating (cancelled, abandoned in its
-# first moves, or a side made fewer than two moves of its own).
+# first moves, or a side made fewer than five moves of its own).
 STATES = ("casual", "live", "pending", "rated", "unrated")
 
 

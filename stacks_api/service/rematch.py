@@ -77,8 +77,9 @@ class Rematch:
                                            rated=old.rated, days=old.days)  # fmt: skip
         if record.status == "waiting":  # people to come back: they have RESERVED_S
             record = replace(record, due_at=self.table.clock() + RESERVED_S)
-        if self.table.store.create(record, events):
-            self.table.schedule(record)
+        made = self.table.create(record, events)
+        if made is not None:
+            self.table.schedule(made)
 
     def _claim(self, next_id: str, seat: int, before: Seat, entropy: str | None) -> JSON:
         token = new_token()

@@ -88,6 +88,7 @@ def kept_record(document: JSON) -> GameRecord:
         rematch_of=document["rematch_of"],
         fairness=_fairness(fair),
         rated=document.get("rated", False),
+        unrated=document.get("unrated"),
     )
 
 

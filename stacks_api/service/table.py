@@ -16,6 +16,7 @@ from ..runtime.ttl_cache import TtlCache
 from ..store import Change, GameStore
 from .archiving import archivable
 from .ports import Archive, Jobs
+from .rated_pairs import within_limit
 from .replay import final_record
 
 Decide = Callable[[GameRecord], tuple[Change, JSON]]
@@ -164,6 +165,8 @@ class Table:
             change, result = decide(record)
             if change.record is not None:
                 change.record = replace(change.record, updated_at=self.clock())
+                if record.status == "waiting" and change.record.status == "active":
+                    change.record = self._starting(change.record)
                 change.archive = archivable(record, change.record)
             written[:] = [] if change.record is None else [change.record]
             return change, result
@@ -177,6 +180,17 @@ class Table:
         if written and written[0].ended:
             self.jobs.ended()
         return result
+
+    def create(self, record: GameRecord, events: list[Event]) -> GameRecord | None:
+        """Store a new game (one that starts at once is checked as every start is);
+        the record stored, or None if a game of its id exists already."""
+        if record.status == "active":
+            record = self._starting(record)
+        return record if self.store.create(record, events) else None
+
+    def _starting(self, record: GameRecord) -> GameRecord:
+        """A game about to start: a rated one within its pairs' daily limit, or unrated."""
+        return within_limit(self.store, record, self.game(record), self.clock())
 
     def schedule(self, record: GameRecord) -> None:
         """Tell the runners when a write left the game needing one (its entry in the

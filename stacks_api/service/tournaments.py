@@ -338,8 +338,9 @@ class Tournaments:
             table.game_id, game, seats, token_hash(new_token()), fair, rated=tournament.rated,
             tournament={"id": tournament.id, "round": table.round}, days=days,
         )  # fmt: skip
-        if self.table.store.create(record, events):
-            self.table.schedule(record)
+        made = self.table.create(record, events)
+        if made is not None:
+            self.table.schedule(made)
             for seat in seats:
                 if seat.player_id is not None:
                     self.table.store.index_player_game(seat.player_id, record.id,

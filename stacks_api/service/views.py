@@ -37,7 +37,7 @@ def render(
     view.update(id=record.id, status=record.status, version=record.version,
                 practice=record.practice, deadline=record.clock, rematch=record.rematch,
                 fairness=fair, cancel_agreed=list(record.cancel_agreed),
-                unlisted=record.unlisted, rated=record.rated,
+                unlisted=record.unlisted, rated=record.rated, unrated=record.unrated,
                 tournament=record.tournament,
                 pace=None if record.days is None else {"days": record.days})  # fmt: skip
     scores = record.result.scores if record.result is not None else None

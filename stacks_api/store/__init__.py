@@ -208,6 +208,21 @@ class PresenceBoard(Protocol):
         """Each seat's person's last time seen (seats never seen are absent)."""
 
 
+class RatedPairs(Protocol):
+    """The rated games each pair of accounts began lately (``store.rated_pairs``)."""
+
+    def claim(self, game_id: str, pairs: list[str], now: float, most: int, window_s: float) -> bool:
+        """Count ``game_id`` for each of ``pairs`` if none of them began ``most`` other
+        rated games in the last ``window_s``; whether it did (for all, or none). A game
+        counted before is counted still (a decision made again claims it again)."""
+
+    def count(self, pair: str, now: float, window_s: float) -> int:
+        """The rated games ``pair`` began in the last ``window_s``."""
+
+    def release(self, game_id: str, pairs: list[str]) -> None:
+        """``game_id`` counts no more for ``pairs`` (it rated nobody)."""
+
+
 class RevocationCount(Protocol):
     """How many credentials were revoked, server-wide (``store.revocations``)."""
 
@@ -263,6 +278,10 @@ class GameStore(Protocol):
     @property
     def presence(self) -> PresenceBoard:
         """When each seat's person was last seen."""
+
+    @property
+    def rated_pairs(self) -> RatedPairs:
+        """The rated games each pair of accounts began lately."""
 
     @property
     def revocations(self) -> RevocationCount:

@@ -128,6 +128,11 @@ class Keys:
         script is atomic."""
         return f"{self.prefix}:{{challenges}}:{part}"
 
+    def rated_pair(self, pair: str) -> str:
+        """The rated games two accounts began lately (``store.rated_pairs``): every
+        pair in one slot, so one script claims a game's pairs at once."""
+        return f"{self.prefix}:{{rated-pairs}}:{pair}"
+
     def job(self, kind: str, key: str) -> str:
         """A worker's job of ``kind`` (hint, analysis), its result or its "asked" mark:
         ``key`` begins with the game's id (a hint's is ``<game>:<seat>:<version>``)."""

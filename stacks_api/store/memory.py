@@ -25,6 +25,7 @@ from .memory_jobs import MemoryJobs
 from .memory_seeks import MemorySeeks
 from .memory_work import MemoryWorkQueue
 from .presence import MemoryPresence
+from .rated_pairs import MemoryRatedPairs
 from .revocations import MemoryRevocations
 
 T = TypeVar("T")
@@ -70,6 +71,7 @@ class MemoryStore:
         self.budgets = Budgets(None, "memory")
         self.presence = MemoryPresence()
         self.revocations = MemoryRevocations()
+        self.rated_pairs = MemoryRatedPairs()
         self.hints = MemoryJobs(clock)
         self.analyses = MemoryJobs(clock)
         # Ended games waiting to be archived: id -> when it may next be claimed.

@@ -37,6 +37,7 @@ from .budgets import Budgets
 from .keys import Keys
 from .packing import pack_events, pack_record, unpack_events, unpack_record
 from .presence import RedisPresence
+from .rated_pairs import RedisRatedPairs
 from .redis_challenges import RedisChallenges
 from .redis_connect import connect
 from .redis_errors import FAILURES, reachable
@@ -143,6 +144,7 @@ class RedisStore(RedisOutbox, RedisStreams):
         self.budgets = Budgets(url, prefix)
         self.presence = RedisPresence(self.connection, self.keys)
         self.revocations = RedisRevocations(self.connection, self.keys.revocations())
+        self.rated_pairs = RedisRatedPairs(self.connection, self.keys)
         self.hints = RedisJobs(self.connection, self.keys, "hint")
         self.analyses = RedisJobs(self.connection, self.keys, "analysis")
         self._write_game = self.connection.script(WRITE_GAME)

@@ -298,6 +298,16 @@ def view_fields(variant: str, parts: Parts, **own: fields.Field[Any]) -> dict[st
             required=True,
             metadata={"description": "Its players' ratings change when it ends"},
         ),
+        "unrated": fields.String(
+            required=True,
+            allow_none=True,
+            validate=validate.OneOf(["pair_limit"]),
+            metadata={
+                "description": "Why a game asked for as rated is played unrated: "
+                "pair_limit (two of its accounts began 3 rated games together in the "
+                "last 24 hours); null otherwise"
+            },
+        ),
         "tournament": fields.Dict(
             required=True,
             allow_none=True,

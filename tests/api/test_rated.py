@@ -163,7 +163,7 @@ def test_a_person_away_to_the_end_ranks_last_whatever_the_stand_in_did(app, clie
     now, game_id, ada, token = _clocked_rated_game(app, client, "random")
     service = app.extensions["stacks_api.games"]
     own = 0
-    while own < 3:  # three moves of Ada's own, then she is gone
+    while own < 5:  # five moves of Ada's own (a rated game's least), then she is gone
         seen = client.get(f"{API}/{game_id}", headers=bearer(token)).json
         if seen["to_move"] == [0]:
             assert act(client, game_id, token, seen["you"]["legal_actions"][0]).status_code == 200

@@ -122,20 +122,27 @@ def test_the_recompute_command_rebuilds_what_the_updates_gave(archive, database_
 
 
 def test_the_leaderboard_is_people_with_settled_ratings_best_first(archive):
-    ada, bo, cy = accounts(archive, 3)
+    ada, bo, cy, *others = accounts(archive, 7)
     games = [rated_game(f"g{n}", 1000.0 + n, [ada, bo], [1.0, 0.0] if n % 4 else [0.0, 1.0])
              for n in range(40)]  # fmt: skip
     games.append(rated_game("once", 2000.0, [cy, ada], [1.0, 0.0]))
+    games += [rated_game(f"a{n}", 1500.0 + n, [ada, who], [1.0, 0.0])
+              for n, who in enumerate(others[:3])]  # fmt: skip
     archive.games.put(games)
     archive.ratings.clock = lambda: 2000.0
     board = archive.ratings.leaderboard("sequence", 10)
-    assert [p["id"] for p in board] == [ada, bo]  # cy is provisional after one game
+    # Bo's rating is settled, but bought from one opponent: no entry until he met five.
+    assert [p["id"] for p in board] == [ada]  # cy and the others are provisional
+    archive.games.put([rated_game(f"b{n}", 1600.0 + n, [bo, who], [1.0, 0.0])
+                       for n, who in enumerate([cy, *others])])  # fmt: skip
+    board = archive.ratings.leaderboard("sequence", 10)
+    assert [p["id"] for p in board] == [ada, bo] or [p["id"] for p in board] == [bo, ada]
     assert board[0]["rating"] > board[1]["rating"]
     assert all(p["uncertainty"] < PROVISIONAL_SIGMA and not p["provisional"] for p in board)
     archive.ratings.clock = lambda: 2000.0 + 31 * 86400
     assert archive.ratings.leaderboard("sequence", 10) == []  # nobody active lately
     points = archive.ratings.history(ada, "sequence")
-    assert len(points) == 41 and points[-1]["game_id"] == "once"
+    assert len(points) == 44 and points[-1]["game_id"] == "once"
 
 
 def test_archivers_rating_games_of_the_same_player_at_once_lose_no_update(archive):

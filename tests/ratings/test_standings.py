@@ -16,7 +16,7 @@ from stacks_api.competition.ratings import (
 
 
 def document(teams: list[int | None], scores: list[float], *, left: tuple[int, ...] = (),
-             bots: dict[int, str] | None = None, moves: int = 3,
+             bots: dict[int, str] | None = None, moves: int = 6,
              left_after: int | None = None) -> dict[str, Any]:  # fmt: skip
     """A finished rated game: seat i on ``teams[i]``, each seat ``moves`` plays in
     turn; the seats in ``left`` leave after ``left_after`` rounds (default: at the end)."""
@@ -85,9 +85,10 @@ def test_a_partner_of_a_leaver_keeps_the_tables_result():
     assert moved["p0"] > START_MU > moved["p2"]
 
 
-def test_a_game_abandoned_in_its_first_moves_rates_nobody():
+def test_a_game_left_before_each_side_made_five_moves_of_its_own_rates_nobody():
     assert standings(document([0, 1], [0.0, 1.0], left=(0,), left_after=1)) == []
-    assert standings(document([0, 1], [0.0, 1.0], left=(0,), left_after=2)) != []
+    assert standings(document([0, 1], [0.0, 1.0], left=(0,), left_after=4)) == []
+    assert standings(document([0, 1], [0.0, 1.0], left=(0,), left_after=5)) != []
 
 
 def test_casual_and_cancelled_games_rate_nobody():
@@ -120,15 +121,17 @@ def _timed_out(doc: dict[str, Any], seat: int, rounds: range) -> dict[str, Any]:
 def test_a_side_whose_every_move_the_clock_made_rates_nobody():
     doc = _timed_out(document([0, 1], [1.0, 0.0], bots={1: "beginner"}, moves=5), 0, range(5))
     assert standings(doc) == []
-    one_own = _timed_out(document([0, 1], [1.0, 0.0], moves=5), 0, range(1, 5))
-    assert standings(one_own) == [], "one move of its own is not two"
-    two_own = _timed_out(document([0, 1], [1.0, 0.0], moves=5), 0, range(2, 5))
-    assert standings(two_own) != []
+    four_own = _timed_out(document([0, 1], [1.0, 0.0], moves=8), 0, range(4, 8))
+    assert standings(four_own) == [], "four moves of its own are not five"
+    five_own = _timed_out(document([0, 1], [1.0, 0.0], moves=8), 0, range(5, 8))
+    assert standings(five_own) != []
 
 
-def test_a_team_is_rated_when_its_people_made_two_moves_between_them():
-    doc = _timed_out(document([0, 1, 0, 1], [1.0, 0.0, 1.0, 0.0], moves=4), 0, range(4))
+def test_a_team_is_rated_when_its_people_made_five_moves_between_them():
+    doc = _timed_out(document([0, 1, 0, 1], [1.0, 0.0, 1.0, 0.0], moves=5), 0, range(5))
     assert {s.subject for s in standings(doc)} == {"p0", "p1", "p2", "p3"}
+    fewer = _timed_out(document([0, 1, 0, 1], [1.0, 0.0, 1.0, 0.0], moves=4), 0, range(4))
+    assert standings(fewer) == []
 
 
 def _away(doc: dict[str, Any], seat: int, after_round: int, back_round: int | None = None):  # type: ignore[no-untyped-def]
@@ -147,12 +150,12 @@ def _away(doc: dict[str, Any], seat: int, after_round: int, back_round: int | No
 
 
 def test_a_person_away_to_the_end_ranks_last_and_gains_nothing_from_the_stand_in():
-    won_for_them = _away(document([0, 1], [1.0, 0.0], moves=5), 0, after_round=2)
+    won_for_them = _away(document([0, 1], [1.0, 0.0], moves=9), 0, after_round=5)
     rated = {s.subject: s for s in standings(won_for_them)}
     assert rated["p0"].gone and rated["p0"].rank > rated["p1"].rank == 1
     moved = after(won_for_them)
     assert moved["p0"] < START_MU < moved["p1"]
-    came_back = _away(document([0, 1], [1.0, 0.0], moves=5), 0, after_round=2, back_round=4)
+    came_back = _away(document([0, 1], [1.0, 0.0], moves=9), 0, after_round=5, back_round=7)
     assert after(came_back)["p0"] > START_MU, "back before the end: ranked by the result"
 
 

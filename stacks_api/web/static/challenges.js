@@ -53,7 +53,8 @@ export function challengeButton(player, variant, say) {
         [made.challenge.id]: { commitment: made.challenge.commitment, entropy, token: made.token } }));
       box.replaceChildren(h("span", { class: "hint", role: "status", "data-challenge-sent": made.challenge.id },
         t(made.challenge.days ? "challenge_sent_days" : "challenge_sent",
-          { name: player.name, pace: paceText(made.challenge) })));
+          { name: player.name, pace: paceText(made.challenge) }),
+        made.challenge.unrated ? ` ${t(`unrated_${made.challenge.unrated}`)}` : ""));
     } catch (error) {
       say(error.message);
       reset();
@@ -112,6 +113,7 @@ function notice(challenge, me, say, look) {
     const answer = (work) => async () => { await work(challenge, say); look(); };
     return h("p", { class: "notice", "data-challenge-notice": challenge.id },
       t("challenged_by", { name: challenge.from_name, variant, kind, pace: paceText(challenge) }), " ",
+      challenge.unrated ? h("small", { "data-unrated": challenge.unrated }, t(`unrated_${challenge.unrated}`), " ") : null,
       h("button", { type: "button", class: "small primary", "data-accept": challenge.id, onclick: answer(accept) }, t("accept")), " ",
       h("button", { type: "button", class: "small quiet", "data-decline": challenge.id, onclick: answer(decline) }, t("decline")));
   }

@@ -19,6 +19,9 @@ function signed(change) {
 // A rated game under way: what a win or a loss would do to this seat's rating
 // (for a spectator, that the game is rated), asked once when the game starts.
 export function stakesLine(view, stakes) {
+  if (view.unrated && !["finished", "cancelled", "aborted"].includes(view.status)) {
+    return h("p", { class: "stakes", "data-unrated": view.unrated }, t(`unrated_${view.unrated}`));
+  }
   if (!view.rated || view.status !== "active") return null;
   const mine = view.you && stakes?.find((s) => s.seat === view.you.seat);
   return h("p", { class: "stakes", "data-stakes": mine ? `${mine.win},${mine.loss}` : "" },

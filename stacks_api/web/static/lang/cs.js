@@ -233,7 +233,7 @@ export const STRINGS = {
   player: "Hráč",
   rating: "Hodnocení",
   games_played: "Hry",
-  leaderboard_rule: "Jen lidé s ustáleným hodnocením, kteří hráli hodnoceně v posledních 30 dnech.",
+  leaderboard_rule: "Jen lidé s ustáleným hodnocením, kteří v posledních 30 dnech hráli hodnocené hry aspoň s pěti různými soupeři.",
   leaderboard_empty: "Zatím nikdo není v žebříčku.",
   play_now: "Hrát hned",
   quick_clock: "Čas na tah",
@@ -577,4 +577,5 @@ export const STRINGS = {
   problem_store_unavailable: "Server teď nedosáhne na svá data: zkuste to za chvíli.",
   problem_degraded: "Server se zotavuje: zkuste to za chvíli.",
   absent_now: "{name} je pryč.",
+  unrated_pair_limit: "Hraje se bez hodnocení: spolu jste za posledních 24 hodin začali tři hodnocené hry.",
 };

@@ -233,7 +233,7 @@ export const STRINGS = {
   player: "Player",
   rating: "Rating",
   games_played: "Games",
-  leaderboard_rule: "Only people with a settled rating who played rated in the last 30 days.",
+  leaderboard_rule: "Only people with a settled rating who played rated games against at least five different opponents in the last 30 days.",
   leaderboard_empty: "Nobody is ranked yet.",
   play_now: "Play now",
   quick_clock: "Time a turn",
@@ -572,4 +572,5 @@ export const STRINGS = {
   problem_store_unavailable: "The server cannot reach its storage now: try again in a moment.",
   problem_degraded: "The server is recovering: try again in a moment.",
   absent_now: "{name} is away.",
+  unrated_pair_limit: "Played unrated: you two have begun three rated games together in the last 24 hours.",
 };

@@ -233,7 +233,7 @@ export const STRINGS = {
   player: "Pelaaja",
   rating: "Luokitus",
   games_played: "Pelit",
-  leaderboard_rule: "Vain vakiintuneen luokituksen pelaajat, jotka pelasivat luokiteltua viimeisten 30 päivän aikana.",
+  leaderboard_rule: "Vain vakiintuneen luokituksen pelaajat, jotka pelasivat luokiteltuja pelejä vähintään viittä eri vastustajaa vastaan viimeisten 30 päivän aikana.",
   leaderboard_empty: "Kukaan ei ole vielä taulukossa.",
   play_now: "Pelaa nyt",
   quick_clock: "Aika vuoroa kohden",
@@ -572,4 +572,5 @@ export const STRINGS = {
   problem_store_unavailable: "Palvelin ei tavoita tallennustaan juuri nyt: yritä hetken päästä uudelleen.",
   problem_degraded: "Palvelin toipuu: yritä hetken päästä uudelleen.",
   absent_now: "{name} on poissa.",
+  unrated_pair_limit: "Pelataan luokittelematta: olette aloittaneet kolme luokiteltua peliä keskenänne viimeisten 24 tunnin aikana.",
 };

@@ -233,7 +233,7 @@ export const STRINGS = {
   player: "Gracz",
   rating: "Ranking",
   games_played: "Gry",
-  leaderboard_rule: "Tylko osoby z ustalonym rankingiem, które grały rankingowo w ostatnich 30 dniach.",
+  leaderboard_rule: "Tylko osoby z ustalonym rankingiem, które w ostatnich 30 dniach grały rankingowo z co najmniej pięcioma różnymi przeciwnikami.",
   leaderboard_empty: "Nikt nie jest jeszcze sklasyfikowany.",
   play_now: "Graj teraz",
   quick_clock: "Czas na ruch",
@@ -576,4 +576,5 @@ export const STRINGS = {
   problem_store_unavailable: "Serwer nie ma teraz dostępu do swoich danych: spróbuj za chwilę.",
   problem_degraded: "Serwer dochodzi do siebie: spróbuj za chwilę.",
   absent_now: "{name}: nieobecność.",
+  unrated_pair_limit: "Gra bez rankingu: rozpoczęliście już razem trzy gry rankingowe w ciągu ostatnich 24 godzin.",
 };

@@ -233,7 +233,7 @@ export const STRINGS = {
   player: "Jogador",
   rating: "Rating",
   games_played: "Jogos",
-  leaderboard_rule: "Só pessoas com rating estável que jogaram com rating nos últimos 30 dias.",
+  leaderboard_rule: "Só pessoas com classificação estável que jogaram partidas valendo classificação contra pelo menos cinco adversários diferentes nos últimos 30 dias.",
   leaderboard_empty: "Ainda ninguém está classificado.",
   play_now: "Jogar agora",
   quick_clock: "Tempo por jogada",
@@ -572,4 +572,5 @@ export const STRINGS = {
   problem_store_unavailable: "O servidor não alcança os seus dados agora: tente de novo em instantes.",
   problem_degraded: "O servidor está se recuperando: tente de novo em instantes.",
   absent_now: "{name} está ausente.",
+  unrated_pair_limit: "Jogado sem valer classificação: vocês dois já começaram três jogos valendo classificação nas últimas 24 horas.",
 };

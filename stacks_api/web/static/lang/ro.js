@@ -233,7 +233,7 @@ export const STRINGS = {
   player: "Jucător",
   rating: "Rating",
   games_played: "Jocuri",
-  leaderboard_rule: "Doar persoane cu rating stabil care au jucat cu rating în ultimele 30 de zile.",
+  leaderboard_rule: "Doar persoane cu rating stabil care au jucat jocuri cu rating cu cel puțin cinci adversari diferiți în ultimele 30 de zile.",
   leaderboard_empty: "Nimeni nu e încă în clasament.",
   play_now: "Joacă acum",
   quick_clock: "Timp pe tură",
@@ -577,4 +577,5 @@ export const STRINGS = {
   problem_store_unavailable: "Serverul nu își poate accesa datele acum: încearcă din nou peste puțin timp.",
   problem_degraded: "Serverul se refă: încearcă din nou peste puțin timp.",
   absent_now: "{name} lipsește.",
+  unrated_pair_limit: "Se joacă fără rating: ați început deja împreună trei jocuri cu rating în ultimele 24 de ore.",
 };
