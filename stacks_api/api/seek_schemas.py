@@ -53,3 +53,10 @@ class SeekSchema(Schema):
     expires_at = fields.Float(required=True)
     game_id = fields.String(required=True, allow_none=True)
     seat = whole(required=True, allow_none=True)
+    unrated = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Paired into a rated game two of whose accounts began 3 "
+                  "rated games together in the last 24 hours: pair_limit (it is played "
+                  "unrated); null otherwise"},
+    )  # fmt: skip

@@ -32,6 +32,7 @@ from ..model.tokens import new_token, token_hash
 from ..runtime import metrics
 from ..store import SeekBoard
 from .lobby import Lobby, committed
+from .rated_pairs import PAIR_LIMIT, at_limit
 from .rematch import RESERVED_S
 from .table import Table
 
@@ -149,7 +150,7 @@ class Pairing:
         if held is not None:
             raise Refusal("already_seeking", f"you already wait for a game: seek {held.id}")
         self.pair(seek.pool, now)
-        return (self.board.get(seek.id) or seek).shown()
+        return self._shown(self.board.get(seek.id) or seek)
 
     def status(self, player_id: str, seek_id: str) -> JSON:
         """The player's seek, after a pass over its pool."""
@@ -163,7 +164,22 @@ class Pairing:
             group = [s for s in map(self.board.get, seek.group) if s is not None]
             if len(group) == seek.players:  # else forgotten: closed over an hour ago
                 self._open(seek, group)
-        return seek.shown()
+        return self._shown(seek)
+
+    def _shown(self, seek: Seek) -> JSON:
+        """The seek as its player sees it: once paired into a rated game that two of
+        its accounts may not rate today, it says so (``service.rated_pairs``)."""
+        unrated = None
+        record = self.table.store.load(seek.game_id) if seek.rated and seek.game_id else None
+        if record is not None:
+            unrated = record.unrated
+            accounts = [s.player_id for s in record.seats if s.player_id is not None]
+            if record.status == "waiting" and any(
+                at_limit(self.table.store, a, b, self.table.clock())
+                for n, a in enumerate(accounts) for b in accounts[n + 1:]
+            ):  # fmt: skip
+                unrated = PAIR_LIMIT
+        return {**seek.shown(), "unrated": unrated}
 
     def withdraw(self, player_id: str, seek_id: str) -> JSON:
         self._own(player_id, seek_id)
@@ -172,7 +188,7 @@ class Pairing:
             raise Refusal("not_found", f"you have no seek with id {seek_id!r}")
         if seek.status == "paired":
             raise Refusal("game_started", f"you were paired already: game {seek.game_id}")
-        return seek.shown()
+        return self._shown(seek)
 
     def run(self, now: float) -> int:
         """A pass over every pool (the background workers' part); games made."""
