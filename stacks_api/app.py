@@ -31,6 +31,7 @@ from .api import (
     players,
     ratings,
     scopes,
+    socket,
     table,
     tournaments,
     tracing,
@@ -106,6 +107,8 @@ def create_app(config: type | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(analysis.blp)
     api.register_blueprint(metrics.blp)
     api.register_blueprint(oauth.blp)
+    api.register_blueprint(socket.blp)
+    socket.install(app)  # the WebSocket upgrade, beside its documented GET
     app.register_blueprint(docs.blp)
     app.register_blueprint(web.blp)
     app.extensions["stacks_api.api"] = api

@@ -17,7 +17,9 @@ beside the commitment seen before the join, to verify the game later. A 429
 ``Retry-After``, plus a random share of an exponential back-off, so many
 clients refused together do not return together.
 ``follow`` iterates over a game's event stream and reconnects with
-``Last-Event-ID``, so no event is lost or repeated.
+``Last-Event-ID``, so no event is lost or repeated. ``socket`` opens a WebSocket
+on a game instead (``GameSocket``): moves at the cost of a message, and every
+change of the game as it happens.
 """
 
 from __future__ import annotations
@@ -147,6 +149,10 @@ class Client:
         self._seen[game_id] = done["game"]["version"]
         return done
 
+    def socket(self, game_id: str, token: str | None = None) -> GameSocket:
+        """A WebSocket on the game, for ``token``'s seat (or a spectator)."""
+        return GameSocket(self.base.removesuffix("/api/v1"), game_id, token, self.timeout)
+
     def cancel(self, game_id: str, token: str) -> JSON:
         """Cancel a game: the host token before the deal; after it, each person's
         seat token counts as that person's agreement."""
@@ -254,6 +260,113 @@ class Client:
             body: JSON = response.json()
             return body
         raise AssertionError("unreachable")
+
+
+class GameSocket:
+    """One WebSocket on a game (docs/api.md, "Play over one socket"): what a seat (or,
+    with no token, a spectator) sees, moves at the cost of a message, and every
+    change as it happens.
+
+    >>> table = api.socket(game["id"], me.token)
+    >>> table.act(table.view["you"]["legal_actions"][0])  # {"version", "events"}
+    >>> table.next_message(timeout=5)  # {"type": "events", ...}, presence, ...
+
+    ``view`` is the view the socket opened with; ``version`` the newest version
+    heard. Each request has an id of its own: after a lost connection the client
+    opens a new socket and sends it again, and the server answers it once more
+    without applying it twice.
+    """
+
+    def __init__(self, base_url: str, game_id: str, token: str | None = None,
+                 timeout: float = 15.0) -> None:  # fmt: skip
+        scheme, rest = base_url.rstrip("/").split("://", 1)
+        self.url = f"{'wss' if scheme == 'https' else 'ws'}://{rest}/api/v1/games/{game_id}/socket"
+        self.token, self.timeout = token, timeout
+        self.heard: list[JSON] = []  # what came meanwhile, oldest first
+        self._open()
+
+    def _open(self) -> None:
+        from simple_websocket import Client as WebSocket  # only socket users need it
+
+        self._ws = WebSocket.connect(self.url)
+        self._send({"type": "hello", "token": self.token})
+        first = self._message(self.timeout)
+        if first is None:
+            raise TimeoutError(f"the server said nothing for {self.timeout} s")
+        if first["type"] != "state":
+            raise ApiError(first.get("problem", {"code": "unknown", "detail": str(first)}))
+        self.view: JSON = first["view"]
+        self.version: int = self.view["version"]
+
+    def act(self, action: JSON, version: int | None = None) -> JSON:
+        """Play ``action`` at ``version`` (the newest heard, by default)."""
+        return self._ask({"type": "action", "action": action,
+                          "version": self.version if version is None else version})  # fmt: skip
+
+    def say(self, text: str) -> JSON:
+        return self._ask({"type": "chat", "text": text})
+
+    def resign(self) -> JSON:
+        return self._ask({"type": "resign"})
+
+    def claim(self, outcome: str = "win") -> JSON:
+        return self._ask({"type": "claim", "outcome": outcome})
+
+    def next_message(self, timeout: float | None = None) -> JSON | None:
+        """The next message heard (events, presence, state), or None after ``timeout``."""
+        if self.heard:
+            return self.heard.pop(0)
+        return self._message(timeout)
+
+    def close(self) -> None:
+        self._ws.close()
+
+    def _ask(self, message: JSON) -> JSON:
+        """Send ``message`` with an id and wait for its answer (once more on a new
+        socket if the connection is lost meanwhile)."""
+        message = {**message, "id": uuid.uuid4().hex}
+        from simple_websocket import ConnectionClosed
+
+        for attempt in range(2):
+            try:
+                self._send(message)
+                while True:
+                    answer = self._receive()
+                    if answer.get("id") == message["id"]:
+                        break
+            except ConnectionClosed:
+                if attempt:
+                    raise
+                self._open()
+                continue
+            if answer["type"] == "refused":
+                raise ApiError(answer["problem"])
+            return answer
+        raise AssertionError("unreachable")
+
+    def _send(self, message: JSON) -> None:
+        self._ws.send(json.dumps(message))
+
+    def _receive(self) -> JSON:
+        """The next message, within ``timeout``; events and presence heard on the way
+        are kept in ``heard``."""
+        message = self._message(self.timeout)
+        if message is None:
+            raise TimeoutError(f"the server said nothing for {self.timeout} s")
+        if message["type"] in ("events", "presence", "state"):
+            self.heard.append(message)
+        return message
+
+    def _message(self, timeout: float | None) -> JSON | None:
+        raw = self._ws.receive(timeout)
+        if raw is None:
+            return None
+        message: JSON = json.loads(raw)
+        if message["type"] == "events":
+            self.version = max(self.version, message["version"])
+        elif message["type"] == "state":
+            self.version = message["view"]["version"]
+        return message
 
 
 def _problem(response: requests.Response) -> JSON:

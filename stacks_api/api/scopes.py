@@ -47,6 +47,7 @@ NEEDED: dict[tuple[str, str], Needed] = {
     # Playing: a game as the account's seat sees it, and what it does there.
     ("GET", GAME): (PLAY, READ),
     ("GET", f"{GAME}/events"): (PLAY, READ),
+    ("GET", f"{GAME}/socket"): None,  # the token comes in the socket's hello, checked there
     ("GET", f"{GAME}/chat"): (PLAY, READ),
     ("DELETE", GAME): PLAY,
     ("POST", f"{GAME}/players"): PLAY,
@@ -110,10 +111,19 @@ def check_scope() -> None:
     # HEAD and OPTIONS read what GET reads (Flask answers HEAD with the GET route):
     # they need what GET needs, never less.
     method = "GET" if request.method in ("HEAD", "OPTIONS") else request.method
-    wanted = needed(method, request.url_rule.rule)
+    require(bearer_token(), method, request.url_rule.rule)
+
+
+def require(token: str | None, method: str, rule: str) -> None:
+    """403 ``missing_scope`` unless ``token`` (an app's or personal token; anything
+    else passes) may do what ``method`` on ``rule`` does: the routes' own check,
+    which a socket's messages pass too (``api.socket``)."""
+    if token is None or not scopes.is_granted_token(token):
+        return
+    wanted = needed(method, rule)
     if wanted is None:
         return
-    caller = current_app.extensions["stacks_api.games"].table.caller(bearer_token())
+    caller = current_app.extensions["stacks_api.games"].table.caller(token)
     alternatives = (wanted,) if isinstance(wanted, str) else wanted
     if alternatives == (ACCOUNT,):  # a key's alone: no token is ever given it
         raise Refusal("missing_scope", "only the account's own player key may do that (its "

@@ -57,6 +57,7 @@ CODES: dict[str, tuple[int, str]] = {
     "validation_error": (422, "Validation error"),
     "idempotency_key_reused": (422, "Idempotency key reused"),
     "rate_limited": (429, "Too many requests"),
+    "upgrade_required": (426, "Upgrade required"),
     "headers_too_large": (431, "Request header fields too large"),
     "internal_error": (500, "Internal server error"),
     "not_implemented": (501, "Not implemented"),

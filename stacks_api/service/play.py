@@ -143,13 +143,18 @@ class Play:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         wait_s: float = 0,
+        events_only: bool = False,
     ) -> JSON:
         """Apply one action for ``token``'s seat; atomic. Bots answer in the background.
 
         With an idempotency key, the first outcome (the response, or the refusal)
         is stored in the same atomic write and replayed to every retry. With
         ``wait_s``, the answer waits until a human must act (up to that long) and
-        its events run from the action up to then.
+        its events run from the action up to then. ``events_only`` (a socket,
+        which hears the game as it changes): the answer is the new ``version`` and
+        the action's ``events``, with no view rendered; and one that names the
+        game's current version, which no applied action can have left as it was,
+        is decided without reading a first outcome (a round trip saved a move).
         """
         caller = self.table.caller(token)
         fingerprint = hashlib.sha256(
@@ -160,7 +165,9 @@ class Play:
             # Authentication comes first: a refused token stores nothing.
             seat = self.table.acting_seat(record, caller)
             slot = None if idempotency_key is None else idempotency_slot(seat, idempotency_key)
-            if slot is not None:
+            fresh = (events_only and expected_version is not None
+                     and self._current(record, expected_version))  # fmt: skip
+            if slot is not None and not fresh:
                 prior = self.table.store.recall(game_id, slot)
                 if prior is not None:
                     if prior["fingerprint"] != fingerprint:
@@ -170,7 +177,7 @@ class Play:
                         )
                     return Change(None), prior["outcome"]
             try:
-                change, outcome = self._apply(record, seat, action, expected_version)
+                change, outcome = self._apply(record, seat, action, expected_version, events_only)
             except Refusal as refusal:
                 if slot is None:
                     raise
@@ -187,6 +194,9 @@ class Play:
         if "problem" in outcome:  # remembered by an earlier release (kept for 24 h)
             raise Refusal.from_dict(outcome["problem"])
         response: JSON = outcome["response"]
+        if events_only:
+            metrics.ACTIONS.labels(variant=response["variant"], by="person").inc()
+            return response
         metrics.ACTIONS.labels(variant=response["game"]["variant"], by="person").inc()
         if wait_s > 0:
             response = self._waited(game_id, response, wait_s)
@@ -203,7 +213,12 @@ class Play:
             player.update(people.get(player["seat"], UNKNOWN))
 
     def _apply(
-        self, record: GameRecord, seat: int, action: JSON, expected_version: int | None
+        self,
+        record: GameRecord,
+        seat: int,
+        action: JSON,
+        expected_version: int | None,
+        events_only: bool = False,
     ) -> tuple[Change, JSON]:
         if record.status != "active":
             raise Refusal("game_not_active", f"the game is {record.status}")
@@ -226,6 +241,9 @@ class Play:
             raise Refusal(ENGINE_CODES[err.code], err.message) from None
         record, back = _present(record, seat)
         record = settled(stamped(record, back + applied, events), game, now, events)
+        if events_only:
+            moved = {"variant": record.variant, "version": record.version, "events": events}
+            return Change(record, events), {"response": moved}
         response = {"game": render(record, game, seat), "events": events}
         return Change(record, events), {"response": response}
 

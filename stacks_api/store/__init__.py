@@ -17,12 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ..model.challenges import Answer, Challenge
 from ..model.events import Event
 from ..model.record import JSON, GameRecord
 from ..model.seeks import Seek
+
+if TYPE_CHECKING:  # their modules import this one (its errors)
+    from .rated_pairs import RatedPairs
+    from .revocations import RevocationCount
 
 T = TypeVar("T")
 
@@ -206,29 +210,6 @@ class PresenceBoard(Protocol):
 
     def of(self, game_id: str) -> dict[int, float]:
         """Each seat's person's last time seen (seats never seen are absent)."""
-
-
-class RatedPairs(Protocol):
-    """The rated games each pair of accounts began lately (``store.rated_pairs``)."""
-
-    def claim(self, game_id: str, pairs: list[str], now: float, most: int, window_s: float) -> bool:
-        """Count ``game_id`` for each of ``pairs`` if none of them began ``most`` other
-        rated games in the last ``window_s``; whether it did (for all, or none). A game
-        counted before is counted still (a decision made again claims it again)."""
-
-    def count(self, pair: str, now: float, window_s: float) -> int:
-        """The rated games ``pair`` began in the last ``window_s``."""
-
-    def release(self, game_id: str, pairs: list[str]) -> None:
-        """``game_id`` counts no more for ``pairs`` (it rated nobody)."""
-
-
-class RevocationCount(Protocol):
-    """How many credentials were revoked, server-wide (``store.revocations``)."""
-
-    def bump(self) -> None: ...
-
-    def count(self) -> int: ...
 
 
 class Budget(Protocol):

@@ -7,6 +7,7 @@ atomic script) or in this process's memory."""
 from __future__ import annotations
 
 import threading
+from typing import Protocol
 
 from .keys import Keys
 from .redis_connect import Connection
@@ -27,6 +28,21 @@ for _, key in ipairs(KEYS) do
 end
 return 1
 """
+
+
+class RatedPairs(Protocol):
+    """The rated games each pair of accounts began lately (``store.rated_pairs``)."""
+
+    def claim(self, game_id: str, pairs: list[str], now: float, most: int, window_s: float) -> bool:
+        """Count ``game_id`` for each of ``pairs`` if none of them began ``most`` other
+        rated games in the last ``window_s``; whether it did (for all, or none). A game
+        counted before is counted still (a decision made again claims it again)."""
+
+    def count(self, pair: str, now: float, window_s: float) -> int:
+        """The rated games ``pair`` began in the last ``window_s``."""
+
+    def release(self, game_id: str, pairs: list[str]) -> None:
+        """``game_id`` counts no more for ``pairs`` (it rated nobody)."""
 
 
 class MemoryRatedPairs:

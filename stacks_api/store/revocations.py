@@ -5,9 +5,18 @@ plain key), or in this process's memory."""
 from __future__ import annotations
 
 import threading
+from typing import Protocol
 
 from .redis_connect import Connection
 from .redis_errors import reachable
+
+
+class RevocationCount(Protocol):
+    """How many credentials were revoked, server-wide (``store.revocations``)."""
+
+    def bump(self) -> None: ...
+
+    def count(self) -> int: ...
 
 
 class MemoryRevocations:

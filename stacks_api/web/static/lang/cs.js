@@ -578,4 +578,5 @@ export const STRINGS = {
   problem_degraded: "Server se zotavuje: zkuste to za chvíli.",
   absent_now: "{name} je pryč.",
   unrated_pair_limit: "Hraje se bez hodnocení: spolu jste za posledních 24 hodin začali tři hodnocené hry.",
+  problem_upgrade_required: "Tohle vyžaduje spojení WebSocket.",
 };

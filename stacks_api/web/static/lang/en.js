@@ -573,4 +573,5 @@ export const STRINGS = {
   problem_degraded: "The server is recovering: try again in a moment.",
   absent_now: "{name} is away.",
   unrated_pair_limit: "Played unrated: you two have begun three rated games together in the last 24 hours.",
+  problem_upgrade_required: "This needs a WebSocket connection.",
 };

@@ -573,4 +573,5 @@ export const STRINGS = {
   problem_degraded: "Palvelin toipuu: yritä hetken päästä uudelleen.",
   absent_now: "{name} on poissa.",
   unrated_pair_limit: "Pelataan luokittelematta: olette aloittaneet kolme luokiteltua peliä keskenänne viimeisten 24 tunnin aikana.",
+  problem_upgrade_required: "Tämä vaatii WebSocket-yhteyden.",
 };

@@ -577,4 +577,5 @@ export const STRINGS = {
   problem_degraded: "Serwer dochodzi do siebie: spróbuj za chwilę.",
   absent_now: "{name}: nieobecność.",
   unrated_pair_limit: "Gra bez rankingu: rozpoczęliście już razem trzy gry rankingowe w ciągu ostatnich 24 godzin.",
+  problem_upgrade_required: "To wymaga połączenia WebSocket.",
 };

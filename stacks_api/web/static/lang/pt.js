@@ -573,4 +573,5 @@ export const STRINGS = {
   problem_degraded: "O servidor está se recuperando: tente de novo em instantes.",
   absent_now: "{name} está ausente.",
   unrated_pair_limit: "Jogado sem valer classificação: vocês dois já começaram três jogos valendo classificação nas últimas 24 horas.",
+  problem_upgrade_required: "Isto precisa de uma conexão WebSocket.",
 };

@@ -578,4 +578,5 @@ export const STRINGS = {
   problem_degraded: "Serverul se refă: încearcă din nou peste puțin timp.",
   absent_now: "{name} lipsește.",
   unrated_pair_limit: "Se joacă fără rating: ați început deja împreună trei jocuri cu rating în ultimele 24 de ore.",
+  problem_upgrade_required: "Este nevoie de o conexiune WebSocket.",
 };

@@ -1,0 +1,133 @@
+"""``GET /api/v1/games/{id}/socket``: a WebSocket on one game (RFC 6455, text frames
+of JSON, one message a frame; the messages are ``api.socket_session``'s).
+
+The upgrade is answered on gunicorn's own socket (simple-websocket speaks the
+protocol; each connection reads on a greenlet of its own under gevent). The
+route is counted against the event streams' limit when it opens; a plain GET
+of it (no ``Upgrade``) is a 426 problem, which is also where the OpenAPI
+document describes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from flask import Flask, Response, current_app, request
+from flask.views import MethodView
+from simple_websocket import ConnectionClosed, Server
+from wsproto.events import Ping
+
+from ..model.refusals import Refusal
+from .blueprint import Blueprint
+from .games import problems, service
+from .socket_session import Session
+
+PATH = "/api/v1/games/<game_id>/socket"
+ENDPOINT = "games.socket"  # the upgrade's view (api.limits counts it as a stream)
+MAX_MESSAGE = 16 * 1024  # bytes; an action is well under 1 KiB
+
+blp = Blueprint("socket", __name__, url_prefix="/api/v1/games",
+                description="Play over one WebSocket")  # fmt: skip
+
+
+@blp.route("/<game_id>/socket")
+class SocketDoc(MethodView):
+    @problems(404, 426, 429)
+    @blp.response(101, description="Switching Protocols: the WebSocket is open")
+    @blp.doc(operationId="openSocket", security=[])
+    def get(self, game_id: str) -> Any:
+        """A WebSocket on the game: moves, chat and every change, one connection
+
+        Open it with an `Upgrade: websocket` request (RFC 6455). Send
+        `{"type": "hello", "token": "..."}` first (a seat's token, a player key,
+        an app's or a personal token; null or none for a spectator; never in the
+        URL): the answer is `{"type": "state", "view"}`, the view this GET of
+        the game gives you. Then `{"type": "action", "id", "version", "action"}`
+        is answered `{"type": "result", "id", "version", "events"}` or `{"type":
+        "refused", "id", "problem"}` (the problem HTTP would answer); `chat`
+        (`text`), `resign` and `claim` (`outcome`) likewise; `ping` gets `pong`.
+        Every change of the game comes as `{"type": "events", "version",
+        "events"}` in order, and the table's presence as `{"type": "presence",
+        ...}`. An `id` answered before is answered again, never applied twice.
+        Close codes: 4400 a bad first message, 4401 a refused or revoked
+        credential, 4429 too many messages. docs/api.md has the whole protocol.
+        A plain GET, without the upgrade, is refused with 426.
+        """
+        raise Refusal("upgrade_required", "this route is a WebSocket: open it with "
+                      "Upgrade: websocket")  # fmt: skip
+
+
+class Adapter:
+    """simple-websocket's server as the session uses it."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+
+    @property
+    def open(self) -> bool:
+        return bool(self.server.connected)
+
+    def send(self, text: str) -> None:
+        try:
+            self.server.send(text)
+        except ConnectionClosed:
+            raise OSError("closed") from None
+
+    def receive(self, timeout: float | None) -> str | bytes | None:
+        try:
+            received: str | bytes | None = self.server.receive(timeout=timeout)
+        except ConnectionClosed:
+            return None
+        return received
+
+    def close(self, code: int, reason: str) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            self.server.close(code, reason[:120])
+
+    def ping(self) -> None:
+        """A protocol ping (its pong is noted by simple-websocket's reader)."""
+        self.server.pong_received = False
+        try:
+            self.server.sock.send(self.server.ws.send(Ping()))
+        except OSError:
+            self.server.connected = False
+
+    def heard_since_ping(self) -> bool:
+        return bool(self.server.pong_received)
+
+
+def upgrade(game_id: str) -> Response:
+    """The WebSocket's view: the game must exist; then the session runs to its end."""
+    games = service()
+    games.play.require(game_id)  # a 404 before the upgrade
+    sock = request.environ.get("gunicorn.socket")
+    if sock is not None:
+        sock.settimeout(None)  # the session's own pings and silence rule bound it
+    server = Server(request.environ, max_message_size=MAX_MESSAGE)
+    config = current_app.config
+    try:
+        Session(Adapter(server), games, game_id, config["LIMIT_ACT"],
+                config["SSE_KEEPALIVE_S"]).run()  # fmt: skip
+    finally:
+        Adapter(server).close(1000, "")
+    return _after(server.mode)
+
+
+def _after(mode: str) -> Response:
+    """What the WSGI server is handed once the socket is done with: gunicorn must not
+    write a response on a socket that has spoken WebSocket since."""
+
+    class Done(Response):
+        def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            if mode == "gunicorn":
+                raise StopIteration  # gunicorn closes the connection, writing nothing
+            return super().__call__(*args, **kwargs)
+
+    return Done()
+
+
+def install(app: Flask) -> None:
+    """The upgrade's route, beside the documented GET (matched only by WebSocket
+    requests)."""
+    app.add_url_rule(PATH, endpoint=ENDPOINT, view_func=upgrade, websocket=True)
