@@ -303,6 +303,11 @@ class GameSocket:
         return self._ask({"type": "action", "action": action,
                           "version": self.version if version is None else version})  # fmt: skip
 
+    def look(self) -> JSON:
+        """The view now (a message, not a request): ``view`` is set to it."""
+        self.view = self._ask({"type": "view"})["view"]
+        return self.view
+
     def say(self, text: str) -> JSON:
         return self._ask({"type": "chat", "text": text})
 

@@ -45,8 +45,9 @@ class SocketDoc(MethodView):
         URL): the answer is `{"type": "state", "view"}`, the view this GET of
         the game gives you. Then `{"type": "action", "id", "version", "action"}`
         is answered `{"type": "result", "id", "version", "events"}` or `{"type":
-        "refused", "id", "problem"}` (the problem HTTP would answer); `chat`
-        (`text`), `resign` and `claim` (`outcome`) likewise; `ping` gets `pong`.
+        "refused", "id", "problem"}` (the problem HTTP would answer); `view`
+        (answered with the `view`), `chat` (`text`), `resign` and `claim`
+        (`outcome`) likewise; `ping` gets `pong`.
         Every change of the game comes as `{"type": "events", "version",
         "events"}` in order, and the table's presence as `{"type": "presence",
         ...}`. An `id` answered before is answered again, never applied twice.

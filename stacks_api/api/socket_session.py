@@ -218,6 +218,12 @@ class Session:
                                    events_only=True)  # fmt: skip
         return {"version": done["version"], "events": done["events"]}
 
+    def _view(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The view now, as ``GET /games/{id}`` gives this socket's credential."""
+        require(self.token, "GET", GAME)
+        view = self.games.play.view(self.game_id, self.token)
+        return {"version": view["version"], "view": view}
+
     def _chat(self, message: dict[str, Any]) -> dict[str, Any]:
         require(self.token, "POST", f"{GAME}/chat")
         body = _loaded(SaySchema(), {"text": message.get("text")})
@@ -299,6 +305,7 @@ class Session:
 
 HANDLERS: dict[str, Callable[[Session, dict[str, Any]], dict[str, Any]]] = {
     "action": Session._action,
+    "view": Session._view,
     "chat": Session._chat,
     "resign": Session._resign,
     "claim": Session._claim,

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -280,3 +282,12 @@ def test_a_killed_worker_loses_no_move_the_socket_acknowledged(redis_url, prefix
             socket.close()
     finally:
         served.stop()
+
+
+def test_the_socket_example_plays_a_whole_game(server):
+    """examples/socket_bot.py, as the docs tell a reader to run it."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "socket_bot.py"
+    done = subprocess.run([sys.executable, str(example), server.url], capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("result: {")
