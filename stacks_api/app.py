@@ -139,6 +139,7 @@ def build_service(config: Mapping[str, Any]) -> GameService:
         config["DATABASE_URL"], config["DATABASE_TIMEOUT_S"],
         migrate=config["DATABASE_MIGRATE"], starts=bot_ratings.start,
     )  # fmt: skip
+    archive.ratings.opponents = config["LEADERBOARD_OPPONENTS"]
     settings = {
         "bot_budget_s": config["BOT_BUDGET_S"],
         "archive": archive,

@@ -16,8 +16,10 @@ or its credential is revoked (4401).
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -254,21 +256,29 @@ class Session:
             return
         tick = self.games.people.ticker(self.game_id, self.seat)
         tick()  # what the view showed already
+        # A spectator's socket is counted among the watchers, as its stream would be.
+        watcher = secrets.token_hex(8)
+        watching = (functools.partial(self.games.play.watching, self.game_id, watcher)
+                    if self.seat is None else None)  # fmt: skip
         self._ended_hook = feed.interrupt
-        next_tick = time.monotonic() + self.keepalive_s
+        next_tick = time.monotonic()
         try:
             while not self._ended.is_set():
+                if time.monotonic() >= next_tick:
+                    next_tick = time.monotonic() + self.keepalive_s
+                    if watching is not None:
+                        watching(time.time() + 3 * self.keepalive_s)
+                    for change in tick():
+                        self._send(change)
                 batch = feed.next_batch(timeout=max(0.0, next_tick - time.monotonic()))
                 if batch:
                     self._tell(batch)
-                if time.monotonic() >= next_tick:
-                    next_tick = time.monotonic() + self.keepalive_s
-                    for change in tick():
-                        self._send(change)
         except Unavailable:
             self.close(NORMAL, "the store went away: reconnect")
         finally:
             feed.close()
+            if watching is not None:
+                watching(None)
             tick()  # the socket's end is its seat's last sighting
 
     def _tell(self, batch: list[Event]) -> None:

@@ -52,6 +52,9 @@ class Config:
     LIMIT_STREAM = os.environ.get("STACKS_LIMIT_STREAM", "60/minute")
     LIMIT_REPLAY = os.environ.get("STACKS_LIMIT_REPLAY", "20/second;600/minute")
     LIMIT_BOTS_ALONE = os.environ.get("STACKS_LIMIT_BOTS_ALONE", "3/minute;20/hour")
+    # The leaderboard lists a player who met this many different opponents in 30 days
+    # (docs/ratings.md): a small club's server may ask fewer.
+    LEADERBOARD_OPPONENTS = int(os.environ.get("STACKS_LEADERBOARD_OPPONENTS", "5"))
     # Behind N reverse proxies, take the client address from X-Forwarded-For
     # (only then: a client could otherwise claim any address).
     TRUSTED_PROXIES = int(os.environ.get("STACKS_TRUSTED_PROXIES", "0"))

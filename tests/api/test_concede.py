@@ -123,7 +123,7 @@ def test_a_resignation_is_a_rated_loss_once_both_sides_have_played(app, client):
     bo, bo_key = new_player(client, "Bo")
     game_id = create(client, variant="sequence", players=2, rated=True)["game"]["id"]
     tokens = [seat_with_key(client, game_id, key)["token"] for key in (ada_key, bo_key)]
-    for _ in range(4):  # two moves of each side's own
+    for _ in range(10):  # five moves of each side's own: a rated game's least
         shown = view(client, game_id, tokens[0])
         mover = shown["to_move"][0]
         legal = view(client, game_id, tokens[mover])["you"]["legal_actions"]
@@ -139,6 +139,10 @@ def test_a_resignation_before_both_sides_played_rates_nobody(app, client):
     _, bo_key = new_player(client, "Bo")
     game_id = create(client, variant="sequence", players=2, rated=True)["game"]["id"]
     tokens = [seat_with_key(client, game_id, key)["token"] for key in (ada_key, bo_key)]
+    for _ in range(8):  # four moves each: one short of a rated game's least
+        mover = view(client, game_id, tokens[0])["to_move"][0]
+        legal = view(client, game_id, tokens[mover])["you"]["legal_actions"]
+        assert act(client, game_id, tokens[mover], legal[0]).status_code == 200
     assert resign(client, game_id, tokens[0])["status"] == "finished"
     archived(app, game_id)
     assert client.get(f"{API}/{game_id}/ratings").json["state"] == "unrated"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -216,13 +217,14 @@ def test_the_client_is_small():
     tournament's line, the words for jacks and refused clicks, the chat's room: 10 kB),
     215 kB until two people at one table (the client's own words for each of the
     server's refusal codes, in English and the language in use: 20 kB; invitations
-    for accounts, paces, absences and claims, no-shows, this browser's pushes: 9 kB)."""
+    for accounts, paces, absences and claims, no-shows, this browser's pushes: 9 kB),
+    and 250 kB until moves over one socket (socket.js and its use: 4 kB)."""
     files = [path for path in STATIC.rglob("*") if path.is_file()]
     tables = [path for path in files if path.parent.name == "lang"]
     code = sum(path.stat().st_size for path in files if path not in tables)
     english = (STATIC / "lang" / "en.js").stat().st_size
     other = max(path.stat().st_size for path in tables if path.name != "en.js")
-    assert code + english + other < 250_000, f"{code + english + other} bytes"
+    assert code + english + other < 255_000, f"{code + english + other} bytes"
 
 
 def test_the_lobby_creates_a_stacks_game_against_bots_and_opens_it(server, open_page):
@@ -274,18 +276,26 @@ def test_a_table_of_people_sees_the_clock_leaves_and_rematches(server, open_page
     assert not open_page.problems, open_page.problems
 
 
-def test_the_client_asks_once_a_move_and_never_polls_for_its_turn(server, open_page):
-    """Its own move is one POST; each of the others' moves, heard on the stream, one
-    GET of its view (and one when its stream opens); nothing is asked on a timer
-    (the chat's spectator count aside)."""
+@pytest.mark.parametrize("transport", ["socket", "http"])
+def test_the_client_asks_once_a_move_and_never_polls_for_its_turn(server, open_page, transport):
+    """Over the socket its own move is an action message and a look at its view; each
+    of the others' moves, heard on the socket, one look: no HTTP request a move.
+    Without WebSocket (forced here) it falls back to HTTP and the event stream: one
+    POST a move of its own, one GET of its view a move heard (and one when its
+    stream opens). Either way nothing is asked on a timer (the chat's count aside)."""
     api = Client(server.url)
     game = api.create("sequence", 2, seats=[{}, {"bot": "random"}], seed=9)
     me = api.join(game["id"], "Ada")
-    page = open_page(f"{server.url}/play#game={game['id']}&token={me.token}")
+    no_socket = "delete window.WebSocket;" if transport == "http" else None
+    page = open_page(f"{server.url}/play", before=no_socket)
+    frames: list[dict] = []  # what the page sends on its sockets, from their opening
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: frames.append(json.loads(f))))
+    page.goto(f"{server.url}/play#game={game['id']}&token={me.token}")
     page.wait_for_selector("[data-cell='0,1']")
     wait_turn(page)
     asked: list[tuple[str, str]] = []
     page.on("request", lambda r: asked.append((r.method, r.url.split("/api/v1", 1)[-1])))
+    frames.clear()
     start = version(page)
     mine = 8
     for _ in range(mine):
@@ -297,11 +307,19 @@ def test_the_client_asks_once_a_move_and_never_polls_for_its_turn(server, open_p
     posts = [p for m, p in game_calls if m == "POST"]
     views = [p for m, p in game_calls if m == "GET" and p.split("?")[0] == f"/games/{game['id']}"]
     others = [c for c in game_calls if c[1] not in posts and c[1] not in views]
-    assert posts == [f"/games/{game['id']}/actions"] * mine
-    opened = [p for m, p in game_calls if "/events" in p]  # each (re)opened stream looks once
-    assert len(views) <= moves - mine + len(opened), (len(views), moves, len(opened))
     assert not [c for c in others if "/events" not in c[1] and "/chat" not in c[1]], others
-    print(f"requests a move: {(len(posts) + len(views)) / moves:.2f} over {moves} moves")
+    if transport == "socket":
+        assert posts == [] and views == [], "moves and looks are messages"
+        sent = [f["type"] for f in frames]
+        assert sent.count("action") == mine
+        assert sent.count("view") <= moves, (sent.count("view"), moves)
+        asks = (sent.count("action") + sent.count("view")) / moves
+    else:
+        assert posts == [f"/games/{game['id']}/actions"] * mine
+        opened = [p for m, p in game_calls if "/events" in p]  # each (re)opened stream looks once
+        assert len(views) <= moves - mine + len(opened), (len(views), moves, len(opened))
+        asks = (len(posts) + len(views)) / moves
+    print(f"{transport}: messages or requests a move: {asks:.2f} over {moves} moves")
 
 
 # Seat 0 may play its Skip or discard it (RULES.md: any card may be discarded).

@@ -45,7 +45,7 @@ def test_a_player_who_leaves_a_rated_game_is_told_they_lost(server, open_page):
     pages = [open_page(f"{server.url}/play"), open_page(f"{server.url}/play")]
     ada, bo = (account(page, name) for page, name in zip(pages, ("Ada", "Bo"), strict=True))
     game_id = rated_game(server.url, [ada, bo])
-    play_moves(server.url, game_id, [ada, bo], 6)  # each side moved twice: the game counts
+    play_moves(server.url, game_id, [ada, bo], 10)  # five moves each side: the game counts
     left = requests.post(f"{server.url}{API}/games/{game_id}/leave", timeout=10,
                          headers={"Authorization": f"Bearer {bo}"})  # fmt: skip
     assert left.status_code == 200, left.text

@@ -1,6 +1,7 @@
 // A game on screen: its view, the move history rebuilt from the public events, the
 // live event stream, and the seat's actions.
 import { call, follow, Refusal } from "./api.js";
+import { openSocket } from "./socket.js";
 import { setTitle } from "./notify.js";
 import { ChatPanel } from "./chat.js";
 import { h, timeLeft } from "./dom.js";
@@ -99,7 +100,9 @@ export class GameScreen {
   async load() {
     try {
       await this.seatedOrWatching();
-      this.show(await call("GET", `/games/${this.id}`, { token: this.away ? null : this.token }));
+      const bySocket = this.socket?.open && !this.away; // a message, not a request
+      this.show(bySocket ? (await this.socket.ask({ type: "view" })).view
+        : await call("GET", `/games/${this.id}`, { token: this.away ? null : this.token }));
     } catch (error) {
       if (error instanceof Refusal && error.problem.status === 401 && this.token) {
         // Forget only the token that was refused: one kept before (a crafted link
@@ -164,12 +167,39 @@ export class GameScreen {
     });
   }
 
+  // Follow the game: over its WebSocket when one opens (a seat then moves and looks
+  // at its view by messages), else over HTTP and the event stream.
   listen() {
     // A game that has ended sends nothing more; a screen closed while it started
     // (the player went elsewhere) listens to nothing.
     if (!this.view || this.over() || this.closed) return;
-    const after = Math.max(this.view.version, this.log.at(-1)?.version ?? 0);
     this.chatTimer = setInterval(() => this.chat.load().then(() => this.chat.refresh()), CHAT_EVERY_MS);
+    if (!this.view.you || !this.token) return this.listenByStream();
+    this.socket = openSocket(this.id, this.token, {
+      // Its first state is the view just fetched; after a reconnection, the view
+      // and the history's events it missed (one request, not a poll).
+      onState: (view, first) => { if (!first) this.caughtUp(view); },
+      onEvents: (message) => message.events.forEach((event) => this.heard(event)),
+      onPresence: (event) => this.present(event),
+      onOpen: () => this.page.lost(false),
+      onLost: () => { if (!this.closed && !this.over()) this.page.lost(true); },
+      onFail: () => { this.socket = null; if (!this.closed) this.listenByStream(); },
+    });
+  }
+
+  async caughtUp(view) {
+    const after = this.log.at(-1)?.version ?? 0;
+    try {
+      const missed = await call("GET", `/games/${this.id}/events?after=${after}`);
+      missed.events.forEach((event) => this.heard(event));
+    } catch (error) {
+      this.page.say(error.message);
+    }
+    this.show(view);
+  }
+
+  // ``after``: the version the stream resumes from (by default, what is on screen).
+  listenByStream(after = Math.max(this.view.version, this.log.at(-1)?.version ?? 0)) {
     this.source = follow(this.id, after, {
       watch: !this.view.you, // a spectator hears the spectators' chat, and is counted
       token: this.view.you ? this.token : null, // a seat's stream keeps its person online
@@ -184,6 +214,7 @@ export class GameScreen {
   close() {
     this.closed = true;
     if (this.source) this.source.close();
+    if (this.socket) this.socket.close();
     clearTimeout(this.timer);
     clearTimeout(this.passing?.timer);
     clearInterval(this.ticking);
@@ -245,6 +276,8 @@ export class GameScreen {
     }
     if (endsGame(event)) {
       this.source?.close(); // the server ends the stream: nothing to reconnect to
+      this.socket?.close(); // nothing more to play: the chat is read over HTTP now
+      this.socket = null;
       clearInterval(this.chatTimer);
       this.page.lost(false);
       this.chat.load().then(() => this.chat.refresh()); // the spectators' lines too, now
@@ -293,9 +326,10 @@ export class GameScreen {
     this.selected = null;
     try {
       const window = this.view.block_window;
-      const done = await call("POST", `/games/${this.id}/actions`, {
-        body: action, token: this.token, headers: { "If-Match": `"${this.view.version}"` },
-      });
+      const done = this.socket?.open ? await this.actBySocket(action)
+        : await call("POST", `/games/${this.id}/actions`, {
+          body: action, token: this.token, headers: { "If-Match": `"${this.view.version}"` },
+        });
       // Our Block in this window: if an earlier seat's Block wins the race, say so.
       if (action.card === "BLOCK" && window) this.blocked = { pile: window.pile, seat: this.view.you.seat };
       this.page.say("");
@@ -309,6 +343,13 @@ export class GameScreen {
       this.acting = false;
     }
     if ((this.log.at(-1)?.version ?? 0) > this.view.version) this.refreshSoon(); // heard meanwhile
+  }
+
+  // An action as a message, then the view after it: what HTTP's answer holds.
+  async actBySocket(action) {
+    const done = await this.socket.ask({ type: "action", version: this.view.version, action });
+    const { view } = await this.socket.ask({ type: "view" });
+    return { game: view, events: done.events };
   }
 
   // Resign, abort or claim: one request, and the game as this seat sees it after.
@@ -347,6 +388,11 @@ export class GameScreen {
     try {
       this.view = await call("POST", `/games/${this.id}/leave`, { token });
       dropToken(this.id, token);
+      if (this.socket) { // the seat's socket dies with its token: watch as a spectator,
+        this.socket.close(); // from the last event heard (the leave's own comes too)
+        this.socket = null;
+        this.listenByStream(this.log.at(-1)?.version ?? 0);
+      }
       this.leftSeat = seat;
       sessionStorage.setItem(`left:${this.id}`, String(seat));
       this.page.say("");
