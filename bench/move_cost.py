@@ -17,9 +17,12 @@ the same way: N loops each sending ``GET /bare/<id>`` back to back.
 
 Printed per level: accepted moves a second, p50 and p99 of a move, the server's
 CPU a move (every process of ``serve``, from /proc, before and after) and
-Redis's, the floor's CPU a request, and their ratio. First, the resident memory
-of each of serve's processes. With ``--against REV`` the same is measured for
-another revision, the two taking turns.
+Redis's, the floor's CPU a request, and their ratio; then the same for moves over
+each game's WebSocket (bench/sockets.py: each seat on its own socket, a move one
+``action`` message answered with the new version; ``--no-socket`` leaves it
+out). First, the resident memory of each of serve's processes. With
+``--against REV`` the same is measured for another revision, the two taking
+turns.
 
 With ``STACKS_CPU_PROFILE=FOLDER``, serve's processes sample their CPU time
 during the moves (bench/cpu_profile.py; ``python bench/cpu_profile.py FOLDER``
@@ -52,6 +55,7 @@ from typing import Any
 
 from load import cpu_seconds, percentile
 from revision import checkout
+from sockets import SocketSeat
 from wrk import bare_server
 
 from stacks_api.client import Client
@@ -206,6 +210,33 @@ async def play_games(host: str, port: int, games: list[Seated], until: float,
             connection.close()
 
 
+async def play_by_socket(host: str, port: int, games: list[Seated], until: float,
+                         tally: Tally) -> None:  # fmt: skip
+    """``play_games`` with each seat on its game's WebSocket: a move is one message,
+    answered with the new version (every seat also hears each change)."""
+    while games and time.perf_counter() < until:
+        seated = games.pop()
+        seats = [await SocketSeat.open(host, port, seated.id, token) for token in seated.tokens]
+        try:
+            mirror = create_game("sequence", players=2, seed=seated.seed)
+            rng = random.Random(seated.seed)
+            version = 4  # created, two joins, started
+            while mirror.result is None and time.perf_counter() < until:
+                seat = mirror.to_move[0]
+                action = rng.choice(mirror.legal_actions(seat))
+                start = time.perf_counter()
+                accepted, version = await seats[seat].act(action, version)
+                if not accepted:
+                    tally.refused[0] = tally.refused.get(0, 0) + 1
+                    break
+                tally.latencies.append(time.perf_counter() - start)
+                tally.moves += 1
+                mirror.apply(seat, action)
+        finally:
+            for socket in seats:
+                socket.close()
+
+
 async def hammer_bare(host: str, port: int, path: str, until: float, tally: Tally) -> None:
     """GET the floor's route back to back until ``until``."""
     connection = Connection(host, port)
@@ -307,9 +338,10 @@ def profiled(tree: dict[str, str]) -> dict[str, str]:
 
 
 @contextmanager
-def profiling() -> Iterator[None]:
-    """Samples taken while this lasts (when ``STACKS_CPU_PROFILE`` is set)."""
-    folder = os.environ.get("STACKS_CPU_PROFILE")
+def profiling(wanted: bool = True) -> Iterator[None]:
+    """Samples taken while this lasts (when ``STACKS_CPU_PROFILE`` is set and this
+    phase is the one ``--profile`` names)."""
+    folder = os.environ.get("STACKS_CPU_PROFILE") if wanted else None
     switch = Path(folder or ".") / "on"
     if folder:
         switch.touch()
@@ -323,7 +355,7 @@ def profiling() -> Iterator[None]:
 
 def one_round(
     args: argparse.Namespace, tree: dict[str, str], seed_base: int
-) -> dict[int, tuple[Measured, Measured]]:
+) -> dict[int, tuple[Measured, Measured, Measured | None]]:
     """Each level's moves and floor, measured back to back on fresh servers."""
     store = RedisServer()
     store.start()
@@ -345,21 +377,30 @@ def one_round(
                 games = seat_games(url, level + spare, seed_base + level * 1000)
                 shares = [games[n::level] for n in range(level)]
                 players: list[Loop] = [partial(play_games, host, port, mine) for mine in shares]
-                with profiling():
+                with profiling(args.profile == "http"):
                     moves = measure(players, args.seconds, server_pids, store.process.pid)
                 hammer = partial(hammer_bare, host, bare_port, f"/bare/{games[0].id}")
                 floor = measure([hammer] * level, args.seconds, bare_pids, store.process.pid)
-                results[level] = (moves, floor)
+                by_socket = None
+                if args.socket:  # the same level of games again, each seat on its socket
+                    fresh = seat_games(url, level + spare, seed_base + level * 1000 + 500)
+                    sockets: list[Loop] = [partial(play_by_socket, host, port, fresh[n::level])
+                                           for n in range(level)]  # fmt: skip
+                    with profiling(args.profile == "socket"):
+                        by_socket = measure(sockets, args.seconds, server_pids, store.process.pid)
+                results[level] = (moves, floor, by_socket)
                 report(level, moves, floor)
+                if by_socket is not None:
+                    report(level, by_socket, floor, "socket")
     finally:
         store.cleanup()
     return results
 
 
-def report(level: int, moves: Measured, floor: Measured) -> None:
+def report(level: int, moves: Measured, floor: Measured, how: str = "HTTP") -> None:
     ratio = moves.cpu_each_ms() / floor.cpu_each_ms()
     refused = f"  refused {moves.tally.refused}" if moves.tally.refused else ""
-    print(f"  {level:4d} games: {moves.rate:7.1f} moves/s  p50 "
+    print(f"  {how:6} {level:4d} games: {moves.rate:7.1f} moves/s  p50 "
           f"{percentile(moves.tally.latencies, 0.5):6.1f} ms  p99 "
           f"{percentile(moves.tally.latencies, 0.99):6.1f} ms  | server CPU "
           f"{moves.cpu_each_ms():.3f} ms a move (Redis {moves.redis_each_ms():.3f})  | floor "
@@ -396,6 +437,10 @@ def main() -> None:
     parser.add_argument("--bot-workers", type=int, help="serve's --bot-workers (its default)")
     parser.add_argument("--expect-rate", type=float, default=1500,
                         help="moves a second to make games for")  # fmt: skip
+    parser.add_argument("--no-socket", dest="socket", action="store_false",
+                        help="HTTP moves only (no WebSocket phase)")  # fmt: skip
+    parser.add_argument("--profile", choices=["http", "socket"], default="http",
+                        help="the phase STACKS_CPU_PROFILE samples")  # fmt: skip
     args = parser.parse_args()
     args.levels = [int(n) for n in args.levels.split(",")]
     args.show_memory = True
@@ -405,19 +450,30 @@ def main() -> None:
         trees: dict[str, dict[str, str]] = {"this tree": {}}
         if args.against:
             trees[args.against] = {"PYTHONPATH": str(stack.enter_context(checkout(args.against)))}
-        ratios: dict[str, dict[int, list[float]]] = {
-            name: {level: [] for level in args.levels} for name in trees
-        }
+        ratios: dict[str, dict[int, list[float]]] = {}
+        p99s: dict[str, dict[int, list[float]]] = {}
         for n in range(args.rounds):  # the trees take turns, so a slow spell hits both
             for name, tree in trees.items():
                 print(f"round {n + 1}, {name}")
-                for level, (moves, floor) in one_round(args, tree, 100_000 * (n + 1)).items():
-                    ratios[name][level].append(moves.cpu_each_ms() / floor.cpu_each_ms())
-    print("CPU a move against a bare request (median over rounds, range):")
+                measured = one_round(args, tree, 100_000 * (n + 1)).items()
+                for level, (moves, floor, by_socket) in measured:
+                    for how, phase in (("HTTP", moves), ("socket", by_socket)):
+                        if phase is None:
+                            continue
+                        key = f"{name}, {how}"
+                        ratios.setdefault(key, {}).setdefault(level, []).append(
+                            phase.cpu_each_ms() / floor.cpu_each_ms()
+                        )
+                        p99s.setdefault(key, {}).setdefault(level, []).append(
+                            percentile(phase.tally.latencies, 0.99)
+                        )
+    print("CPU a move against a bare request (median over rounds, range), and p99:")
     for name, by_level in ratios.items():
         for level, seen in by_level.items():
             middle, low, high = statistics.median(seen), min(seen), max(seen)
-            print(f"  {name:10} {level:4d} games: {middle:.2f}x ({low:.2f}-{high:.2f})")
+            p99 = statistics.median(p99s[name][level])
+            print(f"  {name:18} {level:4d} games: {middle:.2f}x ({low:.2f}-{high:.2f}), "
+                  f"p99 {p99:.0f} ms")  # fmt: skip
 
 
 if __name__ == "__main__":

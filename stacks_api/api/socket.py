@@ -108,8 +108,8 @@ def upgrade(game_id: str) -> Response:
     server = Server(request.environ, max_message_size=MAX_MESSAGE)
     config = current_app.config
     try:
-        Session(Adapter(server), games, game_id, config["LIMIT_ACT"],
-                config["SSE_KEEPALIVE_S"]).run()  # fmt: skip
+        limit = config["LIMIT_ACT"] if config["RATE_LIMITS"] else None
+        Session(Adapter(server), games, game_id, limit, config["SSE_KEEPALIVE_S"]).run()
     finally:
         Adapter(server).close(1000, "")
     return _after(server.mode)

@@ -83,14 +83,14 @@ def problem_of(refusal: Refusal) -> dict[str, Any]:
 
 class Session:
     def __init__(self, socket: Socket, games: GameService, game_id: str,
-                 limit: str, keepalive_s: float) -> None:  # fmt: skip
+                 limit: str | None, keepalive_s: float) -> None:  # fmt: skip
         self.socket, self.games, self.game_id = socket, games, game_id
         self.keepalive_s = keepalive_s
         self.token: str | None = None
         self.seat: int | None = None
         self.version = 0
         self._send_lock = threading.Lock()
-        self._rules = parse_many(limit)
+        self._rules = parse_many(limit) if limit else []  # None: limits are off
         self._window = MovingWindowRateLimiter(MemoryStorage())
         self._heard = time.monotonic()
         self._ended = threading.Event()
