@@ -11,6 +11,7 @@ document describes it.
 from __future__ import annotations
 
 import contextlib
+import socket
 from typing import Any
 
 from flask import Flask, Response, current_app, request
@@ -26,6 +27,7 @@ from .socket_session import Session
 PATH = "/api/v1/games/<game_id>/socket"
 ENDPOINT = "games.socket"  # the upgrade's view (api.limits counts it as a stream)
 MAX_MESSAGE = 16 * 1024  # bytes; an action is well under 1 KiB
+CLOSE_WAIT_S = 2.0  # how long a closing socket waits for the client's close frame
 
 blp = Blueprint("socket", __name__, url_prefix="/api/v1/games",
                 description="Play over one WebSocket")  # fmt: skip
@@ -64,10 +66,11 @@ class Adapter:
 
     def __init__(self, server: Server) -> None:
         self.server = server
+        self.closing = False  # our close frame is sent: nothing more goes out
 
     @property
     def open(self) -> bool:
-        return bool(self.server.connected)
+        return not self.closing and bool(self.server.connected)
 
     def send(self, text: str) -> None:
         try:
@@ -83,8 +86,19 @@ class Adapter:
         return received
 
     def close(self, code: int, reason: str) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            self.server.close(code, reason[:120])
+        if not self.closing:
+            self.closing = True
+            with contextlib.suppress(ConnectionClosed):
+                self.server.close(code, reason[:120])
+
+    def linger(self) -> None:
+        """Reads on until the client answers the close frame (or a short while):
+        a TCP socket closed with the client's messages unread is reset, and the
+        reset can take the close frame, and its code, with it."""
+        self.server.thread.join(CLOSE_WAIT_S)
+        if self.server.thread.is_alive():
+            with contextlib.suppress(OSError):
+                self.server.sock.shutdown(socket.SHUT_RDWR)  # wakes the reader
 
     def ping(self) -> None:
         """A protocol ping (its pong is noted by simple-websocket's reader)."""
@@ -107,11 +121,13 @@ def upgrade(game_id: str) -> Response:
         sock.settimeout(None)  # the session's own pings and silence rule bound it
     server = Server(request.environ, max_message_size=MAX_MESSAGE)
     config = current_app.config
+    adapter = Adapter(server)
     try:
         limit = config["LIMIT_ACT"] if config["RATE_LIMITS"] else None
-        Session(Adapter(server), games, game_id, limit, config["SSE_KEEPALIVE_S"]).run()
+        Session(adapter, games, game_id, limit, config["SSE_KEEPALIVE_S"]).run()
     finally:
-        Adapter(server).close(1000, "")
+        adapter.close(1000, "")
+        adapter.linger()
     return _after(server.mode)
 
 

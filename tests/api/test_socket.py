@@ -203,7 +203,9 @@ def test_a_bad_hello_a_flood_and_a_revoked_token_close_the_socket(server):
     flood = raw_socket(server, game["id"])
     flood.send(json.dumps({"type": "hello", "token": None}))
     assert json.loads(flood.receive(10))["type"] == "state"
-    with pytest.raises(ConnectionClosed):  # past the action route's 40 a second
+    # past the action route's 40 a second (a send racing the client's own reader as it
+    # closes the socket on the close frame fails with an OSError rather)
+    with pytest.raises((ConnectionClosed, OSError)):
         for _ in range(200):
             flood.send(json.dumps({"type": "ping"}))
         for _ in range(400):
