@@ -31,7 +31,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.*
 
 import argparse
 import statistics
-import tempfile
 import threading
 import time
 from typing import Any
@@ -46,7 +45,7 @@ from stacks_api.service.pushes import PushDesk, PushSettings, _push
 from stacks_api.service.table import Table
 from stacks_api.service.webhooks import Sending, WebhookDesk
 from stacks_api.store.memory import MemoryStore
-from stacks_api.testing import PostgresServer, create_database
+from stacks_api.testing import scratch_archive
 from stacks_api.workers.runner import RemoteWorkers
 from tests.api.pushservice import PushService
 from tests.outbound.hostile import Receiver, silent, trickle
@@ -100,84 +99,76 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     args = parser.parse_args()
-    postgres = None
-    if args.database == "postgresql":
-        postgres = PostgresServer(fast=False)
-        postgres.start()
-        database = create_database(postgres.url)
-    else:
-        database = f"sqlite:///{tempfile.mkdtemp()}/archive.sqlite3"
-    push_service = TimedPushService()  # the victim's, answering at once
-    push_service.arrived = {}  # type: ignore[attr-defined]
-    push_endpoint = push_service.start()
-    try:
-        archive = open_archive(database)
-        keys = push_service.keys
-        receivers = [r for n in range(args.hostile)
-                     for r in hostile_account(archive, n, args.backlog, keys)]  # fmt: skip
-        queued = archive.webhooks.queued(), archive.pushes.queued()
-        print(f"{args.hostile} hostile accounts, 5 webhooks and 5 subscriptions each on "
-              f"stalling receivers, {args.backlog} queued for each: {queued[0]} webhook "
-              f"deliveries and {queued[1]} pushes kept ({args.database})")  # fmt: skip
+    with scratch_archive(args.database) as database:
+        push_service = TimedPushService()  # the victim's, answering at once
+        push_service.arrived = {}  # type: ignore[attr-defined]
+        push_endpoint = push_service.start()
+        try:
+            archive = open_archive(database)
+            keys = push_service.keys
+            receivers = [r for n in range(args.hostile)
+                         for r in hostile_account(archive, n, args.backlog, keys)]  # fmt: skip
+            queued = archive.webhooks.queued(), archive.pushes.queued()
+            print(f"{args.hostile} hostile accounts, 5 webhooks and 5 subscriptions each on "
+                  f"stalling receivers, {args.backlog} queued for each: {queued[0]} webhook "
+                  f"deliveries and {queued[1]} pushes kept ({args.database})")  # fmt: skip
 
-        store = MemoryStore()
-        table = Table(store, RemoteWorkers(store.work), time.time, archive)  # type: ignore[arg-type]
-        courier = Courier(Rules(allowed=LOOPBACK))
-        hooks = WebhookDesk(table, Sending(LOOPBACK, 0.5, 30), courier)
-        pushes = PushDesk(table, People(table), Preferences(table), courier,
-                        PushSettings(allowed=LOOPBACK, first_delay_s=0.5))  # fmt: skip
-        push_service.server_key = pushes.key()
-        notifications = Notifications(None, courier, [hooks, pushes])  # type: ignore[arg-type]
-        stop = threading.Event()
+            store = MemoryStore()
+            table = Table(store, RemoteWorkers(store.work), time.time, archive)  # type: ignore[arg-type]
+            courier = Courier(Rules(allowed=LOOPBACK))
+            hooks = WebhookDesk(table, Sending(LOOPBACK, 0.5, 30), courier)
+            pushes = PushDesk(table, People(table), Preferences(table), courier,
+                            PushSettings(allowed=LOOPBACK, first_delay_s=0.5))  # fmt: skip
+            push_service.server_key = pushes.key()
+            notifications = Notifications(None, courier, [hooks, pushes])  # type: ignore[arg-type]
+            stop = threading.Event()
 
-        def worker() -> None:  # the workers' loop (workers/archiver.py)
-            while not stop.is_set():
-                if not notifications.send():
-                    courier.wait_for_room(0.5)
+            def worker() -> None:  # the workers' loop (workers/archiver.py)
+                while not stop.is_set():
+                    if not notifications.send():
+                        courier.wait_for_room(0.5)
 
-        threading.Thread(target=worker, daemon=True).start()
-        victim, _ = archive.accounts.create("Victim", "bench")
-        server, url = quick_receiver("127.0.0.2")
-        server.arrived = []  # type: ignore[attr-defined]
-        hook, _ = archive.webhooks.create(victim["id"], url, ["your_turn"])
-        subscription = archive.pushes.subscribe(victim["id"], push_endpoint, keys["p256dh"],
-                                                keys["auth"], ["your_turn"])  # fmt: skip
-        hook_at: dict[str, float] = {}
-        push_at: dict[str, float] = {}
-        end, n = time.monotonic() + args.seconds, 0
-        while time.monotonic() < end:
-            (delivery,) = queue(archive, hook["id"], range(n, n + 1))
-            hook_at[delivery] = time.monotonic()
-            archive.pushes.enqueue([_push(subscription["id"], victim["id"], event(n),
-                                          "your_turn", time.time())])  # fmt: skip
-            push_at[event(n)["game_id"]] = time.monotonic()
-            n += 1
-            time.sleep(0.5)
-        time.sleep(BAR_S)
-        stop.set()
-        arrived = {rid: at for at, rid in server.arrived}  # type: ignore[attr-defined]
-        pushed = dict(push_service.arrived)  # type: ignore[attr-defined]
-        for name, sent, got in (("webhooks", hook_at, arrived), ("pushes", push_at, pushed)):
-            late = [got[k] - at for k, at in sent.items() if k in got]
-            lost = len(sent) - len(late)
-            if late:
-                print(f"  the victim's {name}: {len(late)} of {len(sent)} arrived: median "
-                      f"{statistics.median(late):.3f} s, p99 {percentile(late, 0.99):.3f} s, "
-                      f"worst {max(late):.3f} s (bar {BAR_S:g} s){'' if not lost else '; '}"
-                      f"{f'{lost} not within {BAR_S:g} s of the end' if lost else ''}")  # fmt: skip
-            else:
-                print(f"  none of the victim's {len(sent)} {name} arrived")
-        dropped = sum(h.get("dropped", 0) for p in archive.accounts.search("Hostile", 100)
-                      for h in archive.webhooks.of(p["id"]))  # fmt: skip
-        print(f"  dropped from full webhook backlogs: {dropped}")
-        for receiver in receivers:
-            receiver.stop()
-        server.shutdown()
-        archive.engine.dispose()
-    finally:
-        push_service.stop()
-        if postgres is not None:
-            postgres.cleanup()
+            threading.Thread(target=worker, daemon=True).start()
+            victim, _ = archive.accounts.create("Victim", "bench")
+            server, url = quick_receiver("127.0.0.2")
+            server.arrived = []  # type: ignore[attr-defined]
+            hook, _ = archive.webhooks.create(victim["id"], url, ["your_turn"])
+            subscription = archive.pushes.subscribe(victim["id"], push_endpoint, keys["p256dh"],
+                                                    keys["auth"], ["your_turn"])  # fmt: skip
+            hook_at: dict[str, float] = {}
+            push_at: dict[str, float] = {}
+            end, n = time.monotonic() + args.seconds, 0
+            while time.monotonic() < end:
+                (delivery,) = queue(archive, hook["id"], range(n, n + 1))
+                hook_at[delivery] = time.monotonic()
+                archive.pushes.enqueue([_push(subscription["id"], victim["id"], event(n),
+                                              "your_turn", time.time())])  # fmt: skip
+                push_at[event(n)["game_id"]] = time.monotonic()
+                n += 1
+                time.sleep(0.5)
+            time.sleep(BAR_S)
+            stop.set()
+            arrived = {rid: at for at, rid in server.arrived}  # type: ignore[attr-defined]
+            pushed = dict(push_service.arrived)  # type: ignore[attr-defined]
+            for name, sent, got in (("webhooks", hook_at, arrived), ("pushes", push_at, pushed)):
+                late = [got[k] - at for k, at in sent.items() if k in got]
+                lost = len(sent) - len(late)
+                missing = f"; {lost} not within {BAR_S:g} s of the end" if lost else ""
+                if late:
+                    print(f"  the victim's {name}: {len(late)} of {len(sent)} arrived: median "
+                          f"{statistics.median(late):.3f} s, p99 {percentile(late, 0.99):.3f} s, "
+                          f"worst {max(late):.3f} s (bar {BAR_S:g} s){missing}")  # fmt: skip
+                else:
+                    print(f"  none of the victim's {len(sent)} {name} arrived")
+            dropped = sum(h.get("dropped", 0) for p in archive.accounts.search("Hostile", 100)
+                          for h in archive.webhooks.of(p["id"]))  # fmt: skip
+            print(f"  dropped from full webhook backlogs: {dropped}")
+            for receiver in receivers:
+                receiver.stop()
+            server.shutdown()
+            archive.engine.dispose()
+        finally:
+            push_service.stop()
 
 
 if __name__ == "__main__":

@@ -32,7 +32,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.outbound.h
 
 import argparse
 import statistics
-import tempfile
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -46,7 +45,7 @@ from stacks_api.outbound.courier import Courier, Rules
 from stacks_api.service.table import Table
 from stacks_api.service.webhooks import Sending, WebhookDesk, delivery_id
 from stacks_api.store.memory import MemoryStore
-from stacks_api.testing import PostgresServer, create_database
+from stacks_api.testing import scratch_archive
 from stacks_api.workers.runner import RemoteWorkers
 from tests.outbound.hostile import Receiver, endless, silent, trickle
 
@@ -198,14 +197,7 @@ def main() -> None:
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--stall-seconds", type=float, default=30.0)
     args = parser.parse_args()
-    postgres = None
-    if args.database == "postgresql":
-        postgres = PostgresServer(fast=False)
-        postgres.start()
-        database = create_database(postgres.url)
-    else:
-        database = f"sqlite:///{tempfile.mkdtemp()}/archive.sqlite3"
-    try:
+    with scratch_archive(args.database) as database:
         archive = open_archive(database)
         before, after, offered = huge_answer(archive)  # first: the others leave garbage
         sent, plain = throughput(archive, args.deliveries)
@@ -222,9 +214,6 @@ def main() -> None:
               f"after ({(after - before) / 1024:+.1f} MiB); the receiver got "
               f"{offered / 2**20:.1f} MiB out before the courier hung up")  # fmt: skip
         archive.engine.dispose()
-    finally:
-        if postgres is not None:
-            postgres.cleanup()
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ server or a port that someone else owns.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -133,6 +134,21 @@ def create_database(admin_url: str, prefix: str = "stacks_test") -> str:
     with psycopg.connect(admin_url, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
     return admin_url.rsplit("/", 1)[0] + f"/{name}"
+
+
+@contextlib.contextmanager
+def scratch_archive(kind: str) -> Iterator[str]:
+    """An archive URL for a benchmark: a fresh SQLite file, or a database on a
+    private PostgreSQL server (``kind`` "postgresql") that is gone afterwards."""
+    if kind != "postgresql":
+        yield f"sqlite:///{tempfile.mkdtemp()}/archive.sqlite3"
+        return
+    postgres = PostgresServer(fast=False)
+    postgres.start()
+    try:
+        yield create_database(postgres.url)
+    finally:
+        postgres.cleanup()
 
 
 def drop_database(url: str) -> None:
