@@ -293,3 +293,42 @@ def test_the_socket_example_plays_a_whole_game(server):
                           text=True, timeout=300)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("result: {")
+
+
+def heard_versions(
+    socket: GameSocket, answers: list[dict[str, Any]]
+) -> tuple[list[int], list[int]]:
+    """Every version a socket was told of (its own moves' answers and the events
+    messages), and the events messages' versions in the order they came."""
+    pushed: list[int] = []
+    while (message := socket.next_message(timeout=0.5)) is not None:
+        pushed += [e["version"] for e in message.get("events", [])]
+    answered = [e["version"] for a in answers for e in a["events"]]
+    return sorted(set(pushed + answered)), pushed
+
+
+@pytest.mark.slow
+def test_sockets_on_two_workers_over_a_redis_cluster_hear_every_change(cluster_url, prefix):
+    """Each seat's socket on whichever worker: every change reaches both, in order."""
+    served = ServerProcess({"REDIS_URL": cluster_url, "STACKS_STORE_PREFIX": prefix},
+                           workers=2)  # fmt: skip
+    try:
+        api = Client(served.url)
+        game = api.create("sequence", 2)
+        seats = [api.join(game["id"], name) for name in ("Ada", "Bo")]
+        sockets = {s.seat: GameSocket(served.url, game["id"], s.token) for s in seats}
+        opened = min(s.version for s in sockets.values())
+        answers: dict[int, list[dict[str, Any]]] = {seat: [] for seat in sockets}
+        for _ in range(16):
+            mover = api.view(game["id"])["to_move"][0]
+            view = sockets[mover].look()
+            answers[mover].append(sockets[mover].act(view["you"]["legal_actions"][0],
+                                                     view["version"]))  # fmt: skip
+        last = api.view(game["id"])["version"]
+        for seat, socket in sockets.items():
+            every, pushed = heard_versions(socket, answers[seat])
+            assert every == list(range(opened + 1, last + 1)), "no change missed"
+            assert pushed == sorted(pushed), "and each in order"
+            socket.close()
+    finally:
+        served.stop()
