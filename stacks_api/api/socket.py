@@ -23,6 +23,7 @@ from ..model.refusals import Refusal
 from .blueprint import Blueprint
 from .games import problems, service
 from .socket_session import Session
+from .stream import counted
 
 PATH = "/api/v1/games/<game_id>/socket"
 ENDPOINT = "games.socket"  # the upgrade's view (api.limits counts it as a stream)
@@ -124,7 +125,8 @@ def upgrade(game_id: str) -> Response:
     adapter = Adapter(server)
     try:
         limit = config["LIMIT_ACT"] if config["RATE_LIMITS"] else None
-        Session(adapter, games, game_id, limit, config["SSE_KEEPALIVE_S"]).run()
+        with counted(games.open_streams):
+            Session(adapter, games, game_id, limit, config["SSE_KEEPALIVE_S"]).run()
     finally:
         adapter.close(1000, "")
         adapter.linger()

@@ -57,6 +57,16 @@ def _count(change: int, report: Callable[[str, int], int]) -> None:
             _reporter[0].start()
 
 
+@contextlib.contextmanager
+def counted(report: Callable[[str, int], int]) -> Iterator[None]:
+    """One more open stream in this process while it lasts: a game socket counts too."""
+    _count(+1, report)
+    try:
+        yield
+    finally:
+        _count(-1, report)
+
+
 def _report(report: Callable[[str, int], int]) -> None:
     """Keep this process's count fresh in the store, so any process can sum them."""
     while True:

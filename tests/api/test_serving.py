@@ -7,6 +7,7 @@ import time
 import pytest
 import requests
 
+from stacks_api.client import GameSocket
 from stacks_api.testing import ServerProcess
 
 from .helpers import COMPLETE, COMPLETING_POSITION
@@ -63,6 +64,19 @@ def test_a_stream_is_released_within_a_second_of_its_client_hanging_up(memory_se
         assert time.monotonic() - hung_up < 8, "a stream outlived its client"
         time.sleep(0.05)
     streams[2].close()
+
+
+def test_a_game_socket_counts_among_the_open_streams(memory_server):
+    game_id = new_game(memory_server)["game"]["id"]
+    stream = open_stream(memory_server, game_id)
+    table = GameSocket(memory_server.url, game_id, None)
+    assert open_streams(memory_server) == 2
+    table.close()
+    closed = time.monotonic()
+    while open_streams(memory_server) != 1:
+        assert time.monotonic() - closed < 8, "a socket outlived its close"
+        time.sleep(0.05)
+    stream.close()
 
 
 def test_open_streams_counts_every_web_process_of_the_server(redis_url, prefix):
