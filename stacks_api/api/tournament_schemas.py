@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from ..model.fairness import ENTROPY
 from ..model.pace import DAYS
 from ..variants.fields import Flag, whole
 from .names import shown_text
@@ -25,13 +26,16 @@ class NewTournamentSchema(Schema):
     variant = fields.String(required=True, validate=KNOWN_VARIANT)
     system = fields.String(
         required=True,
-        validate=validate.OneOf(["swiss", "arena"]),
+        validate=validate.OneOf(["swiss", "arena", "duplicate"]),
         metadata={
             "description": "swiss: rounds fixed in advance; arena: a fixed time, "
-            "players paired again as soon as their game ends"
+            "players paired again as soon as their game ends; duplicate: rounds fixed in "
+            "advance, every table of a round dealt the same cards and each side compared "
+            "with the others that held its seat (two at a table, at least 4 entries)"
         },
     )
-    rounds = whole(validate=validate.Range(min=1, max=20), metadata={"description": "swiss"})
+    rounds = whole(validate=validate.Range(min=1, max=20),
+                   metadata={"description": "swiss and duplicate"})  # fmt: skip
     minutes = whole(validate=validate.Range(min=5, max=1440), metadata={"description": "arena"})
     players = whole(
         load_default=2,
@@ -56,6 +60,11 @@ class NewTournamentSchema(Schema):
 
 
 class JoinTournamentSchema(Schema):
+    entropy = fields.String(
+        validate=validate.Regexp(ENTROPY),
+        metadata={"description": "A duplicate event: 1 to 64 hex digits of your own, mixed "
+                  "into every round's deal (docs/tournaments.md)"},
+    )  # fmt: skip
     bot = fields.String(
         validate=validate.Length(max=16),
         metadata={"description": "The creator only: enter bots of this level instead"},
@@ -100,6 +109,11 @@ class EntrySchema(Schema):
     rating = fields.Float(required=True, metadata={"description": "When it entered"})
     joined_at = fields.Float(required=True)
     withdrawn_at = fields.Float(required=True, allow_none=True)
+    entropy = fields.String(
+        required=True, allow_none=True,
+        metadata={"description": "The entropy it gave a duplicate event (shown once the "
+                  "event has started)"},
+    )  # fmt: skip
 
 
 class StandingSchema(Schema):
@@ -111,8 +125,12 @@ class StandingSchema(Schema):
     points = fields.Float(
         required=True,
         metadata={"description": "swiss: 1 a win or a bye, 0.5 a draw; arena: 2 a win, 1 a "
-                  "draw, double on a streak"},
+                  "draw, double on a streak; duplicate: matchpoints"},
     )  # fmt: skip
+    top = fields.Float(metadata={"description": "duplicate: the most matchpoints it could "
+                                 "have scored so far"})  # fmt: skip
+    percentage = fields.Float(metadata={"description": "duplicate: its matchpoints as a "
+                                        "percentage of `top`"})  # fmt: skip
     buchholz = fields.Float(required=True, metadata={"description": "The opponents' points"})
     sonneborn_berger = fields.Float(
         required=True,
@@ -133,7 +151,8 @@ class TableSchema(Schema):
     seats = fields.List(fields.String(), required=True, metadata={"description": "Seat order"})
     game_id = fields.String(required=True, allow_none=True, metadata={"description": "None: a bye"})
     points = fields.List(fields.Float(), required=True, allow_none=True,
-                         metadata={"description": "Each seat's, once the game ended"})  # fmt: skip
+                         metadata={"description": "Each seat's, once the game ended (a "
+                                   "duplicate round's: once the round is over)"})  # fmt: skip
     made_at = fields.Float(required=True)
     ended_at = fields.Float(required=True, allow_none=True)
 
@@ -141,6 +160,37 @@ class TableSchema(Schema):
 class RoundSchema(Schema):
     round = whole(required=True)
     tables = fields.List(fields.Nested(TableSchema), required=True)
+
+
+class HeldSchema(Schema):
+    entry = fields.String(required=True)
+    name = fields.String(required=True)
+    board = whole(required=True)
+    game_id = fields.String(required=True, allow_none=True)
+    score = fields.Float(required=True, metadata={"description": "1 a win, 0.5 a draw, 0 a loss"})
+    turns = whole(required=True, metadata={"description": "The game's turns, both sides'"})
+    progress = whole(required=True, metadata={"description": "Sequences (Sequence) or chips "
+                                              "(Stacks) at the end"})  # fmt: skip
+    matchpoints = fields.Float(required=True)
+    top = whole(required=True, metadata={"description": "The other sides on this seat"})
+
+
+class SeatComparisonSchema(Schema):
+    seat = whole(required=True)
+    results = fields.List(fields.Nested(HeldSchema), required=True,
+                          metadata={"description": "Best first"})  # fmt: skip
+
+
+class DealSchema(Schema):
+    round = whole(required=True)
+    commitment = fields.String(required=True, metadata={"description": "SHA-256 committing "
+                               "to the round's server seed, shown from the start"})  # fmt: skip
+    over = fields.Boolean(required=True, metadata={"description": "Every game has ended"})
+    server_seed = fields.String(metadata={"description": "Once the round is over"})
+    entropy = fields.String(allow_none=True, metadata={"description": "The entries' entropy "
+                            "mixed, at every seat of every game (once over)"})  # fmt: skip
+    comparison = fields.List(fields.Nested(SeatComparisonSchema),
+                             metadata={"description": "Once over: each seat's sides"})  # fmt: skip
 
 
 class TournamentSummarySchema(Schema):
@@ -159,7 +209,10 @@ class TournamentSummarySchema(Schema):
     status = fields.String(
         required=True,
         validate=validate.OneOf(STATUSES),
-        metadata={"description": "cancelled: fewer than two entries 5 minutes past its start"},
+        metadata={
+            "description": "cancelled: fewer than two entries (a duplicate event: "
+            "four) 5 minutes past its start"
+        },
     )
     round = whole(required=True, metadata={"description": "Rounds made so far"})
     entrants = whole(required=True, metadata={"description": "Entries still in"})
@@ -174,6 +227,11 @@ class TournamentSchema(TournamentSummarySchema):
     pairings = fields.List(
         fields.Nested(RoundSchema), required=True, metadata={"description": "Each round made"}
     )
+    deals = fields.List(
+        fields.Nested(DealSchema), required=True, allow_none=True,
+        metadata={"description": "A duplicate event's rounds: each one's deal and comparison "
+                  "(null for the other systems)"},
+    )  # fmt: skip
 
 
 class TournamentListSchema(Schema):

@@ -87,11 +87,12 @@ class Entries(MethodView):
     @problems(400, 401, 403, 404, 409, 413, 422, 429, 501, 503)
     @blp.doc(operationId="joinTournament")
     def post(self, body: dict[str, Any] | None, tournament_id: str) -> Any:
-        """Join a tournament (before it ends: a late entry plays from the next round);
-        its creator may enter bots instead (`bot`, `count`)"""
+        """Join a tournament (before it ends: a late entry plays from the next round;
+        a duplicate event only before it starts); its creator may enter bots instead
+        (`bot`, `count`)"""
         body = body or {}
         joined = service().tournaments.join(me(), tournament_id, body.get("bot"),
-                                            body.get("count", 1))  # fmt: skip
+                                            body.get("count", 1), body.get("entropy"))  # fmt: skip
         return joined, 201, FRESH
 
     @blp.arguments(WithdrawQuerySchema(), location="query")

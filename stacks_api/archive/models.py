@@ -17,6 +17,7 @@ from sqlalchemy import (
     MetaData,
     SmallInteger,
     String,
+    Text,
     false,
     true,
 )
@@ -262,9 +263,10 @@ class WebhookAttempt(Base):
 
 
 class Tournament(Base):
-    """A swiss (``rounds`` fixed in advance) or an arena (``minutes`` long), made by
-    a player. ``round`` counts the rounds made so far: each is made once, by the
-    worker whose compare-and-set on it succeeds."""
+    """A swiss or a duplicate event (``rounds`` fixed in advance) or an arena
+    (``minutes`` long), made by a player. ``round`` counts the rounds made so far:
+    each is made once, by the worker whose compare-and-set on it succeeds. A
+    duplicate event's ``seeds`` (JSON, secret) deal its rounds."""
 
     __tablename__ = "tournaments"
 
@@ -272,7 +274,7 @@ class Tournament(Base):
     name: Mapped[str] = mapped_column(String(60))
     creator: Mapped[str] = mapped_column(ForeignKey("players.id"))
     variant: Mapped[str] = mapped_column(String(16))
-    system: Mapped[str] = mapped_column(String(8))  # swiss or arena
+    system: Mapped[str] = mapped_column(String(10))  # swiss, arena or duplicate
     rounds: Mapped[int | None] = mapped_column(SmallInteger, default=None)
     minutes: Mapped[int | None] = mapped_column(Integer, default=None)
     players: Mapped[int] = mapped_column(SmallInteger)  # at each table
@@ -285,6 +287,7 @@ class Tournament(Base):
     created_at: Mapped[float] = mapped_column(Double)
     starts_at: Mapped[float] = mapped_column(Double)
     ended_at: Mapped[float | None] = mapped_column(Double, default=None)
+    seeds: Mapped[str | None] = mapped_column(Text, default=None)
 
     __table_args__ = (Index("ix_tournaments_status_starts_at", "status", "starts_at"),)
 
@@ -303,6 +306,7 @@ class TournamentEntry(Base):
     rating: Mapped[float] = mapped_column(Double)
     joined_at: Mapped[float] = mapped_column(Double)
     withdrawn_at: Mapped[float | None] = mapped_column(Double, default=None)
+    entropy: Mapped[str | None] = mapped_column(String(64), default=None)
 
 
 class TournamentTable(Base):
@@ -321,3 +325,4 @@ class TournamentTable(Base):
     points: Mapped[str | None] = mapped_column(String(100), default=None)
     made_at: Mapped[float] = mapped_column(Double)
     ended_at: Mapped[float | None] = mapped_column(Double, default=None)
+    detail: Mapped[str | None] = mapped_column(String(200), default=None)  # duplicate

@@ -37,7 +37,8 @@ class TournamentBook:
         """Keep a new tournament, upcoming, unless its creator has ``most_upcoming``
         upcoming ones already (False: nothing was kept)."""
         row = {**tournament.columns(), "status": "upcoming", "round": 0,
-               "created_at": self.clock()}  # fmt: skip
+               "created_at": self.clock(),
+               "seeds": json.dumps(tournament.seeds) if tournament.seeds else None}  # fmt: skip
         with connected(self.engine, write=True) as connection:
             # Lock the creator's row (PostgreSQL) so that concurrent creations count right.
             locking = select(Player.id).where(Player.id == tournament.creator)
@@ -142,7 +143,8 @@ class TournamentBook:
             if any(row.entry == entry.entry for row in current):
                 connection.execute(
                     update(TournamentEntry).where(key)
-                    .values(withdrawn_at=None, rating=entry.rating, name=entry.name)
+                    .values(withdrawn_at=None, rating=entry.rating, name=entry.name,
+                            entropy=entry.entropy)
                 )  # fmt: skip
             else:
                 row = {**entry.to_json(), "tournament_id": tournament_id,
@@ -235,8 +237,12 @@ class TournamentBook:
             return False
         return True
 
-    def score(self, tournament_id: str, number: int, board: int, points: list[float]) -> bool:
-        """Write a table's result once; False if it had one."""
+    def score(
+        self, tournament_id: str, number: int, board: int, points: list[float],
+        detail: JSON | None = None,
+    ) -> bool:  # fmt: skip
+        """Write a table's result (and a duplicate table's comparison) once; False if
+        it had one."""
         with connected(self.engine, write=True) as connection:
             done = connection.execute(
                 update(TournamentTable)
@@ -244,7 +250,11 @@ class TournamentBook:
                 .where(TournamentTable.round == number)
                 .where(TournamentTable.board == board)
                 .where(TournamentTable.points.is_(None))
-                .values(points=json.dumps(points), ended_at=self.clock())
+                .values(
+                    points=json.dumps(points),
+                    ended_at=self.clock(),
+                    detail=None if detail is None else json.dumps(detail),
+                )
             )
         return bool(done.rowcount)
 
@@ -299,7 +309,7 @@ def _table_row(tournament_id: str, table: model.Board, now: float) -> JSON:
         "seats": json.dumps(table.seats), "game_id": table.game_id,
         "server_seed": table.server_seed, "made_at": now,
         "points": json.dumps(table.points) if scored else None,
-        "ended_at": now if scored else None,
+        "ended_at": now if scored else None, "detail": None,
     }  # fmt: skip
 
 
@@ -309,14 +319,14 @@ def _tournament(t: Any) -> model.Tournament:
         rounds=t.rounds, minutes=t.minutes, players=t.players, rated=t.rated,
         turn_seconds=t.turn_seconds, days=t.days, max_players=t.max_players,
         starts_at=t.starts_at, status=t.status, round=t.round, created_at=t.created_at,
-        ended_at=t.ended_at,
+        ended_at=t.ended_at, seeds=tuple(json.loads(t.seeds)) if t.seeds else (),
     )  # fmt: skip
 
 
 def _entry(e: Any) -> model.Entry:
     return model.Entry(entry=e.entry, player_id=e.player_id, bot=e.bot, name=e.name,
                        rating=e.rating, joined_at=e.joined_at,
-                       withdrawn_at=e.withdrawn_at)  # fmt: skip
+                       withdrawn_at=e.withdrawn_at, entropy=e.entropy)  # fmt: skip
 
 
 def _table(t: Any) -> model.Board:
@@ -324,4 +334,5 @@ def _table(t: Any) -> model.Board:
         round=t.round, board=t.board, seats=tuple(json.loads(t.seats)), game_id=t.game_id,
         server_seed=t.server_seed, made_at=t.made_at, ended_at=t.ended_at,
         points=None if t.points is None else tuple(json.loads(t.points)),
+        detail=None if t.detail is None else json.loads(t.detail),
     )  # fmt: skip

@@ -70,8 +70,9 @@ def rank(entrants: Iterable[Entrant]) -> list[Entrant]:
     return sorted(entrants, key=lambda e: (-e.points, -e.rating, e.id))
 
 
-def pair(entrants: list[Entrant], table_size: int = 2) -> Round:
-    """The next round's tables and byes for these (active) entrants."""
+def pair(entrants: list[Entrant], table_size: int = 2, rematches: bool = True) -> Round | None:
+    """The next round's tables and byes for these (active) entrants; without
+    ``rematches`` (two-player tables only), None when every round would repeat a game."""
     ranked = rank(entrants)
     byes_needed = len(ranked) % table_size
     byes = _byes(ranked, byes_needed)
@@ -80,7 +81,10 @@ def pair(entrants: list[Entrant], table_size: int = 2) -> Round:
         tables = [Table(tuple(e.id for e in playing[i : i + table_size]))
                   for i in range(0, len(playing), table_size)]  # fmt: skip
         return Round(tuple(tables), tuple(sorted(byes)))
-    pairs = _search(playing, strict=True) or _search(playing, strict=False)
+    pairs = _search(playing, strict=True)
+    if pairs is None and not rematches:
+        return None
+    pairs = pairs or _search(playing, strict=False)
     assert pairs is not None  # without the rematch rule any order pairs
     return Round(tuple(seated(a, b) for a, b in pairs), tuple(sorted(byes)))
 

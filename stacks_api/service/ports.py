@@ -206,7 +206,10 @@ class Tournaments(Protocol):
 
     def add_round(self, tournament_id: str, number: int, tables: list[Board]) -> bool: ...
 
-    def score(self, tournament_id: str, number: int, board: int, points: list[float]) -> bool: ...
+    def score(
+        self, tournament_id: str, number: int, board: int, points: list[float],
+        detail: JSON | None = None,
+    ) -> bool: ...  # fmt: skip
 
 
 class Vacations(Protocol):

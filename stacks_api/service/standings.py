@@ -8,6 +8,7 @@ from ..competition.arena import points as arena_points
 from ..competition.swiss import Entrant, Result, standings
 from ..model.record import JSON
 from ..model.tournaments import Tournament
+from .duplicate import duplicate_standings, shown_rounds
 
 
 def last_opponents(tournament: Tournament) -> dict[str, str]:
@@ -40,22 +41,32 @@ def entrants(tournament: Tournament) -> list[Entrant]:
 
 def shown(tournament: Tournament) -> JSON:
     """A tournament as everyone may see it: its tables' server seeds stay secret (a
-    seed is revealed in its game's record once the game is over)."""
+    seed is revealed in its game's record once the game is over). A duplicate
+    event's round shows no result until its last game has ended, then its
+    comparison; its entries' entropy shows once it has started."""
     rounds: dict[int, list[JSON]] = {}
     for table in tournament.tables:
-        rounds.setdefault(table.round, []).append(table.shown())
+        hidden = tournament.duplicate and not tournament.round_over(table.round)
+        rounds.setdefault(table.round, []).append(table.shown(hidden))
+    entries = [e.to_json() for e in tournament.entries]
+    if tournament.status == "upcoming":
+        for entry in entries:
+            entry["entropy"] = None
     return {
         **tournament.columns(),
         "entrants": len(tournament.active()),
-        "entries": [e.to_json() for e in tournament.entries],
+        "entries": entries,
         "standings": _standings(tournament),
         "pairings": [{"round": n, "tables": rounds[n]} for n in sorted(rounds)],
+        "deals": shown_rounds(tournament) if tournament.duplicate else None,
     }
 
 
 def _standings(tournament: Tournament) -> list[JSON]:
     if tournament.system == "arena":
         return arena_standings(tournament)
+    if tournament.duplicate:
+        return duplicate_standings(tournament)
     names = {e.entry: e for e in tournament.entries}
     results: list[Result] = []
     byes: list[str] = []

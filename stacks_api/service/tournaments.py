@@ -37,25 +37,27 @@ from dataclasses import replace
 from .. import bots
 from ..competition.arena import pair_free
 from ..competition.swiss import pair
-from ..engine import SetupError, create_game
+from ..engine import SetupError, create_game, restore_game
 from ..model.fairness import SCHEME, commitment, server_seed
-from ..model.outcomes import own_moves
 from ..model.record import JSON, Fairness, GameRecord, Seat
 from ..model.refusals import Refusal, validation_error
 from ..model.tokens import new_token, token_hash
 from ..model.tournaments import Board, Entry, Tournament
 from .concede import Concede
 from .cursors import key_cursor, read_key
+from .duplicate import duplicate_standings, round_fairness, table_detail
 from .lobby import START_RATING, Lobby
 from .ports import Tournaments as Book
 from .standings import arena_standings, entrants, last_opponents, shown
 from .table import Table
+from .tournament_games import TableGames
 
 DEFAULT_TURN_SECONDS = 60.0  # every tournament game is clocked: an absent player's ends
 MOST_ROUNDS = 20
 MOST_ENTRIES = 1000
 MOST_BOTS = 8  # a creator's bots in one tournament
 MOST_UPCOMING = 5  # upcoming tournaments one account has made
+DUPLICATE_FEWEST = 4  # a deal compared at two tables at least
 GATHER_S = 300.0  # how long past its start a tournament waits for its second entry
 PAGE = 20
 BOT = "bot:"
@@ -67,7 +69,7 @@ class Tournaments:
     ) -> None:
         self.table = table
         self.lobby = lobby
-        self.concede = concede
+        self.games = TableGames(table, concede)
         # The creator's budget of games with no person in them (None: no limit), the
         # same as for games a request makes with a bot at every seat.
         self.bots_alone = bots_alone
@@ -79,12 +81,14 @@ class Tournaments:
     # -- requests -------------------------------------------------------------
 
     def create(self, player_id: str, body: JSON) -> JSON:
-        """A new swiss or arena, upcoming until ``starts_at``."""
+        """A new swiss, arena or duplicate event, upcoming until ``starts_at``."""
         system = body["system"]
-        length = "rounds" if system == "swiss" else "minutes"
+        length = "minutes" if system == "arena" else "rounds"
         if body.get(length) is None:
             raise validation_error(length, f"a {system} needs its number of {length}")
         players, days = body.get("players", 2), body.get("days")
+        if system == "duplicate" and players != 2:
+            raise validation_error("players", "a duplicate event is played two at a table")
         if days is not None and body.get("clock"):
             raise validation_error("days", "a tournament has days a turn or a clock, not both")
         seconds = body.get("clock") or DEFAULT_TURN_SECONDS
@@ -96,11 +100,14 @@ class Tournaments:
         tournament = Tournament(
             id=secrets.token_hex(8), name=body.get("name") or f"{body['variant']} {system}",
             creator=player_id, variant=body["variant"], system=system,
-            rounds=body.get("rounds") if system == "swiss" else None,
+            rounds=body.get("rounds") if system != "arena" else None,
             minutes=body.get("minutes") if system == "arena" else None, players=players,
             rated=bool(body.get("rated")), turn_seconds=float(seconds), days=days,
             max_players=body.get("max_players") or MOST_ENTRIES,
             starts_at=max(float(body["starts_at"]), now),
+            # A duplicate event commits to every round's deal now, before any entropy.
+            seeds=tuple(server_seed() for _ in range(body["rounds"]))
+            if system == "duplicate" else (),
         )  # fmt: skip
         if not self.book.create(tournament, MOST_UPCOMING):
             raise Refusal("too_many_tournaments", f"you have {MOST_UPCOMING} upcoming "
@@ -127,16 +134,23 @@ class Tournaments:
             raise Refusal("not_found", f"no tournament with id {tournament_id!r}")
         return shown(found)
 
-    def join(self, player_id: str, tournament_id: str, bot: str | None, count: int = 1) -> JSON:
-        """Enter the caller, or (its creator only) ``count`` bots of level ``bot``."""
+    def join(
+        self, player_id: str, tournament_id: str, bot: str | None, count: int = 1,
+        entropy: str | None = None,
+    ) -> JSON:  # fmt: skip
+        """Enter the caller (with ``entropy`` for a duplicate event's deals), or (its
+        creator only) ``count`` bots of level ``bot``."""
         found = self._open(tournament_id)
+        if found.duplicate and found.status != "upcoming":
+            raise Refusal("tournament_started", "a duplicate event takes entries only before "
+                          "it starts: each round's deal mixes its entrants' entropy")  # fmt: skip
         archive = self.table.archive_for("tournaments")
         if bot is None:
             player = archive.accounts.player(player_id)
             assert player is not None  # the caller's key was found
             rating = self._rating(player_id, found)
             entries = [Entry(entry=player_id, player_id=player_id, bot=None,
-                             name=player["name"], rating=rating)]  # fmt: skip
+                             name=player["name"], rating=rating, entropy=entropy)]  # fmt: skip
         else:
             if player_id != found.creator:
                 raise Refusal("forbidden", "only the tournament's creator may enter bots")
@@ -181,8 +195,9 @@ class Tournaments:
             raise Refusal("forbidden", "only the tournament's creator may start it early")
         if found.status != "upcoming":
             raise Refusal("tournament_started", "the tournament has started already")
-        if len(found.active()) < 2:
-            raise Refusal("too_few_entries", "a tournament starts with two entries or more")
+        if len(found.active()) < _fewest(found):
+            raise Refusal("too_few_entries", f"a {found.system} starts with {_fewest(found)} "
+                          "entries or more")  # fmt: skip
         if not self.book.start_now(tournament_id, self.table.clock()):
             raise Refusal("tournament_started", "the tournament has started already")
         self.table.jobs.wake()
@@ -216,7 +231,7 @@ class Tournaments:
         if found is None:
             return 0
         if found.status == "upcoming":
-            if len(found.active()) < 2:  # nobody to play: it ends before it began
+            if len(found.active()) < _fewest(found):  # too few: it ends before it began
                 if now < found.starts_at + GATHER_S:
                     return 0
                 return int(self.book.advance(tournament_id, "upcoming", "cancelled", now))
@@ -228,10 +243,10 @@ class Tournaments:
         found = self._settled(found, found.round)
         if any(t.points is None for t in found.tables if t.round == found.round):
             return 0  # games still being played
-        if found.round >= (found.rounds or 0) or len(found.active()) < 2:
+        if found.round >= (found.rounds or 0) or len(found.active()) < _fewest(found):
             finished = self.book.advance(tournament_id, "running", "finished", now, found.round)
             return int(finished)
-        return self._next_round(found)
+        return self._next_round(found, now)
 
     def _arena_step(self, tournament: Tournament, now: float) -> int:
         """Settle the games that ended, then pair whoever is free (until the arena's
@@ -258,46 +273,43 @@ class Tournaments:
         tables = []
         for table in tournament.tables:
             if table.points is None and number in (None, table.round):
-                points = self._result(tournament, table)
-                if points is not None:
-                    self.book.score(tournament.id, table.round, table.board, list(points))
-                    table = replace(table, points=points)
+                ended = self._ended(tournament, table)
+                if ended is not None:
+                    points = _points(None if ended.result is None else ended.result.scores,
+                                     ended.players)  # fmt: skip
+                    detail = None
+                    if tournament.duplicate:
+                        events = self.games.events(ended)
+                        detail = table_detail(restore_game(ended.game), events)
+                    self.book.score(tournament.id, table.round, table.board, list(points),
+                                    detail)  # fmt: skip
+                    table = replace(table, points=points, detail=detail)
             tables.append(table)
         return replace(tournament, tables=tuple(tables))
 
-    def _result(self, tournament: Tournament, table: Board) -> tuple[float, ...] | None:
-        """Each seat's points once the table's game ended (None while it is played).
-        A game never made (its worker died between making the round and making the
-        game) is made now; a no-show is forfeited."""
+    def _ended(self, tournament: Tournament, table: Board) -> GameRecord | None:
+        """The table's game once it has ended (None while it is played). A game never
+        made (its worker died between making the round and making the game) is made
+        now; a no-show is forfeited."""
         assert table.game_id is not None  # a bye is scored when it is made
-        record = self.table.store.load(table.game_id)
-        if record is not None:
-            if record.ended:
-                return _points(None if record.result is None else record.result.scores,
-                               record.players)  # fmt: skip
-            self._forfeit_no_shows(record)
-            return None
-        archive = self.table.archive
-        document = None if archive is None else archive.games.document(table.game_id)
-        if document is None:
+        record = self.games.found(table.game_id)
+        if record is None:
             self._make_game(tournament, table)
-            return None
-        result = document["result"]  # the live store let the game go once archived
-        return _points(None if result is None else result["scores"], document["players"])
+        elif not record.ended:
+            self.games.forfeit_no_shows(record)
+        return record if record is not None and record.ended else None
 
-    def _forfeit_no_shows(self, record: GameRecord) -> None:
-        """Resign, for them, the people whose clock ran out on their first turn (they
-        never acted in the game): a no-show loses, and its opponent need not wait."""
-        late = [s for s, seat in enumerate(record.seats) if seat.state in ("human", "away")
-                and seat.timeouts > 0]  # fmt: skip
-        if late:
-            made = own_moves(self.table.store.events_after(record.id, 0), record.players)
-            absent = [s for s in late if not made[s]]
-            if absent:
-                self.concede.forfeit(record.id, absent)
-
-    def _next_round(self, tournament: Tournament) -> int:
-        made = pair(entrants(tournament), tournament.players)
+    def _next_round(self, tournament: Tournament, now: float) -> int:
+        playing = entrants(tournament)
+        if tournament.duplicate:  # paired by matchpoints, never twice the same two
+            scored = {s["entry"]: s["points"] for s in duplicate_standings(tournament)}
+            for entrant in playing:
+                entrant.points = scored[entrant.id]
+        made = pair(playing, tournament.players, rematches=not tournament.duplicate)
+        if made is None:  # every pairing would repeat a game: the event is over
+            finished = self.book.advance(tournament.id, "running", "finished", now,
+                                         tournament.round)  # fmt: skip
+            return int(finished)
         return self._add_round(tournament, [t.seats for t in made.tables], made.byes)
 
     def _add_round(
@@ -308,8 +320,9 @@ class Tournaments:
         if not seated and not byes:
             return 0
         number = tournament.round + 1
+        shared = tournament.seeds[number - 1] if tournament.duplicate else None
         tables = [Board(round=number, board=n, seats=seats, game_id=secrets.token_hex(8),
-                        server_seed=server_seed())
+                        server_seed=shared or server_seed())
                   for n, seats in enumerate(seated, start=1)]  # fmt: skip
         tables += [Board(round=number, board=n, seats=(entry,), game_id=None, server_seed=None,
                          points=(1.0,))
@@ -334,9 +347,13 @@ class Tournaments:
         game = create_game(tournament.variant, players, secrets.randbits(63), clock)
         seed = table.server_seed
         fair = Fairness(SCHEME, commitment(seed, None), seed, (None,) * players)
+        placed: JSON = {"id": tournament.id, "round": table.round}
+        if tournament.duplicate:  # the round's one deal, at every table
+            fair = round_fairness(seed, tournament.entries, players)
+            placed["duplicate"] = True
         record, events = self.lobby.opened(
             table.game_id, game, seats, token_hash(new_token()), fair, rated=tournament.rated,
-            tournament={"id": tournament.id, "round": table.round}, days=days,
+            tournament=placed, days=days,
         )  # fmt: skip
         made = self.table.create(record, events)
         if made is not None:
@@ -352,6 +369,11 @@ class Tournaments:
             return False
         budgets = self.table.store.budgets
         return not budgets.take("bots-alone", tournament.creator, self.bots_alone)
+
+
+def _fewest(tournament: Tournament) -> int:
+    """The entries a tournament needs to start (and to go on)."""
+    return DUPLICATE_FEWEST if tournament.duplicate else 2
 
 
 def _seat(entry: Entry) -> Seat:

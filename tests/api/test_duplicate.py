@@ -1,0 +1,138 @@
+"""Duplicate events over HTTP: every table of a round dealt the same cards, each side
+compared with the others that held its seat, run to the end by the workers' steps;
+on the embedded store with SQLite and on Redis with PostgreSQL."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from stacks_api.commands.verify import verify_record
+from stacks_api.competition.duplicate import Held, round_table
+from stacks_api.engine import restore_game
+from stacks_api.model.fairness import commitment
+from stacks_api.model.tournaments import Entry
+from stacks_api.service.duplicate import mixed_entropy, progress, turns
+from stacks_api.service.replay import dealt, final_record
+
+from .helpers import API, bearer, problem
+from .test_archive import archive_apps, new_player
+from .test_tournaments import LATER, TOURNAMENTS, enter_bots, run_to_the_end
+
+
+@pytest.fixture(params=["memory+sqlite", "redis+postgresql"])
+def app(request, make_app, prefix, tmp_path):  # type: ignore[no-untyped-def]
+    yield from archive_apps(request, make_app, prefix, tmp_path)
+
+
+@pytest.fixture
+def client(app):  # type: ignore[no-untyped-def]
+    return app.test_client()
+
+
+def duplicate(client: Any, key: str, **body: Any) -> dict[str, Any]:
+    made = client.post(TOURNAMENTS, headers=bearer(key), json={
+        "variant": "sequence", "system": "duplicate", "rounds": 3,
+        "starts_at": time.time() + LATER, **body})  # fmt: skip
+    assert made.status_code == 201, made.json
+    return made.json
+
+
+def by_hand(records: list[dict[str, Any]], tables: list[dict[str, Any]]) -> dict[int, list]:
+    """A round's comparison from its games' records alone."""
+    held = []
+    for table, record in zip(tables, records, strict=True):
+        game = restore_game(final_record(record).game)
+        for seat, entry in enumerate(table["seats"]):
+            held.append(Held(entry, table["board"], seat, record["result"]["scores"][seat],
+                             turns(record["events"]), progress(game, seat)))  # fmt: skip
+    return {seat: [(s.held.entry, s.matchpoints) for s in group]
+            for seat, group in round_table(held).items()}  # fmt: skip
+
+
+@pytest.mark.parametrize("variant", ["sequence", "stacks"])
+def test_a_duplicate_event_of_eight_bots_deals_each_round_alike_and_scores_itself(
+    app, client, variant
+):
+    _, key = new_player(client)
+    made = duplicate(client, key, variant=variant)
+    assert [d["over"] for d in made["deals"]] == [False] * 3
+    commitments = [d["commitment"] for d in made["deals"]]
+    enter_bots(client, key, made["id"], 8)
+    done = run_to_the_end(app, made["id"], stepping=2)
+    assert done["status"] == "finished" and done["round"] == 3
+    met = [frozenset(t["seats"]) for r in done["pairings"] for t in r["tables"]]
+    assert len(met) == 12 and len(set(met)) == 12, "four tables a round, no pair twice"
+    totals: dict[str, float] = {}
+    for played, deal in zip(done["pairings"], done["deals"], strict=True):
+        assert deal["over"] and deal["commitment"] == commitments[played["round"] - 1]
+        assert commitment(deal["server_seed"], None) == deal["commitment"]
+        records = [client.get(f"{API}/{t['game_id']}/record").json for t in played["tables"]]
+        for record in records:
+            assert verify_record(record).ok, verify_record(record)
+            assert record["fairness"]["server_seed"] == deal["server_seed"]
+            assert record["tournament"]["duplicate"] is True
+        first_deals = [dealt(r).view(None) for r in records]
+        hands = [dealt(r).view(0)["you"]["hand"] for r in records]
+        assert all(d == first_deals[0] for d in first_deals), "one deal, one first player"
+        assert all(h == hands[0] for h in hands), "the same cards in the same seat"
+        expected = by_hand(records, played["tables"])
+        shown = {c["seat"]: [(r["entry"], r["matchpoints"]) for r in c["results"]]
+                 for c in deal["comparison"]}  # fmt: skip
+        assert shown == expected
+        for group in expected.values():
+            for entry, points in group:
+                totals[entry] = totals.get(entry, 0.0) + points
+    standings = {s["entry"]: s for s in done["standings"]}
+    assert {e: s["points"] for e, s in standings.items()} == totals
+    assert all(s["top"] == 9 and s["percentage"] == round(100 * s["points"] / 9, 2)
+               for s in standings.values())  # fmt: skip
+    ranked = [s["points"] for s in done["standings"]]
+    assert ranked == sorted(ranked, reverse=True)
+
+
+def test_a_person_s_entropy_is_mixed_into_every_deal(app, client):
+    player_id, key = new_player(client)
+    made = duplicate(client, key, rounds=1)
+    entered = client.post(f"{TOURNAMENTS}/{made['id']}/players", headers=bearer(key),
+                          json={"entropy": "C0FFEE"})  # fmt: skip
+    assert entered.status_code == 201, entered.json
+    assert entered.json["entries"][0]["entropy"] is None, "shown once it has started"
+    enter_bots(client, key, made["id"], 3)
+    service = app.extensions["stacks_api.games"]
+    service.tournaments.step(time.time() + LATER)
+    started = client.get(f"{TOURNAMENTS}/{made['id']}").json
+    assert started["entries"][0]["entropy"] == "C0FFEE"
+    assert all(t["points"] is None for t in started["pairings"][0]["tables"])
+    mixed = mixed_entropy([Entry(player_id, player_id, None, "Ada", 1500.0, entropy="c0ffee")])
+    mine = next(t for t in started["pairings"][0]["tables"] if player_id in t["seats"])
+    resigned = client.post(f"{API}/{mine['game_id']}/resign", headers=bearer(key))
+    assert resigned.status_code == 200, resigned.json  # the round need not wait for Ada
+    done = run_to_the_end(app, made["id"])
+    for table in done["pairings"][0]["tables"]:
+        record = client.get(f"{API}/{table['game_id']}/record").json
+        assert record["fairness"]["entropy"] == [mixed, mixed]
+    assert done["deals"][0]["entropy"] == mixed
+
+
+def test_a_duplicate_event_refuses_what_it_cannot_be(app, client):
+    _, key = new_player(client)
+    _, other = new_player(client, "Bo")
+    body = {"variant": "stacks", "system": "duplicate", "rounds": 2, "starts_at": 0}
+    problem(client.post(TOURNAMENTS, headers=bearer(key), json={**body, "players": 3}),
+            422, "validation_error")  # fmt: skip
+    problem(client.post(TOURNAMENTS, headers=bearer(key), json={**body, "rounds": None}),
+            422, "validation_error")  # fmt: skip
+    made = duplicate(client, key)
+    players = f"{TOURNAMENTS}/{made['id']}/players"
+    problem(client.post(players, headers=bearer(key), json={"entropy": "xyz"}), 422,
+            "validation_error")  # fmt: skip
+    enter_bots(client, key, made["id"], 3)
+    start = f"{TOURNAMENTS}/{made['id']}/start"
+    problem(client.post(start, headers=bearer(key)), 409, "too_few_entries")
+    enter_bots(client, key, made["id"], 1)
+    assert client.post(start, headers=bearer(key)).status_code == 200
+    app.extensions["stacks_api.games"].tournaments.step(time.time())
+    problem(client.post(players, headers=bearer(other), json={}), 409, "tournament_started")
