@@ -384,3 +384,26 @@ def test_a_new_language_leaves_nothing_of_the_old_one_on_screen(server, open_pag
     page.wait_for_selector("[data-jacks]")
     assert "doi ochi" in page.text_content("[data-jacks]")
     assert not open_page.problems, open_page.problems
+
+
+def test_a_move_made_while_the_page_opens_is_seen(server, open_page):
+    """The opponent moves after the page read its view but before its socket opened:
+    the socket's first view is newer, and the page takes it (nothing else would come)."""
+    api = Client(server.url)
+    game = api.create("sequence", 2, seed=9)
+    seats = [api.join(game["id"], name) for name in ("Ada", "Bo")]
+    first = api.view(game["id"])["to_move"][0]
+    mover, waiter = (seats[0], seats[1]) if seats[0].seat == first else (seats[1], seats[0])
+    page = open_page(f"{server.url}/play")  # the route is in place before the game opens
+
+    def moved_meanwhile(route) -> None:  # type: ignore[no-untyped-def]
+        answer = route.fetch()  # the view as it was
+        mine = api.view(game["id"], mover.token)
+        api.act(game["id"], mover.token, mine["you"]["legal_actions"][0])
+        route.fulfill(response=answer)
+
+    page.route(f"**/api/v1/games/{game['id']}", moved_meanwhile, times=1)
+    page.goto(f"{server.url}/play#game={game['id']}&token={waiter.token}")
+    wait_turn(page)
+    assert version(page) == api.view(game["id"])["version"]
+    assert not open_page.problems, open_page.problems

@@ -176,9 +176,10 @@ export class GameScreen {
     this.chatTimer = setInterval(() => this.chat.load().then(() => this.chat.refresh()), CHAT_EVERY_MS);
     if (!this.view.you || !this.token) return this.listenByStream();
     this.socket = openSocket(this.id, this.token, {
-      // Its first state is the view just fetched; after a reconnection, the view
-      // and the history's events it missed (one request, not a poll).
-      onState: (view, first) => { if (!first) this.caughtUp(view); },
+      // Its first state is usually the view just fetched, but a move made between
+      // the two is only in it (the socket follows from its own view): then, as after
+      // a reconnection, the view and the history's events missed (one request).
+      onState: (view, first) => { if (!first || view.version > this.view.version) this.caughtUp(view); },
       onEvents: (message) => message.events.forEach((event) => this.heard(event)),
       onPresence: (event) => this.present(event),
       onOpen: () => this.page.lost(false),
