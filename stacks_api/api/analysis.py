@@ -6,7 +6,9 @@ from typing import Any
 
 from flask.views import MethodView
 
+from .auth import BEARER, bearer_token
 from .blueprint import Blueprint
+from .caching import PRIVATE
 from .games import problems
 from .players import NO_CACHE, service
 from .teaching_schemas import AnalysisSchema
@@ -19,8 +21,8 @@ RETRY_S = 2
 class Analysis(MethodView):
     @blp.response(200, AnalysisSchema)
     @blp.alt_response(202, description="Asked for; computed in a while (Retry-After)")
-    @problems(404, 409, 429, 503)
-    @blp.doc(operationId="getAnalysis", security=[])
+    @problems(403, 404, 409, 429, 503)
+    @blp.doc(operationId="getAnalysis", security=[{}, *BEARER])
     def get(self, game_id: str) -> Any:
         """Where a finished game was won or lost: each person's move scored, and luck
 
@@ -30,9 +32,13 @@ class Analysis(MethodView):
         drop makes it a `mistake`; and the luck of the cards. The request only
         asks: the background workers analyse the game (tens of seconds) and the
         archive keeps the result beside the record; until then 202 with
-        `Retry-After`.
+        `Retry-After`. A duplicate board's analysis is its own players'
+        alone (with their token) until every game dealt the same cards has
+        ended.
         """
-        found = service().analyses.ask(game_id)
+        games = service()
+        closed = games.play.require_open(game_id, bearer_token())
+        found = games.analyses.ask(game_id)
         if found is None:
             return "", 202, {"Retry-After": str(RETRY_S), **NO_CACHE}
-        return found, 200, {"Cache-Control": "public, max-age=3600"}
+        return found, 200, PRIVATE if closed else {"Cache-Control": "public, max-age=3600"}

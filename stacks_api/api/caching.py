@@ -18,6 +18,7 @@ from ..service.views import people_tag
 
 # Answers that carry a token (joining, creating): no cache may keep them.
 NEVER_STORE = {"Cache-Control": "no-store"}
+PRIVATE = {"Cache-Control": "private, no-cache"}  # the caller's alone: no shared cache keeps it
 
 
 def view_tag(view: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ from flask.views import MethodView
 from .. import variants
 from .auth import BEARER
 from .blueprint import Blueprint
-from .caching import NEVER_STORE
+from .caching import NEVER_STORE, PRIVATE
 from .challenge_schemas import (
     AnswerSchema,
     ChallengeAnswerSchema,
@@ -25,7 +25,6 @@ from .players import me, service
 
 blp = Blueprint("challenges", __name__, url_prefix="/api/v1",
                 description="Challenges between players")  # fmt: skip
-PRIVATE = {"Cache-Control": "private, no-cache"}
 
 
 @blp.route("/players/<player_id>/challenges")

@@ -33,7 +33,8 @@ def _dress(view: dict[str, Any], status: str, version: int, joined: bool = True)
     at the first two seats (once joined), greedy bots after them."""
     view.update(id=GAME_ID, status=status, version=version, practice=False, deadline=None,
                 rematch=None, fairness=FAIRNESS, cancel_agreed=[], unlisted=False,
-                rated=False, unrated=None, tournament=None, pace=None)  # fmt: skip
+                rated=False, unrated=None, tournament=None, duplicate=None,
+                pace=None)  # fmt: skip
     for player in view["players"]:
         human = player["seat"] < 2
         name = (["Ada", "Grace"][player["seat"]] if joined else None) if human else "greedy bot"

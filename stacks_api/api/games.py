@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import http
-import re
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -18,9 +17,10 @@ from ..service import GameService
 from . import examples
 from .auth import BEARER, bearer_token
 from .blueprint import Blueprint
-from .caching import NEVER_STORE, headers_of_view, tag_of, view_headers
+from .caching import NEVER_STORE, PRIVATE, headers_of_view, tag_of, view_headers
 from .event_schemas import ActionResultSchema, EventsSchema
-from .guards import VERSION_HEADER, VIEW_TAG, idempotency_key, version_header, view_tag_header
+from .guards import idempotency_key, version_header, view_tag_header
+from .header_docs import IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, LAST_EVENT_ID, PREFER
 from .player_schemas import RecordSchema
 from .problems import headers_of
 from .schemas import (
@@ -41,48 +41,6 @@ from .stream import Hangup, event_stream, wants_stream
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their seats")
 
 
-def header(name: str, description: str, **schema: Any) -> dict[str, Any]:
-    """An optional request header, for the OpenAPI document."""
-    return {
-        "in": "header",
-        "name": name,
-        "required": False,
-        "schema": {"type": "string", **schema},
-        "description": description,
-    }
-
-
-def tag_form(form: re.Pattern[str], longest: int) -> dict[str, Any]:
-    """The OpenAPI form of a header the guards read with ``form`` (or ``*``)."""
-    return {"pattern": rf"^{form.pattern}$|^\*$", "maxLength": longest}
-
-
-VERSION = tag_form(VERSION_HEADER, 22)
-IF_MATCH = header(
-    "If-Match", 'Act only if the game is at this version, e.g. "12" (412 otherwise).', **VERSION
-)
-IF_NONE_MATCH = header(
-    "If-None-Match",
-    'The ETag of the view you have, e.g. "12" (spectators), "12-s1" (seat 1) or '
-    '"12-s1-p0a1b2c3d" (what it shows of its people: presence, vacation): 304 with no body '
-    "while it is current. Only your own view's tag ever matches.",
-    **tag_form(VIEW_TAG, 36),
-)
-IDEMPOTENCY_KEY = header(
-    "Idempotency-Key",
-    "A retry with the same key (from the same seat) gets the first outcome instead of "
-    "acting twice; remembered for 24 h.",
-    pattern=r"^[A-Za-z0-9_.\-]{1,64}$",
-)
-LAST_EVENT_ID = header(
-    "Last-Event-ID", "Resume a stream after this version (overrides `after`).", **VERSION
-)
-PREFER = header(
-    "Prefer",
-    "`wait=N` (N seconds, 0 to 10): answer once a human seat must act, the game is over, "
-    "or N seconds have passed, whichever comes first. Without it nothing waits.",
-    example="wait=5",
-)
 MAX_WAIT_S = 10
 
 
@@ -235,25 +193,29 @@ class Players(MethodView):
 @blp.route("/<game_id>/record")
 class Record(MethodView):
     @blp.response(200, RecordSchema)
-    @problems(404, 409, 503)
-    @blp.doc(operationId="getRecord", security=[])
+    @problems(403, 404, 409, 503)
+    @blp.doc(operationId="getRecord", security=[{}, *BEARER])
     def get(self, game_id: str) -> Any:
         """An ended game's record: everything needed to replay and verify it offline
 
         One JSON document (`format` `stacks-record`, version 1; docs/records.md):
         the seats, the options, the deal's commitment and its revealed secrets,
         every public event, the result and the final public state. Save it and
-        check it with `stacks-api verify FILE`.
+        check it with `stacks-api verify FILE`. A duplicate board's record
+        is its own players' alone (with their token) until every game dealt
+        the same cards has ended.
         """
-        record = service().play.record(game_id)
-        return rendered(record, 200, {"Cache-Control": "public, max-age=60"})
+        games = service()
+        closed = games.play.require_open(game_id, bearer_token())
+        record = games.play.record(game_id)
+        return rendered(record, 200, PRIVATE if closed else {"Cache-Control": "public, max-age=60"})
 
 
 @blp.route("/<game_id>/replay/<int:version>")
 class Replay(MethodView):
     @blp.response(200, GameViewSchema)
-    @problems(404, 409, 503)
-    @blp.doc(operationId="getReplayPosition", security=[])
+    @problems(403, 404, 409, 503)
+    @blp.doc(operationId="getReplayPosition", security=[{}, *BEARER])
     def get(self, game_id: str, version: int) -> Any:
         """An ended game as a spectator saw it right after one of its versions
 
@@ -261,8 +223,10 @@ class Replay(MethodView):
         record's events. The game is dealt again from its revealed secrets and
         replayed through the engine up to that version.
         """
-        view = service().play.position(game_id, version)
-        return rendered(view, 200, {"Cache-Control": "public, max-age=3600"})
+        games = service()
+        closed = games.play.require_open(game_id, bearer_token())
+        view = games.play.position(game_id, version)
+        return rendered(view, 200, PRIVATE if closed else {"Cache-Control": "public, max-age=3600"})
 
 
 @blp.route("/<game_id>/leave")
@@ -363,8 +327,8 @@ class Events(MethodView):
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventsSchema, example=examples.EVENTS)
     @blp.doc(**SSE_DOC)
-    @problems(404, 422, 429, 503)
-    @blp.doc(operationId="listEvents", security=[])
+    @problems(403, 404, 422, 429, 503)
+    @blp.doc(operationId="listEvents", security=[{}, *BEARER])
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """Public events after version `after`, oldest first
 
@@ -374,16 +338,18 @@ class Events(MethodView):
         The stream also carries `presence` events (`seat`, `presence`,
         `seen_at`, `claimable_at`), without an id: they are never stored. Sent with a seat's
         token (or the key linked to the seat), the stream keeps that seat
-        `online` while it is open.
+        `online` while it is open. A duplicate board's events are its own
+        players' alone (with their token) until every game dealt the same
+        cards has ended.
         """
         resume = version_header("Last-Event-ID")
         after = query["after"] if resume is None else resume
         games = service()
         watch = query["watch"]
+        closed = games.play.require_open(game_id, bearer_token())  # a 404 or 403 now
         if not wants_stream():
             variant, events = games.play.events(game_id, after, watch)
-            return {"variant": variant, "events": events}
-        games.play.require(game_id)  # a 404 now, before the stream begins
+            return {"variant": variant, "events": events}, 200, PRIVATE if closed else {}
         config = current_app.config
         watcher = secrets.token_hex(8)
         seat = games.play.seat_for(game_id, bearer_token())  # a seat's stream: it is here
@@ -395,5 +361,6 @@ class Events(MethodView):
             presence=games.people.ticker(game_id, seat),
             guard=functools.partial(games.revocations.watch, bearer_token()),
         )  # fmt: skip
-        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        headers = {"Cache-Control": "private, no-cache" if closed else "no-cache",
+                   "X-Accel-Buffering": "no"}  # fmt: skip
         return Response(stream, mimetype="text/event-stream", headers=headers)

@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from .auth import BEARER
 from .blueprint import Blueprint
-from .caching import NEVER_STORE
+from .caching import NEVER_STORE, PRIVATE
 from .games import problems
 from .notification_schemas import (
     NewSubscriptionSchema,
@@ -23,7 +23,6 @@ from .players import me, service
 
 blp = Blueprint("notifications", __name__, url_prefix="/api/v1",
                 description="Notifications: Web Push and preferences")  # fmt: skip
-PRIVATE = {"Cache-Control": "private, no-cache"}
 CHANGE_EXAMPLE = {"events": {"chat": []},
                   "quiet_hours": {"from": "22:30", "to": "07:00", "tz": "UTC"}}  # fmt: skip
 EXAMPLE_KEYS = {"p256dh": "B" + "A" * 86, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}

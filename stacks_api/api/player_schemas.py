@@ -245,3 +245,7 @@ class RecordSchema(Schema):
         allow_none=True,
         metadata={"description": "The tournament and round the game was played in, if any"},
     )
+    duplicate = fields.Dict(
+        metadata={"description": "A duplicate board's group (as the game's view shows it); "
+                  "absent for an ordinary game"},
+    )  # fmt: skip

@@ -33,6 +33,7 @@ CODES: dict[str, tuple[int, str]] = {
     "hints_off": (403, "Hints off"),
     "account_closed": (403, "Account closed"),
     "missing_scope": (403, "Missing scope"),
+    "duplicate_closed": (403, "Duplicate board closed"),
     "too_many_grants": (409, "Too many apps and tokens"),
     "has_played": (409, "Has played"),
     "bot_account": (409, "Bot account"),

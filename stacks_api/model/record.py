@@ -192,6 +192,9 @@ class GameRecord:
     days: int | None = None
     # Why a game asked for as rated is played unrated (``pair_limit``), else None.
     unrated: str | None = None
+    # A duplicate board: its group, {"tournament", "round"} or {"match", "games"}; it
+    # is closed to all but its own seats until every game of the group has ended.
+    duplicate: JSON | None = None
 
     @property
     def ended(self) -> bool:
@@ -258,6 +261,7 @@ class GameRecord:
             **({"chat_lines": list(self.chat_lines)} if any(self.chat_lines) else {}),
             **({"days": self.days} if self.days else {}),
             **({"unrated": self.unrated} if self.unrated else {}),
+            **({"duplicate": self.duplicate} if self.duplicate else {}),
         }
 
     @classmethod
@@ -292,6 +296,7 @@ class GameRecord:
             chat_lines=tuple(data.get("chat_lines") or (0, 0)),
             days=data.get("days"),
             unrated=data.get("unrated"),
+            duplicate=data.get("duplicate"),
         )
 
 

@@ -27,6 +27,7 @@ runner claims each due game and calls ``turns.advance``.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -57,6 +58,7 @@ from .pushes import DEFAULT_PUSHES, PushDesk, PushSettings
 from .rating import RatingDesk
 from .rematch import Rematch
 from .revocations import Revocations
+from .seals import closed
 from .table import Table
 from .tournaments import Tournaments
 from .turns import BOT_BUDGET_S, Turns
@@ -111,7 +113,11 @@ class GameService:
         self.notifications = Notifications(self.account_feed, self.courier, channels,
                                            self.preferences)  # fmt: skip
         self.archiving = (
-            None if archive is None else Archiving(store, archive.games, archive_claim_s)
+            None
+            if archive is None
+            else Archiving(
+                store, archive.games, archive_claim_s, held=functools.partial(closed, self.table)
+            )
         )
 
     @property

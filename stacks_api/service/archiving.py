@@ -12,6 +12,7 @@ run out, and another archives the same games again: none lost, none twice.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from importlib.metadata import version
 
 from ..competition.ratings import standings
@@ -77,6 +78,7 @@ def document(record: GameRecord, events: list[Event]) -> JSON:
         "ended_at": record.updated_at,
         "rematch_of": record.rematch_of,
         "tournament": record.tournament,
+        **({"duplicate": record.duplicate} if record.duplicate else {}),
     }
 
 
@@ -105,10 +107,16 @@ def archived(record: GameRecord, events: list[Event]) -> Archived:
 class Archiving:
     """Moves ended games from the live store's outbox into the archive."""
 
-    def __init__(self, store: GameStore, archive: GameArchive, claim_s: float = CLAIM_S) -> None:
+    def __init__(
+        self, store: GameStore, archive: GameArchive, claim_s: float = CLAIM_S,
+        held: Callable[[GameRecord], bool] = lambda record: False,
+    ) -> None:  # fmt: skip
         self.store = store
         self.archive = archive
         self.claim_s = claim_s
+        # Games kept out of the archive for now (a duplicate board whose group still
+        # plays): they stay claimed, and are looked at again once the claim runs out.
+        self.held = held
 
     def drain(self, now: float, batch: int = 100) -> int:
         """Archive one batch of the outbox; how many games it held. Raises
@@ -122,6 +130,8 @@ class Archiving:
             record = self.store.load(game_id)
             if record is None or not record.ended:
                 gone.append(game_id)  # nothing left to archive (or not ended: a bug)
+                continue
+            if self.held(record):
                 continue
             games.append(archived(record, self.store.events_after(game_id, 0)))
         self.archive.put(games)

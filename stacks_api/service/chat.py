@@ -21,6 +21,7 @@ from ..model.record import GONE, JSON, GameRecord
 from ..model.refusals import Refusal, validation_error
 from ..store import Change, EventFeed
 from .changes import stamped
+from .seals import require_open
 from .table import Caller, Table, seat_of
 
 LONGEST = 300
@@ -60,6 +61,8 @@ class Chat:
             seat = _seat(record, caller)
             if seat is not None:
                 self.table.refuse_closed(record.seats[seat].player_id)
+            else:
+                require_open(self.table, record, caller)
             said: JSON = {"type": "chat", "text": line, "at": self.table.clock()}
             if seat is not None and record.seats[seat].state not in GONE | {"reserved"}:
                 said.update(seat=seat, name=record.seats[seat].name)
@@ -108,6 +111,8 @@ class Chat:
         caller = self.table.caller(token)
         record = self.table.load(game_id)
         player = _seat(record, caller) is not None
+        if not player:
+            require_open(self.table, record, caller)
         _, events = self.table.events_after(game_id, after)
         hide = player and not record.ended
         messages = [e for e in events if e["type"] == "chat" and not (hide and is_spectators(e))]

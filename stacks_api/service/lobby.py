@@ -110,6 +110,7 @@ class Lobby:
         rated: bool = False,
         tournament: JSON | None = None,
         days: int | None = None,
+        duplicate: JSON | None = None,
     ) -> tuple[GameRecord, list[Event]]:
         """A new game's record and first events, started at once if no seat is open.
         With a committed deal, ``game`` is only a stand-in until then. ``days``: a
@@ -134,6 +135,7 @@ class Lobby:
             rated=rated,
             tournament=tournament,
             days=days,
+            duplicate=duplicate,
         )
         events: list[Event] = []
         record = stamped(record, [{"type": "created"}], events)

@@ -19,6 +19,7 @@ from .archiving import document
 from .changes import settled, stamped
 from .chat import TableOnly, is_spectators
 from .people import People
+from .seals import require_open
 from .table import Caller, Table, seat_of
 from .views import UNKNOWN, people_digest, people_tag, render
 
@@ -100,6 +101,8 @@ class Play:
         store = self.table.store
         record = self.table.load(game_id) if snapshot is None else store.parse(snapshot)
         seat = seat_of(record, caller)
+        if seat is None:
+            require_open(self.table, record, caller)
         same = snapshot is not None
         if seat is not None:
             self.people.seen(game_id, seat)
@@ -109,6 +112,11 @@ class Play:
             record, same = self.wait_for_humans(record, wait_s), False
         view = render(record, self.table.game(record), seat, self.people.shown(record))
         return view, seat, record, same
+
+    def require_open(self, game_id: str, token: str | None) -> bool:
+        """Refuse all but the game's own seats while it is a closed duplicate board
+        (``service.seals``); whether it is one (answer its seats privately)."""
+        return require_open(self.table, self.table.load(game_id), self.table.caller(token))
 
     def seat_for(self, game_id: str, token: str | None) -> int | None:
         """The seat ``token`` holds in the game (None: no token, or none of its seats)."""

@@ -11,6 +11,7 @@ from ..model.refusals import Refusal
 from .closures import Closures
 from .cursors import cursor
 from .ports import Archive
+from .seals import closed
 from .table import Table
 
 RESULTS = ("won", "lost", "drawn")
@@ -178,8 +179,11 @@ class Players:
         found = []
         for game_id in self.table.store.player_games(query.player_id):
             record = self.table.store.load(game_id)
-            if record is not None and _matches(record, query):
-                found.append(_summary(record))
+            if record is None or not _matches(record, query):
+                continue
+            if record.ended and closed(self.table, record):
+                continue  # a duplicate board's result shows once its group is over
+            found.append(_summary(record))
         return found
 
 

@@ -89,6 +89,8 @@ def kept_record(document: JSON) -> GameRecord:
         fairness=_fairness(fair),
         rated=document.get("rated", False),
         unrated=document.get("unrated"),
+        tournament=document.get("tournament"),
+        duplicate=document.get("duplicate"),
     )
 
 

@@ -348,12 +348,14 @@ class Tournaments:
         seed = table.server_seed
         fair = Fairness(SCHEME, commitment(seed, None), seed, (None,) * players)
         placed: JSON = {"id": tournament.id, "round": table.round}
+        duplicate = None
         if tournament.duplicate:  # the round's one deal, at every table
             fair = round_fairness(seed, tournament.entries, players)
-            placed["duplicate"] = True
+            duplicate = {"tournament": tournament.id, "round": table.round}
         record, events = self.lobby.opened(
             table.game_id, game, seats, token_hash(new_token()), fair, rated=tournament.rated,
-            tournament=placed, days=days,
+            tournament=placed, days=days, duplicate=duplicate,
+            unlisted=duplicate is not None,  # a closed board is in no public listing
         )  # fmt: skip
         made = self.table.create(record, events)
         if made is not None:

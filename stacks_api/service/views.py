@@ -38,7 +38,7 @@ def render(
                 practice=record.practice, deadline=record.clock, rematch=record.rematch,
                 fairness=fair, cancel_agreed=list(record.cancel_agreed),
                 unlisted=record.unlisted, rated=record.rated, unrated=record.unrated,
-                tournament=record.tournament,
+                tournament=record.tournament, duplicate=record.duplicate,
                 pace=None if record.days is None else {"days": record.days})  # fmt: skip
     scores = record.result.scores if record.result is not None else None
     for player in view["players"]:

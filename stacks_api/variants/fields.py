@@ -316,6 +316,16 @@ def view_fields(variant: str, parts: Parts, **own: fields.Field[Any]) -> dict[st
                 '"round"}), or null (docs/tournaments.md)'
             },
         ),
+        "duplicate": fields.Dict(
+            required=True,
+            allow_none=True,
+            metadata={
+                "description": 'A duplicate board: its group, {"tournament", "round"} or '
+                '{"match", "games"}; every game of the group has the same deal, and each is '
+                "closed to all but its own seats until all of them have ended (null: an "
+                "ordinary game)"
+            },
+        ),
         "cancel_agreed": fields.List(
             whole(),
             required=True,

@@ -4,10 +4,14 @@ on the embedded store with SQLite and on Redis with PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
 import pytest
+import requests
+from simple_websocket import Client as WebSocket
+from simple_websocket import ConnectionClosed
 
 from stacks_api.commands.verify import verify_record
 from stacks_api.competition.duplicate import Held, round_table
@@ -16,6 +20,7 @@ from stacks_api.model.fairness import commitment
 from stacks_api.model.tournaments import Entry
 from stacks_api.service.duplicate import mixed_entropy, progress, turns
 from stacks_api.service.replay import dealt, final_record
+from stacks_api.testing import ServerProcess
 
 from .helpers import API, bearer, problem
 from .test_archive import archive_apps, new_player
@@ -73,7 +78,7 @@ def test_a_duplicate_event_of_eight_bots_deals_each_round_alike_and_scores_itsel
         for record in records:
             assert verify_record(record).ok, verify_record(record)
             assert record["fairness"]["server_seed"] == deal["server_seed"]
-            assert record["tournament"]["duplicate"] is True
+            assert record["duplicate"] == {"tournament": made["id"], "round": played["round"]}
         first_deals = [dealt(r).view(None) for r in records]
         hands = [dealt(r).view(0)["you"]["hand"] for r in records]
         assert all(d == first_deals[0] for d in first_deals), "one deal, one first player"
@@ -136,3 +141,89 @@ def test_a_duplicate_event_refuses_what_it_cannot_be(app, client):
     assert client.post(start, headers=bearer(key)).status_code == 200
     app.extensions["stacks_api.games"].tournaments.step(time.time())
     problem(client.post(players, headers=bearer(other), json={}), 409, "tournament_started")
+
+
+def test_no_route_shows_another_table_of_the_round_until_the_round_is_over(tmp_path):
+    """Four people in a duplicate event: while round 1 runs, an entrant (with their key)
+    and an anonymous caller try every way the API offers to see the other table."""
+    server = ServerProcess({"REDIS_URL": "", "DATABASE_URL": f"sqlite:///{tmp_path}/a.sqlite3"})
+    try:
+        url = f"{server.url}/api/v1"
+        keys = {n: requests.post(f"{url}/players", json={"name": n}, timeout=5).json()["key"]
+                for n in ("Ada", "Bo", "Cy", "Di")}  # fmt: skip
+        ids = {n: requests.get(f"{url}/players/me", headers=bearer(k), timeout=5).json()["id"]
+               for n, k in keys.items()}  # fmt: skip
+        made = requests.post(f"{url}/tournaments", headers=bearer(keys["Ada"]), timeout=5, json={
+            "variant": "sequence", "system": "duplicate", "rounds": 1,
+            "starts_at": time.time() + LATER}).json()  # fmt: skip
+        for key in keys.values():
+            requests.post(f"{url}/tournaments/{made['id']}/players", headers=bearer(key),
+                          json={}, timeout=5)  # fmt: skip
+        requests.post(f"{url}/tournaments/{made['id']}/start", headers=bearer(keys["Ada"]),
+                      timeout=5)  # fmt: skip
+        tables = []
+        for _ in range(100):  # the workers make the round within a second or two
+            tables = requests.get(f"{url}/tournaments/{made['id']}", timeout=5).json()["pairings"]
+            if tables:
+                break
+            time.sleep(0.1)
+        mine, other = sorted(tables[0]["tables"], key=lambda t: ids["Ada"] not in t["seats"])
+        names = {v: n for n, v in ids.items()}
+        seated = [names[e] for e in other["seats"]]
+        game = f"{url}/games/{other['game_id']}"
+
+        def closed_to(headers: dict[str, str]) -> None:
+            for path in ("", "/events", "/record", "/replay/1", "/chat", "/analysis"):
+                answer = requests.get(f"{game}{path}", headers=headers, timeout=5)
+                # (a key holding no seat of a game is refused its view as ever: 401)
+                assert answer.json()["code"] in ("duplicate_closed", "unauthorized"), path
+                assert answer.status_code in (401, 403) and '"hand"' not in answer.text
+                if not headers:
+                    assert answer.json()["code"] == "duplicate_closed", path
+            stream = requests.get(f"{game}/events", timeout=5,
+                                  headers={**headers, "Accept": "text/event-stream"})  # fmt: skip
+            assert stream.status_code == 403
+            said = requests.post(f"{game}/chat", json={"text": "hi"}, headers=headers, timeout=5)
+            assert said.status_code in (401, 403)
+            ws = WebSocket.connect(f"{game.replace('http', 'ws', 1)}/socket")
+            ws.send(json.dumps({"type": "hello", "token": headers.get("Authorization", " ")[7:]
+                                or None}))  # fmt: skip
+            try:  # refused, then closed (the close may overtake the refusal)
+                refused = json.loads(ws.receive(10))
+                assert refused["type"] == "refused" and "view" not in refused
+            except ConnectionClosed:
+                assert ws.close_reason in (4400, 4401)
+            listed = [requests.get(f"{url}/games?status={s}", timeout=5).json()
+                      for s in ("active", "finished")]  # fmt: skip
+            assert other["game_id"] not in json.dumps(listed)
+
+        closed_to(bearer(keys["Ada"]))
+        closed_to({})
+        own = requests.get(game, headers=bearer(keys[seated[0]]), timeout=5)
+        assert own.status_code == 200 and "you" in own.json(), "its own seats see it"
+        assert "private" in own.headers["Cache-Control"]
+
+        # Ada's own table ends first: its game stays closed to the other table (and out
+        # of every history) while the round runs on.
+        for name in [names[e] for e in mine["seats"]][:1]:
+            requests.post(f"{url}/games/{mine['game_id']}/resign", headers=bearer(keys[name]),
+                          timeout=5)  # fmt: skip
+        record = requests.get(f"{url}/games/{mine['game_id']}/record",
+                              headers=bearer(keys[seated[0]]), timeout=5)  # fmt: skip
+        assert record.status_code == 403 and record.json()["code"] == "duplicate_closed"
+        history = requests.get(f"{url}/players/{ids['Ada']}/games", timeout=5).json()
+        assert mine["game_id"] not in json.dumps(history), "no result before the round ends"
+        shown = requests.get(f"{url}/tournaments/{made['id']}", timeout=5).json()
+        assert all(t["points"] is None for t in shown["pairings"][0]["tables"])
+
+        requests.post(f"{game}/resign", headers=bearer(keys[seated[0]]), timeout=5)
+        for _ in range(100):  # the workers score the round, then everything opens
+            if requests.get(f"{game}/record", timeout=5).status_code == 200:
+                break
+            time.sleep(0.1)
+        opened = requests.get(f"{game}/record", timeout=5)
+        assert opened.status_code == 200 and "public" in opened.headers["Cache-Control"]
+        assert verify_record(opened.json()).ok
+        assert requests.get(f"{url}/games/{mine['game_id']}/events", timeout=5).status_code == 200
+    finally:
+        server.stop()
