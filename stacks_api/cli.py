@@ -159,6 +159,7 @@ game).
 examples:
   stacks-api verify game.json --commitment 9f2c... --entropy c0ffee42
   stacks-api verify http://127.0.0.1:8000 GAME_ID
+  stacks-api verify http://127.0.0.1:8000 --tournament ID   # a duplicate event's rounds
 """
 
 
@@ -275,6 +276,8 @@ def main(argv: list[str] | None = None) -> None:
     check.add_argument("game_id", nargs="?", help="the game, when SOURCE is a server")
     check.add_argument("--commitment", metavar="HEX", help="the commitment you saw at join")
     check.add_argument("--entropy", metavar="HEX", help="the entropy you sent at join")
+    check.add_argument("--tournament", metavar="ID", help="SOURCE being a server: "
+                       "check that each round of this duplicate event dealt alike")  # fmt: skip
     database = commands.add_parser(
         "db", help="the archive's database",
         description="The archive of ended games and accounts: PostgreSQL at DATABASE_URL, "
@@ -336,8 +339,12 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(administer(args))
     elif args.command == "verify":
         from .commands.verify import verify_source
+        from .commands.verify_rounds import verify_tournament
 
-        verdict = verify_source(args.source, args.game_id, args.commitment, args.entropy)
+        if args.tournament:
+            verdict = verify_tournament(args.source, args.tournament)
+        else:
+            verdict = verify_source(args.source, args.game_id, args.commitment, args.entropy)
         print(verdict)
         sys.exit(verdict.outcome)
     elif args.output == "-":

@@ -52,3 +52,19 @@ def game_seed(seed_hex: str, entropy: list[str | None], scheme: str = SCHEME) ->
         material += bytes([len(text)]) + text
     digest = hashlib.sha256(material).digest()
     return int.from_bytes(digest[:8], "big") & (2**63 - 1)
+
+
+MIX_LABEL = b"stacks-duplicate-entropy-v1"
+
+
+def mixed_entropy(given: list[str | None]) -> str | None:
+    """One entropy from many (a duplicate event's entries', in the order they
+    entered; None when nobody gave any): SHA-256 over a label, then each given
+    entropy's length and lower-case text, as 64 hex digits."""
+    texts = [text.lower() for text in given if text]
+    if not texts:
+        return None
+    material = bytearray(MIX_LABEL)
+    for text in texts:
+        material += bytes([len(text)]) + text.encode()
+    return hashlib.sha256(material).hexdigest()

@@ -11,36 +11,22 @@ block proves it like any other game's (``commit-reveal-v2``).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 
 from ..competition.duplicate import Held, Scored, round_table, standings
 from ..engine import Game
 from ..model.events import Event
-from ..model.fairness import SCHEME, commitment
+from ..model.fairness import SCHEME, commitment, mixed_entropy
 from ..model.record import JSON, Fairness
 from ..model.tournaments import Entry, Tournament
 
 TURNS = frozenset({"play", "exchange", "pass", "discard"})  # a side's turn (not an answer)
-MIX_LABEL = b"stacks-duplicate-entropy-v1"
-
-
-def mixed_entropy(entries: Iterable[Entry]) -> str | None:
-    """One entropy from every entry's (in the order they entered; None when nobody
-    gave any): SHA-256 over a label, then each entropy's length and text, as hex."""
-    given = [e.entropy.lower() for e in entries if e.entropy]
-    if not given:
-        return None
-    material = bytearray(MIX_LABEL)
-    for text in given:
-        material += bytes([len(text)]) + text.encode()
-    return hashlib.sha256(material).hexdigest()
 
 
 def round_fairness(seed: str, entries: Iterable[Entry], players: int) -> Fairness:
     """A round's deal, as each of its games records it: the round's seed, no dealer
     fixed (the seed chooses the first player), the mixed entropy at every seat."""
-    entropy = mixed_entropy(entries)
+    entropy = mixed_entropy([e.entropy for e in entries])
     return Fairness(SCHEME, commitment(seed, None), seed, (entropy,) * players)
 
 
@@ -88,7 +74,7 @@ def shown_rounds(tournament: Tournament) -> list[JSON]:
     (who held which seat, their result and matchpoints)."""
     done = comparisons(tournament)
     names = {e.entry: e.name for e in tournament.entries}
-    entropy = mixed_entropy(tournament.entries)
+    entropy = mixed_entropy([e.entropy for e in tournament.entries])
     rounds = []
     for number, seed in enumerate(tournament.seeds, start=1):
         shown: JSON = {"round": number, "commitment": commitment(seed, None),

@@ -5,6 +5,8 @@ on the embedded store with SQLite and on Redis with PostgreSQL."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -14,11 +16,11 @@ from simple_websocket import Client as WebSocket
 from simple_websocket import ConnectionClosed
 
 from stacks_api.commands.verify import verify_record
+from stacks_api.commands.verify_rounds import _round
 from stacks_api.competition.duplicate import Held, round_table
 from stacks_api.engine import restore_game
-from stacks_api.model.fairness import commitment
-from stacks_api.model.tournaments import Entry
-from stacks_api.service.duplicate import mixed_entropy, progress, turns
+from stacks_api.model.fairness import commitment, mixed_entropy
+from stacks_api.service.duplicate import progress, turns
 from stacks_api.service.replay import dealt, final_record
 from stacks_api.testing import ServerProcess
 
@@ -111,7 +113,7 @@ def test_a_person_s_entropy_is_mixed_into_every_deal(app, client):
     started = client.get(f"{TOURNAMENTS}/{made['id']}").json
     assert started["entries"][0]["entropy"] == "C0FFEE"
     assert all(t["points"] is None for t in started["pairings"][0]["tables"])
-    mixed = mixed_entropy([Entry(player_id, player_id, None, "Ada", 1500.0, entropy="c0ffee")])
+    mixed = mixed_entropy(["c0ffee"])
     mine = next(t for t in started["pairings"][0]["tables"] if player_id in t["seats"])
     resigned = client.post(f"{API}/{mine['game_id']}/resign", headers=bearer(key))
     assert resigned.status_code == 200, resigned.json  # the round need not wait for Ada
@@ -225,5 +227,12 @@ def test_no_route_shows_another_table_of_the_round_until_the_round_is_over(tmp_p
         assert opened.status_code == 200 and "public" in opened.headers["Cache-Control"]
         assert verify_record(opened.json()).ok
         assert requests.get(f"{url}/games/{mine['game_id']}/events", timeout=5).status_code == 200
+        checked = subprocess.run([sys.executable, "-m", "stacks_api.cli", "verify", server.url,
+                                  "--tournament", made["id"]], capture_output=True, text=True,
+                                 timeout=120)  # fmt: skip
+        assert checked.returncode == 0 and checked.stdout.startswith("verified: 1 round"), checked
+        deal = requests.get(f"{url}/tournaments/{made['id']}", timeout=5).json()["deals"][0]
+        forged = _round(server.url, {**deal, "entropy": "00"}, "00", [other["game_id"]])
+        assert forged is not None and "not dealt from the round's seed" in forged
     finally:
         server.stop()
