@@ -15,7 +15,8 @@ sum of matchpoints, shown as a share of the most the entry could have scored.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence as Ordered
 from dataclasses import dataclass
 
 
@@ -48,7 +49,7 @@ class Scored:
     top: int  # the most it could have scored: the other sides on its seat
 
 
-def matchpoints(seat_group: Sequence[Held]) -> list[Scored]:
+def matchpoints(seat_group: Ordered[Held]) -> list[Scored]:
     """The sides that held one seat of one deal, each with its matchpoints, best first
     (a tie in the order of their boards)."""
     scored = []
@@ -88,7 +89,7 @@ class Standing:
 
 
 def standings(
-    ratings: dict[str, float], rounds: Iterable[tuple[dict[int, list[Scored]], Sequence[str]]]
+    ratings: dict[str, float], rounds: Iterable[tuple[dict[int, list[Scored]], Ordered[str]]]
 ) -> list[Standing]:
     """Every entry's sum over the rounds scored so far (each round: its comparison
     and its byes), best first: matchpoints, then percentage, then rating, then id."""

@@ -38,9 +38,10 @@ def turns(events: Iterable[Event]) -> int:
 def progress(game: Game, seat: int) -> int:
     """What the seat's side had achieved at the end: sequences made in Sequence,
     chips collected in Stacks."""
-    if game.variant == "sequence":
+    made = getattr(game, "sequences", None)
+    if made is not None:  # the board game: lines of five, owned by a team
         team = game.team_of(seat)
-        return sum(1 for owner, _ in getattr(game, "sequences", ()) if owner == team)
+        return sum(1 for owner, _ in made if owner == team)
     chips = getattr(game, "chips", None)
     return sum(chips[seat].values()) if chips else 0
 

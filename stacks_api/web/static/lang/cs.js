@@ -579,4 +579,5 @@ export const STRINGS = {
   absent_now: "{name} je pryč.",
   unrated_pair_limit: "Hraje se bez hodnocení: spolu jste za posledních 24 hodin začali tři hodnocené hry.",
   problem_upgrade_required: "Tohle vyžaduje spojení WebSocket.",
+  problem_duplicate_closed: "Tato srovnávací partie zůstane zavřená, dokud nedohrají všechny stoly se stejným rozdáním.",
 };

@@ -574,4 +574,5 @@ export const STRINGS = {
   absent_now: "{name} is away.",
   unrated_pair_limit: "Played unrated: you two have begun three rated games together in the last 24 hours.",
   problem_upgrade_required: "This needs a WebSocket connection.",
+  problem_duplicate_closed: "This duplicate board stays closed until every table playing the same deal has finished.",
 };

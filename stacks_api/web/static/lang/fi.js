@@ -574,4 +574,5 @@ export const STRINGS = {
   absent_now: "{name} on poissa.",
   unrated_pair_limit: "Pelataan luokittelematta: olette aloittaneet kolme luokiteltua peliä keskenänne viimeisten 24 tunnin aikana.",
   problem_upgrade_required: "Tämä vaatii WebSocket-yhteyden.",
+  problem_duplicate_closed: "Tämä duplikaattijako pysyy suljettuna, kunnes kaikki samaa jakoa pelaavat pöydät ovat valmiita.",
 };

@@ -578,4 +578,5 @@ export const STRINGS = {
   absent_now: "{name}: nieobecność.",
   unrated_pair_limit: "Gra bez rankingu: rozpoczęliście już razem trzy gry rankingowe w ciągu ostatnich 24 godzin.",
   problem_upgrade_required: "To wymaga połączenia WebSocket.",
+  problem_duplicate_closed: "To rozdanie porównawcze pozostaje zamknięte, dopóki wszystkie stoły grające to samo rozdanie nie skończą.",
 };

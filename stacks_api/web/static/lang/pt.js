@@ -574,4 +574,5 @@ export const STRINGS = {
   absent_now: "{name} está ausente.",
   unrated_pair_limit: "Jogado sem valer classificação: vocês dois já começaram três jogos valendo classificação nas últimas 24 horas.",
   problem_upgrade_required: "Isto precisa de uma conexão WebSocket.",
+  problem_duplicate_closed: "Esta mão duplicada fica fechada até que todas as mesas que jogam a mesma distribuição terminem.",
 };

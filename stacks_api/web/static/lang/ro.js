@@ -579,4 +579,5 @@ export const STRINGS = {
   absent_now: "{name} lipsește.",
   unrated_pair_limit: "Se joacă fără rating: ați început deja împreună trei jocuri cu rating în ultimele 24 de ore.",
   problem_upgrade_required: "Este nevoie de o conexiune WebSocket.",
+  problem_duplicate_closed: "Această mână duplicat rămâne închisă până termină toate mesele care joacă aceeași împărțire.",
 };
