@@ -38,6 +38,17 @@ class NewChallengeSchema(Schema):
     )  # fmt: skip
     unlisted = Flag(load_default=False, metadata={"description": "Not in Watch"})
     entropy = _entropy("Your part of the deal, 1 to 64 hex digits (a rated challenge needs it)")
+    deals = fields.String(
+        load_default="standard",
+        validate=validate.OneOf(["standard", "duplicate"]),
+        metadata={"description": "duplicate: you do not play each other; each of you plays "
+                  "the same deal from the same seat against `bot`, at the same time, and the "
+                  "better result wins the match (GET /matches/{id}); two players, unrated"},
+    )  # fmt: skip
+    bot = fields.String(
+        validate=validate.Length(min=1, max=16),
+        metadata={"description": "With deals duplicate: the bot level both of you play"},
+    )
 
 
 class AnswerSchema(Schema):
@@ -62,7 +73,15 @@ class ChallengeSchema(Schema):
     )
     created_at = fields.Float(required=True)
     expires_at = fields.Float(required=True)
-    game_id = fields.String(required=True, allow_none=True, metadata={"description": "Accepted"})
+    game_id = fields.String(
+        required=True, allow_none=True,
+        metadata={"description": "Accepted: the game (a duplicate challenge: the challenger's)"},
+    )  # fmt: skip
+    deals = fields.String(required=True, validate=validate.OneOf(["standard", "duplicate"]))
+    bot = fields.String(required=True, allow_none=True,
+                        metadata={"description": "A duplicate challenge's bot level"})  # fmt: skip
+    match_id = fields.String(required=True, allow_none=True,
+                             metadata={"description": "A duplicate challenge's match"})  # fmt: skip
     unrated = fields.String(
         required=True,
         allow_none=True,
@@ -107,3 +126,32 @@ class SettingsSchema(Schema):
     accepts_challenges = Flag(
         required=True, metadata={"description": "False: nobody may challenge you"}
     )
+
+
+class MatchGameSchema(Schema):
+    game_id = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "The game's status"})
+    player_id = fields.String(required=True, allow_none=True)
+    name = fields.String(required=True, allow_none=True)
+    score = fields.Float(required=True, allow_none=True,
+                         metadata={"description": "Once both games have ended: 1 a win "
+                                   "against the bot, 0.5 a draw, 0 a loss"})  # fmt: skip
+    turns = whole(required=True, allow_none=True,
+                  metadata={"description": "Once both have ended: the game's turns"})  # fmt: skip
+    progress = whole(required=True, allow_none=True,
+                     metadata={"description": "Once both have ended: sequences (Sequence) "
+                               "or chips (Stacks) at the end"})  # fmt: skip
+
+
+class MatchSchema(Schema):
+    id = fields.String(required=True, metadata={"description": "The challenge's id"})
+    variant = fields.String(required=True)
+    bot = fields.String(required=True, allow_none=True)
+    status = fields.String(required=True, validate=validate.OneOf(["playing", "over"]))
+    games = fields.List(fields.Nested(MatchGameSchema), required=True,
+                        metadata={"description": "The challenger's, then the challenged "
+                                  "player's"})  # fmt: skip
+    winner = fields.String(required=True, allow_none=True,
+                           metadata={"description": "Once over: the player id of the better "
+                                     "result on the same deal (null: none, or a tie)"})  # fmt: skip
+    draw = fields.Boolean(required=True)

@@ -17,6 +17,7 @@ from .challenge_schemas import (
     ChallengeListSchema,
     ChallengeMadeSchema,
     ChallengeSchema,
+    MatchSchema,
     NewChallengeSchema,
     SettingsSchema,
 )
@@ -104,6 +105,25 @@ for _how, _status in (("accept", 201), ("decline", 200), ("cancel", 200)):
     blp.route(f"/challenges/<challenge_id>/{_how}", endpoint=f"{_how.title()}Challenge")(
         _answer(_how, _status)
     )
+
+
+@blp.route("/matches/<match_id>")
+class Match(MethodView):
+    @blp.response(200, MatchSchema)
+    @problems(404, 503)
+    @blp.doc(operationId="getMatch", security=[])
+    def get(self, match_id: str) -> Any:
+        """A duplicate challenge's match: both games, and who won once both ended
+
+        The two people of an accepted `"deals": "duplicate"` challenge each play
+        the same deal from the same seat against the same bot. While either game
+        is played, the match shows whose games they are and their status, and
+        each game shows nothing to anyone but its own player; once both have
+        ended, each result (its score, the game's turns, the sequences or chips
+        made) and the winner: a win over a draw over a loss, then a win in fewer
+        turns or a loss in more, then more progress.
+        """
+        return service().challenges.duplicates.match(match_id), 200, {"Cache-Control": "no-cache"}
 
 
 @blp.route("/players/me/settings")

@@ -4,6 +4,7 @@ and ``to`` among them, are part of the store's format)."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, fields
 
 from .record import JSON
@@ -57,6 +58,13 @@ class Challenge:
     game_id: str | None = None
     challenged_token: str | None = None
     challenged_entropy: str | None = None
+    # "duplicate": each player plays the same deal against a ``bot`` of that level.
+    deals: str = "standard"
+    bot: str | None = None
+
+    @property
+    def duplicate(self) -> bool:
+        return self.deals == "duplicate"
 
     @property
     def pending(self) -> bool:
@@ -88,5 +96,15 @@ class Challenge:
             "to_name": self.challenged_name, "variant": self.variant, "players": self.players,
             "rated": self.rated, "turn_seconds": self.turn_seconds, "days": self.days,
             "commitment": self.commitment, "created_at": self.created_at,
-            "expires_at": self.expires_at, "game_id": self.game_id,
+            "expires_at": self.expires_at, "game_id": self.game_id, "deals": self.deals,
+            "bot": self.bot, "match_id": self.id if self.duplicate else None,
         }  # fmt: skip
+
+
+def match_games(match_id: str) -> tuple[str, str]:
+    """The two games of a duplicate challenge (the match's id is the challenge's):
+    the challenger's, then the challenged player's, each named from the match, so
+    that the match is found from its id alone once the challenge is forgotten."""
+    return tuple(  # type: ignore[return-value]
+        hashlib.sha256(f"{match_id}:{n}".encode()).hexdigest()[:16] for n in (0, 1)
+    )

@@ -23,8 +23,9 @@ import secrets
 from dataclasses import replace
 from typing import Any
 
+from .. import bots
 from ..engine import SetupError, create_game
-from ..model.challenges import Answer, Challenge
+from ..model.challenges import Answer, Challenge, match_games
 from ..model.fairness import SCHEME, commitment, server_seed
 from ..model.pace import DAY_S
 from ..model.record import JSON, Fairness, Seat
@@ -32,6 +33,7 @@ from ..model.refusals import Refusal, validation_error
 from ..model.tokens import new_token, token_hash
 from ..store import ChallengeBoard
 from .cursors import cursor, read_cursor
+from .duplicate_games import DuplicateGames
 from .lobby import START_RATING, Lobby
 from .pairing import RATED_CLOCK_S, RECOVER_AFTER_S
 from .rated_pairs import PAIR_LIMIT, at_limit
@@ -48,6 +50,7 @@ class Challenges:
     def __init__(self, table: Table, lobby: Lobby) -> None:
         self.table = table
         self.lobby = lobby
+        self.duplicates = DuplicateGames(table, lobby)
 
     @property
     def board(self) -> ChallengeBoard:
@@ -77,6 +80,11 @@ class Challenges:
         if rated and body.get("entropy") is None:
             raise validation_error("entropy", "a rated game is dealt with every person's "
                                               "entropy: send some")  # fmt: skip
+        duplicate = body.get("deals") == "duplicate"
+        if duplicate:
+            _check_duplicate(players, rated, body.get("bot"))
+        elif body.get("bot") is not None:
+            raise validation_error("bot", "a bot is played in a duplicate challenge only")
         token, seed, now = new_token(), server_seed(), self.table.clock()
         made = Challenge(
             id=secrets.token_hex(8), challenger=player_id, challenger_name=me["name"],
@@ -86,6 +94,8 @@ class Challenges:
             commitment=commitment(seed, None), challenger_entropy=_entropy(body.get("entropy")),
             challenger_token=token_hash(token), created_at=now,
             expires_at=now + (EXPIRES_S if days is None else DAYS_EXPIRES_S),
+            deals="duplicate" if duplicate else "standard",
+            bot=body.get("bot") if duplicate else None,
         )  # fmt: skip
         refused = self.board.add(made, MOST_PENDING)
         if refused == "pending":
@@ -149,7 +159,8 @@ class Challenges:
                 raise validation_error("entropy", "a rated game is dealt with every person's "
                                                   "entropy: send some")  # fmt: skip
             token = new_token()
-            answer = replace(answer, game_id=secrets.token_hex(8),
+            game_id = match_games(challenge.id)[0] if challenge.duplicate else None
+            answer = replace(answer, game_id=game_id or secrets.token_hex(8),
                              challenged_token=token_hash(token),
                              challenged_entropy=_entropy(entropy))  # fmt: skip
         settled = self.board.settle(challenge_id, ANSWERS[how], answer)
@@ -161,7 +172,8 @@ class Challenges:
         if token is None:
             return {"challenge": self._shown(settled)}
         game = self._open(settled)
-        return {"challenge": self._shown(settled), "game": game, "seat": 1, "token": token}
+        seat = game["you"]["seat"]
+        return {"challenge": self._shown(settled), "game": game, "seat": seat, "token": token}
 
     def _gone(self, player_id: str) -> bool:
         """Whether the account was closed or deleted (its challenges die with it)."""
@@ -195,8 +207,11 @@ class Challenges:
 
     def _open(self, challenge: Challenge) -> JSON:
         """The accepted challenge's game (made unless it exists), as its accepter sees it:
-        the challenger in seat 0, the accepter in seat 1, any other seat open."""
+        the challenger in seat 0, the accepter in seat 1, any other seat open (a
+        duplicate challenge's two games: ``duplicate_games``)."""
         assert challenge.game_id is not None  # accepted
+        if challenge.duplicate:
+            return self.duplicates.open(challenge)
         players, seconds = challenge.players, challenge.turn_seconds
         game = create_game(challenge.variant, players, secrets.randbits(63),
                            {"turn_seconds": seconds} if seconds else None)  # fmt: skip
@@ -229,3 +244,16 @@ class Challenges:
 
 def _entropy(given: Any) -> str | None:
     return None if given is None else str(given).lower()
+
+
+def _check_duplicate(players: int, rated: bool, bot: str | None) -> None:
+    """A duplicate challenge: two people, each against the same bot, unrated."""
+    if players != 2:
+        raise validation_error("players", "a duplicate challenge is two people, each "
+                                          "playing the bot")  # fmt: skip
+    if rated:
+        raise validation_error("rated", "a duplicate challenge is played against a bot: "
+                                        "it is not rated")  # fmt: skip
+    if bot not in bots.NAMES:
+        raise validation_error("bot", f"choose the bot both of you play: one of "
+                                      f"{', '.join(bots.BOTS)}")  # fmt: skip

@@ -111,6 +111,7 @@ class Lobby:
         tournament: JSON | None = None,
         days: int | None = None,
         duplicate: JSON | None = None,
+        bot_seed: int | None = None,
     ) -> tuple[GameRecord, list[Event]]:
         """A new game's record and first events, started at once if no seat is open.
         With a committed deal, ``game`` is only a stand-in until then. ``days``: a
@@ -126,7 +127,7 @@ class Lobby:
             created_at=now,
             updated_at=now,
             host=host,
-            bot_seed=secrets.randbits(63),
+            bot_seed=secrets.randbits(63) if bot_seed is None else bot_seed,
             seats=seats,
             game=game.to_dict(),
             rematch_of=rematch_of,

@@ -50,7 +50,7 @@ from .lobby import START_RATING, Lobby
 from .ports import Tournaments as Book
 from .standings import arena_standings, entrants, last_opponents, shown
 from .table import Table
-from .tournament_games import TableGames
+from .tournament_games import NoShows, found_game, game_events
 
 DEFAULT_TURN_SECONDS = 60.0  # every tournament game is clocked: an absent player's ends
 MOST_ROUNDS = 20
@@ -69,7 +69,7 @@ class Tournaments:
     ) -> None:
         self.table = table
         self.lobby = lobby
-        self.games = TableGames(table, concede)
+        self.no_shows = NoShows(table, concede)
         # The creator's budget of games with no person in them (None: no limit), the
         # same as for games a request makes with a bot at every seat.
         self.bots_alone = bots_alone
@@ -279,7 +279,7 @@ class Tournaments:
                                      ended.players)  # fmt: skip
                     detail = None
                     if tournament.duplicate:
-                        events = self.games.events(ended)
+                        events = game_events(self.table, ended)
                         detail = table_detail(restore_game(ended.game), events)
                     self.book.score(tournament.id, table.round, table.board, list(points),
                                     detail)  # fmt: skip
@@ -292,11 +292,11 @@ class Tournaments:
         made (its worker died between making the round and making the game) is made
         now; a no-show is forfeited."""
         assert table.game_id is not None  # a bye is scored when it is made
-        record = self.games.found(table.game_id)
+        record = found_game(self.table, table.game_id)
         if record is None:
             self._make_game(tournament, table)
         elif not record.ended:
-            self.games.forfeit_no_shows(record)
+            self.no_shows.forfeit(record)
         return record if record is not None and record.ended else None
 
     def _next_round(self, tournament: Tournament, now: float) -> int:

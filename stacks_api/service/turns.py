@@ -114,7 +114,7 @@ class Turns:
         now = self.table.clock()
         if game.expire(now):
             return _Step(snapshot.version)
-        rng = random.Random(f"{snapshot.bot_seed}:{snapshot.version}")
+        rng = random.Random(f"{snapshot.bot_seed}:{_moment(snapshot)}")
         seat = next((s for s in game.to_move if snapshot.seats[s].played_by_server), None)
         if seat is not None:
             stored = snapshot.seats[seat]
@@ -218,3 +218,12 @@ def _timed_out(record: GameRecord, seat: int) -> tuple[GameRecord, list[JSON]]:
     away = timeouts >= TIMEOUTS_TO_AWAY
     counted = replace(record.seats[seat], timeouts=timeouts, state="away" if away else "human")
     return record.with_seat(seat, counted), [{"type": "away", "seat": seat}] if away else []
+
+
+def _moment(record: GameRecord) -> int:
+    """What a bot's randomness is seeded with beside the game's bot seed: its version;
+    on a duplicate board the changes other than chat, so that the boards of one
+    group, sharing their bot seed, draw alike in alike positions whatever was said."""
+    if record.duplicate:
+        return record.version - sum(record.chat_lines)
+    return record.version

@@ -1,0 +1,90 @@
+"""Duplicate challenges over HTTP: two people, each against the same bot on the same
+deal from the same seat, each game closed to all but its own player until both
+have ended, and the match decided by the better result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stacks_api.commands.verify import verify_record
+
+from . import test_archive
+from .helpers import API, act, bearer, problem, view
+from .test_archive import new_player
+from .test_challenges import ROOT, answer, challenge
+
+app, client = test_archive.app, test_archive.client
+
+
+def board(seen: dict[str, Any]) -> Any:
+    """What of a seat's view the deal and the play decide (not who sits there)."""
+    return {k: v for k, v in seen.items() if k not in ("id", "players", "version", "deadline")}
+
+
+def my_turn(client: Any, game_id: str, key: str) -> dict[str, Any]:
+    """The seat's view once the bot has moved (it moves in the background)."""
+    return view(client, game_id, key, wait=10)
+
+
+def test_two_people_play_one_deal_against_one_bot_and_the_better_result_wins(app, client):
+    _, ada_key = new_player(client, "Ada")
+    bo, bo_key = new_player(client, "Bo")
+    made = challenge(client, ada_key, bo, deals="duplicate", bot="random", entropy="ab")
+    sent = made["challenge"]
+    assert sent["deals"] == "duplicate" and sent["bot"] == "random"
+    accepted = answer(client, bo_key, sent["id"], "accept", 201, entropy="cd")
+    assert accepted["seat"] == 0
+    games = [accepted["challenge"]["game_id"], accepted["game"]["id"]]
+    assert len(set(games)) == 2
+    match = client.get(f"{ROOT}/matches/{sent['id']}").json
+    assert match["status"] == "playing" and [g["game_id"] for g in match["games"]] == games
+    assert all(g["score"] is None for g in match["games"])
+
+    # The same moves bring the same answers from the bot: one deal, one bot.
+    keys = [ada_key, bo_key]
+    for _ in range(6):
+        seen = [my_turn(client, g, k) for g, k in zip(games, keys, strict=True)]
+        assert board(seen[0]) == board(seen[1])
+        assert seen[0]["you"]["seat"] == seen[1]["you"]["seat"] == 0
+        if seen[0]["status"] != "active":
+            break
+        for game_id, key, mine in zip(games, keys, seen, strict=True):
+            act(client, game_id, key, mine["you"]["legal_actions"][0])
+
+    for game_id in games:  # closed to the other player and to everyone else
+        problem(client.get(f"{API}/{game_id}"), 403, "duplicate_closed")
+    problem(client.get(f"{API}/{games[1]}/record", headers=bearer(ada_key)), 403,
+            "duplicate_closed")  # fmt: skip
+
+    # Ada resigns first; her game stays closed while Bo's goes on, then Bo resigns later.
+    assert client.post(f"{API}/{games[0]}/resign", headers=bearer(ada_key)).status_code == 200
+    problem(client.get(f"{API}/{games[0]}/events", headers=bearer(bo_key)), 403,
+            "duplicate_closed")  # fmt: skip
+    assert client.get(f"{ROOT}/matches/{sent['id']}").json["status"] == "playing"
+    mine = my_turn(client, games[1], bo_key)
+    act(client, games[1], bo_key, mine["you"]["legal_actions"][0])
+    my_turn(client, games[1], bo_key)
+    assert client.post(f"{API}/{games[1]}/resign", headers=bearer(bo_key)).status_code == 200
+
+    match = client.get(f"{ROOT}/matches/{sent['id']}").json
+    assert match["status"] == "over" and [g["score"] for g in match["games"]] == [0.0, 0.0]
+    turns = [g["turns"] for g in match["games"]]
+    assert turns[1] > turns[0], "Bo lost later"
+    assert match["winner"] == bo and not match["draw"], "a loss in more turns does better"
+    for game_id in games:
+        record = client.get(f"{API}/{game_id}/record").json
+        assert verify_record(record).ok
+        assert record["duplicate"] == {"match": sent["id"], "games": games}
+    records = [client.get(f"{API}/{g}/record").json for g in games]
+    assert records[0]["fairness"] == records[1]["fairness"]
+    assert records[0]["fairness"]["commitment"] == sent["commitment"]
+
+
+def test_a_duplicate_challenge_refuses_what_it_cannot_be(client):
+    _, ada_key = new_player(client, "Ada")
+    bo, _ = new_player(client, "Bo")
+    for body in ({"bot": "nobody"}, {"bot": "random", "players": 3},
+                 {"bot": "random", "rated": True, "entropy": "ab"}, {}):  # fmt: skip
+        challenge(client, ada_key, bo, 422, deals="duplicate", **body)
+    challenge(client, ada_key, bo, 422, bot="random")  # a bot without duplicate deals
+    problem(client.get(f"{ROOT}/matches/nope"), 404, "not_found")
