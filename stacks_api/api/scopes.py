@@ -41,6 +41,7 @@ NEEDED: dict[tuple[str, str], Needed] = {
     ("GET", "/api/v1/push/key"): None,
     ("GET", "/api/v1/tournaments"): None,
     ("GET", "/api/v1/tournaments/<tournament_id>"): None,
+    ("GET", "/api/v1/matches/<match_id>"): None,
     ("GET", "/oauth/authorize"): None,
     ("POST", "/oauth/token"): None,
     ("POST", "/oauth/revoke"): None,

@@ -197,6 +197,12 @@ class GameRecord:
     duplicate: JSON | None = None
 
     @property
+    def compared(self) -> bool:
+        """Its result counts beyond the game (a tournament's or a duplicate match's):
+        never aborted nor cancelled, and played without hints."""
+        return self.tournament is not None or self.duplicate is not None
+
+    @property
     def ended(self) -> bool:
         return self.status in ENDED
 

@@ -128,8 +128,9 @@ class Concede:
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
             seat = _person(record, self.table.acting_seat(record, caller))
-            if record.tournament is not None:
-                raise Refusal("forbidden", "a tournament game cannot be aborted: resign instead")
+            if record.compared:
+                raise Refusal("forbidden", "a tournament or duplicate game cannot be aborted: "
+                                           "resign instead")  # fmt: skip
             game = self.table.game(record)
             sides = {s: side_of(game, s) for s in range(record.players)}
             if opening_over(self.table.store.events_after(record.id, 0), sides):

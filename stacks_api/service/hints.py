@@ -34,8 +34,8 @@ class Hints:
         caller = self.table.caller(token)
         record = self.table.load(game_id)
         seat = self.table.acting_seat(record, caller)
-        if record.rated or record.tournament is not None:
-            what = "tournament" if record.tournament is not None else "rated"
+        if record.rated or record.compared:
+            what = "rated" if not record.compared else "tournament and duplicate"
             raise Refusal("hints_off", f"hints are off in {what} games")
         if record.status != "active" or seat not in record.to_move:
             raise Refusal("not_your_turn", "a hint is for a moment your seat must act")

@@ -290,8 +290,9 @@ class Lobby:
             if seat is None:
                 raise Refusal("game_started", "the game has been dealt: only the people at "
                               "the table can cancel it now, every one of them")  # fmt: skip
-            if record.tournament is not None:  # its result is the tournament's
-                raise Refusal("forbidden", "a tournament game cannot be cancelled: resign instead")
+            if record.compared:  # its result is the tournament's or the match's
+                raise Refusal("forbidden", "a tournament or duplicate game cannot be "
+                                           "cancelled: resign instead")  # fmt: skip
             if seat in record.cancel_agreed:  # said before: nothing changes
                 return Change(None), render(record, self.table.game(record), None)
             agreed = tuple(sorted({*record.cancel_agreed, seat}))

@@ -51,6 +51,11 @@ def test_two_people_play_one_deal_against_one_bot_and_the_better_result_wins(app
         for game_id, key, mine in zip(games, keys, seen, strict=True):
             act(client, game_id, key, mine["you"]["legal_actions"][0])
 
+    # Its result is the match's: never aborted nor cancelled, and played without hints.
+    problem(client.post(f"{API}/{games[0]}/abort", headers=bearer(ada_key)), 403, "forbidden")
+    problem(client.delete(f"{API}/{games[0]}", headers=bearer(ada_key)), 403, "forbidden")
+    problem(client.get(f"{API}/{games[0]}/hint", headers=bearer(ada_key)), 403, "hints_off")
+
     for game_id in games:  # closed to the other player and to everyone else
         problem(client.get(f"{API}/{game_id}"), 403, "duplicate_closed")
     problem(client.get(f"{API}/{games[1]}/record", headers=bearer(ada_key)), 403,

@@ -55,6 +55,20 @@ def server():
     process.stop()
 
 
+@pytest.fixture(scope="module")
+def people_server(tmp_path_factory):
+    """A server whose presence runs in seconds (online 3 s, idle until 60 s, a claim
+    after 8 s unseen), whose streams speak every second, with its own archive."""
+    archive = tmp_path_factory.mktemp("journeys") / "archive.sqlite3"
+    process = ServerProcess({
+        "REDIS_URL": "", "DATABASE_URL": f"sqlite:///{archive}",
+        "STACKS_PRESENCE_S": "3,60,8", "STACKS_SSE_KEEPALIVE_S": "1",
+        "STACKS_WEBHOOK_ALLOW": "127.0.0.1",
+    })  # fmt: skip
+    yield process
+    process.stop()
+
+
 @pytest.fixture
 def open_page(browser):
     """Pages that record every console error, page error and failed request."""

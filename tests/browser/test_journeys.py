@@ -20,8 +20,6 @@ import re
 import pytest
 import requests
 
-from stacks_api.testing import ServerProcess
-
 from ..api.pushservice import PushService
 from .conftest import DESKTOP, PHONE, choose_language, play_sequence_turn, shoot
 from .test_ratings import account
@@ -43,20 +41,6 @@ WORDS = {
            "claim_in": "poți revendica jocul în", "away": "lipsește",
            "days": "1 zi pe mutare", "rating_why": "Cât se mișcă un rating"},
 }  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def people_server(tmp_path_factory):
-    """A server whose presence runs in seconds (online 3 s, idle until 60 s, a claim
-    after 8 s unseen), whose streams speak every second, with its own archive."""
-    archive = tmp_path_factory.mktemp("journeys") / "archive.sqlite3"
-    process = ServerProcess({
-        "REDIS_URL": "", "DATABASE_URL": f"sqlite:///{archive}",
-        "STACKS_PRESENCE_S": "3,60,8", "STACKS_SSE_KEEPALIVE_S": "1",
-        "STACKS_WEBHOOK_ALLOW": "127.0.0.1",
-    })  # fmt: skip
-    yield process
-    process.stop()
 
 
 def person(open_page, url: str, name: str, viewport: dict, language: str):  # type: ignore[no-untyped-def]

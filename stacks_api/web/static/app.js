@@ -4,6 +4,7 @@
 import { account } from "./account.js";
 import { showConsent } from "./apps.js";
 import { watchChallenges } from "./challenges.js";
+import { showMatch } from "./duplicate.js";
 import { bell, setTitle, showNotifications, watchAccount } from "./notify.js";
 import { h } from "./dom.js";
 import { LANGUAGES, chooseLanguage, language, t } from "./i18n.js";
@@ -64,6 +65,11 @@ function route() {
   if (hash.get("tournaments")) {
     page.status("tournaments", 0);
     stopLobby = showTournaments(main, page.say);
+    return;
+  }
+  if (hash.get("match")) {
+    page.status("match", 0);
+    stopLobby = showMatch(main, page.say, hash.get("match"));
     return;
   }
   if (hash.get("notifications")) {

@@ -4,6 +4,8 @@
 import { account } from "./account.js";
 import { call } from "./api.js";
 import { h } from "./dom.js";
+import { BOT_LEVELS } from "./duplicate.js";
+import { botName } from "./history.js";
 import { t } from "./i18n.js";
 import { freshEntropy, keepDeal, keepToken } from "./seats.js";
 
@@ -43,11 +45,12 @@ export function challengeButton(player, variant, say) {
   const me = account();
   if (!me || !player.id || player.id === me.id) return null;
   const box = h("span", { class: "challenge", "data-challenge-box": player.id });
-  const send = async (rated, pace) => {
+  const send = async (rated, pace, bot) => {
     const [kind, n] = pace.split(":");
     const entropy = freshEntropy();
     try {
-      const body = { variant, rated, entropy, ...(kind === "days" ? { days: Number(n) } : { clock: Number(n) }) };
+      const body = { variant, rated, entropy, ...(kind === "days" ? { days: Number(n) } : { clock: Number(n) }),
+        ...(bot ? { deals: "duplicate", bot } : {}) };
       const made = await call("POST", `/players/${player.id}/challenges`, { token: me.key, body });
       localStorage.setItem(SENT, JSON.stringify({ ...sentDeals(),
         [made.challenge.id]: { commitment: made.challenge.commitment, entropy, token: made.token } }));
@@ -66,16 +69,29 @@ export function challengeButton(player, variant, say) {
     const pace = h("select", { "data-challenge-pace": "", "aria-label": t("pace") }, none,
       ...CLOCKS.map((n) => h("option", { value: `clock:${n}`, selected: n === RATED_CLOCK || null }, t("pace_seconds", { n }))),
       ...DAYS.map((n) => h("option", { value: `days:${n}` }, t("pace_days", { n }))));
+    // Against each other, or both against one bot on the same deal (never rated).
+    const bot = h("select", { "data-challenge-bot": "", "aria-label": t("duplicate_bot"), hidden: true },
+      ...BOT_LEVELS.map((b) => h("option", { value: b, selected: b === "medium" || null }, t(`level_${b}`))));
+    const deals = h("select", { "data-challenge-deals": "", "aria-label": t("challenge_kind"),
+      onchange: () => {
+        const duplicate = deals.value === "duplicate";
+        bot.hidden = !duplicate;
+        rated.disabled = duplicate;
+        if (duplicate) rated.checked = false;
+        none.disabled = rated.checked;
+      } },
+    h("option", { value: "standard" }, t("challenge_each_other")), h("option", { value: "duplicate" }, t("challenge_duplicate")));
     // A rated game has a clock or days: "no clock" is not offered for it.
     rated.addEventListener("change", () => {
       none.disabled = rated.checked;
       if (rated.checked && pace.value === "clock:0") pace.value = `clock:${RATED_CLOCK}`;
     });
     box.replaceChildren(h("span", { class: "challenge-form" },
+      deals, " ", bot, " ",
       h("label", {}, `${t("pace")} `, pace), " ",
       h("label", { for: rated.id, class: "option" }, rated, ` ${t("rated")}`), " ",
       h("button", { type: "button", class: "small primary", "data-challenge-send": "",
-        onclick: () => send(rated.checked, pace.value) }, t("challenge_send")), " ",
+        onclick: () => send(rated.checked, pace.value, deals.value === "duplicate" ? bot.value : null) }, t("challenge_send")), " ",
       h("button", { type: "button", class: "small quiet", onclick: () => reset() }, t("no"))));
   };
   const reset = () => box.replaceChildren(h("button", { type: "button", class: "small", "data-challenge": player.id,
@@ -89,7 +105,8 @@ async function accept(challenge, say) {
   const entropy = freshEntropy();
   try {
     const made = await call("POST", `/challenges/${challenge.id}/accept`, { token: me.key, body: { entropy } });
-    keepDeal(made.game.id, { commitment: challenge.commitment, entropy });
+    // A duplicate game is dealt from both people's entropy mixed: only the commitment is ours to check.
+    keepDeal(made.game.id, { commitment: challenge.commitment, entropy: challenge.deals === "duplicate" ? null : entropy });
     keepToken(made.game.id, made.token);
     location.hash = `game=${made.game.id}`;
   } catch (error) {
@@ -112,7 +129,9 @@ function notice(challenge, me, say, look) {
   if (challenge.to === me.id) {
     const answer = (work) => async () => { await work(challenge, say); look(); };
     return h("p", { class: "notice", "data-challenge-notice": challenge.id },
-      t("challenged_by", { name: challenge.from_name, variant, kind, pace: paceText(challenge) }), " ",
+      challenge.deals === "duplicate"
+        ? t("challenged_duplicate", { name: challenge.from_name, variant, bot: botName(`${challenge.bot} bot`), pace: paceText(challenge) })
+        : t("challenged_by", { name: challenge.from_name, variant, kind, pace: paceText(challenge) }), " ",
       challenge.unrated ? h("small", { "data-unrated": challenge.unrated }, t(`unrated_${challenge.unrated}`), " ") : null,
       h("button", { type: "button", class: "small primary", "data-accept": challenge.id, onclick: answer(accept) }, t("accept")), " ",
       h("button", { type: "button", class: "small quiet", "data-decline": challenge.id, onclick: answer(decline) }, t("decline")));
@@ -122,7 +141,7 @@ function notice(challenge, me, say, look) {
     const open = () => {
       const deal = sentDeals()[challenge.id];
       if (deal) {
-        keepDeal(challenge.game_id, { commitment: deal.commitment, entropy: deal.entropy });
+        keepDeal(challenge.game_id, { commitment: deal.commitment, entropy: challenge.deals === "duplicate" ? null : deal.entropy });
         keepToken(challenge.game_id, deal.token);
       }
       done();

@@ -15,8 +15,9 @@ import { renderSequence } from "./sequence.js";
 import { renderStacks } from "./stacks.js";
 import { chime } from "./sound.js";
 import { stakesLine } from "./ratings.js";
-import { markOpened, nextGameOf } from "./tournaments.js";
+import { markOpened, nextGameOf, openedHere } from "./tournaments.js";
 import { account } from "./account.js";
+import { duplicateLine, otherTables, watchMatch } from "./duplicate.js";
 
 const RENDERERS = { sequence: renderSequence, stacks: renderStacks };
 const MOVES = ["play", "exchange", "pass", "discard", "answer"];
@@ -39,11 +40,11 @@ export class GameScreen {
 
   async start() {
     // The view and the history's events at once: the board is drawn from the first.
-    const told = call("GET", `/games/${this.id}/events`).catch((error) => error);
+    const told = this.history(0).catch((error) => error);
     await this.load();
+    if (!this.view) return;
     this.chat.token = this.token;
     await this.chat.load();
-    if (!this.view) return;
     const events = await told;
     if (events instanceof Error) this.page.say(events.message);
     else this.log = events.events;
@@ -86,10 +87,14 @@ export class GameScreen {
     try {
       const tournament = await call("GET", `/tournaments/${this.view.tournament.id}`);
       const next = this.over() ? nextGameOf(tournament, account(), this.id) : null;
-      const changed = tournament.name !== this.tournament.name || next !== this.tournament.next;
-      this.tournament = { name: tournament.name, next };
+      // A duplicate event's deal of this round: compared at every table once all end.
+      const deal = tournament.deals?.[this.view.tournament.round - 1] ?? null;
+      const changed = tournament.name !== this.tournament.name || next !== this.tournament.next
+        || deal?.over !== this.tournament.deal?.over;
+      this.tournament = { name: tournament.name, next, deal };
       if (changed) this.render();
-      if (next || ["finished", "cancelled"].includes(tournament.status)) clearInterval(this.tournamentTimer);
+      const compared = !this.view.duplicate || deal?.over;
+      if ((next && compared) || ["finished", "cancelled"].includes(tournament.status)) clearInterval(this.tournamentTimer);
     } catch (error) {
       if (!(error instanceof Refusal && error.problem.status === 429)) this.page.say(error.message);
     }
@@ -113,6 +118,8 @@ export class GameScreen {
         return this.load();
       }
       this.page.say(error.message);
+      // Nothing of another screen stays under a game that could not be shown.
+      if (!this.view) this.page.show(h("p", { class: "hint", "data-game-refused": "" }, error.message, " ", h("a", { href: "/play" }, t("back_to_lobby"))));
     }
   }
 
@@ -122,7 +129,17 @@ export class GameScreen {
     const me = account();
     if (this.checkedKey || !me || this.token !== me.key) return;
     this.checkedKey = true;
-    const seen = await call("GET", `/games/${this.id}`);
+    // The tournament's page opened it as ours: asked with the key at once (a duplicate
+    // board would refuse the public view meanwhile).
+    if (openedHere(this.id)) return;
+    let seen;
+    try {
+      seen = await call("GET", `/games/${this.id}`);
+    } catch (error) {
+      // A duplicate board shows itself to its own seats only: the key will say.
+      if (error instanceof Refusal && error.problem.code === "duplicate_closed") return;
+      throw error;
+    }
     if (!seen.players.some((p) => p.player_id === me.id)) this.token = null;
   }
 
@@ -156,6 +173,7 @@ export class GameScreen {
     this.render();
     this.loadStakes();
     this.watchTournament();
+    watchMatch(this);
   }
 
   // Which piles changed since the view before: they get a short motion.
@@ -191,12 +209,20 @@ export class GameScreen {
   async caughtUp(view) {
     const after = this.log.at(-1)?.version ?? 0;
     try {
-      const missed = await call("GET", `/games/${this.id}/events?after=${after}`);
+      const missed = await this.history(after);
       missed.events.forEach((event) => this.heard(event));
     } catch (error) {
       this.page.say(error.message);
     }
     this.show(view);
+  }
+
+  // The events after version ``after``, asked with the seat's token: a duplicate
+  // board's are closed to anyone else while its group plays (an open game's history
+  // is everyone's, whatever the token).
+  history(after) {
+    const query = after ? `?after=${after}` : "";
+    return call("GET", `/games/${this.id}/events${query}`, { token: this.token });
   }
 
   // ``after``: the version the stream resumes from (by default, what is on screen).
@@ -222,6 +248,7 @@ export class GameScreen {
     clearTimeout(this.absenceTimer);
     clearInterval(this.chatTimer);
     clearInterval(this.tournamentTimer);
+    clearInterval(this.matchTimer);
     forgetAsked();
     setTitle(t("title"));
     this.page.lost(false);
@@ -326,13 +353,13 @@ export class GameScreen {
     this.acting = true;
     this.selected = null;
     try {
-      const window = this.view.block_window;
+      const blockWindow = this.view.block_window; // not ``window``: the page's is used below
       const done = this.socket?.open ? await this.actBySocket(action)
         : await call("POST", `/games/${this.id}/actions`, {
           body: action, token: this.token, headers: { "If-Match": `"${this.view.version}"` },
         });
       // Our Block in this window: if an earlier seat's Block wins the race, say so.
-      if (action.card === "BLOCK" && window) this.blocked = { pile: window.pile, seat: this.view.you.seat };
+      if (action.card === "BLOCK" && blockWindow) this.blocked = { pile: blockWindow.pile, seat: this.view.you.seat };
       this.page.say("");
       this.heardOwn(done.events || []);
       this.show(done.game);
@@ -476,12 +503,14 @@ export class GameScreen {
           view.pace && view.status === "active" ? ` · ${t("pace_days", { n: view.pace.days })}` : "", " ", clock),
         absent?.line,
         tournamentLine(view, this),
+        duplicateLine(view),
         stakesLine(view, this.stakes),
         view.you ? hintBox(view, this) : null,
         this.away && !this.over() ? h("p", { class: "away-note", role: "alert" }, t("you_are_away"), " ",
           h("button", { type: "button", class: "primary", "data-back": "", onclick: () => this.comeBack() }, t("im_back"))) : null,
         // How it ended is told from its history: not before that is read.
         this.over() && this.historyRead ? gameOver(view, this) : null,
+        otherTables(view, this),
         invites(view, this.page),
         view.status === "waiting" && hostToken(this.id)
           ? h("p", {}, askedTwice(t("cancel_game"), t("cancel_waiting_confirm"), () => this.cancel(), { class: "quiet", "data-cancel": "" }))

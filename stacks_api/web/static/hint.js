@@ -1,4 +1,4 @@
-// Hints: a button on your turn in a casual game (not rated, not a tournament's).
+// Hints: a button on your turn in a casual game (not rated, not a tournament's nor a duplicate match's).
 // The server's workers compute the hint (the request only asks, 202 until it is
 // ready); the suggested card and its space or pile are lit, with the reason in the
 // player's language.
@@ -31,7 +31,7 @@ export function reasonText(move) {
 }
 
 export function hintBox(view, ui) {
-  if (view.rated || view.tournament || !ui.myTurn()) return null; // the server refuses them
+  if (view.rated || view.tournament || view.duplicate || !ui.myTurn()) return null; // the server refuses them
   const mine = ui.hint && ui.hint.version === view.version ? ui.hint : null;
   const ask = async () => {
     ui.hint = { version: view.version, asking: true };

@@ -6,6 +6,7 @@ import { outcome, seatName } from "./history.js";
 import { challengeButton } from "./challenges.js";
 import { dealFor, hostToken } from "./seats.js";
 import { ratingChanges } from "./ratings.js";
+import { stillClosed } from "./duplicate.js";
 
 export const ASK_EVERY_WINDOW = "stacks:ask-every-window";
 export const ENDED = ["finished", "cancelled", "aborted"];
@@ -26,12 +27,12 @@ export function controls(view, ui) {
   return h("div", { class: "controls" },
     stacks ? h("label", { for: "ask-every-window", class: "option" }, ask, ` ${t("ask_every_window")}`) : null,
     // Each question says what the button does, in full: a phone shows no tooltips.
-    ui.openingOver() || view.tournament // a tournament game is never aborted, nor cancelled
+    ui.openingOver() || view.tournament || view.duplicate // a compared game is never aborted, nor cancelled
       ? askedTwice(t("resign"), t("resign_confirm"), () => ui.concede("resign"), { class: "quiet", "data-resign": "" })
       : askedTwice(t("abort"), t("abort_confirm"), () => ui.concede("abort"), { class: "quiet", "data-abort": "" }),
     awaySide ? askedTwice(t("claim"), t("claim_confirm"), () => ui.concede("claim"), { class: "quiet", "data-claim": "" }) : null,
     askedTwice(t("leave"), t("leave_confirm"), () => ui.leave(), { class: "leave quiet", "data-leave": "" }),
-    agreed || view.tournament ? null : askedTwice(t("cancel_game"), t("cancel_confirm"), () => ui.cancel(), { class: "quiet", "data-cancel": "" }));
+    agreed || view.tournament || view.duplicate ? null : askedTwice(t("cancel_game"), t("cancel_confirm"), () => ui.cancel(), { class: "quiet", "data-cancel": "" }));
 }
 
 const sideOf = (p) => p.team ?? p.seat;
@@ -106,7 +107,7 @@ export function gameOver(view, ui) {
       : h("a", { href: `#tournament=${view.tournament.id}`, "data-back-to-tournament": "", class: "button primary" }, t("back_to_tournament"))
     : view.rematch
     ? h("a", { href: `#game=${view.rematch}`, "data-next-game": "", class: "button" }, t("next_game"))
-    : view.you && view.status === "finished" && !view.players[view.you.seat].left
+    : view.you && view.status === "finished" && !view.players[view.you.seat].left && !view.duplicate
       ? h("button", { type: "button", class: "primary", "data-rematch": "", onclick: () => ui.rematch() }, t("rematch"))
       : null;
   const finished = view.status === "finished";
@@ -117,7 +118,7 @@ export function gameOver(view, ui) {
     told.why ? h("p", { class: "why" }, told.why) : null,
     h("p", {}, next, " ",
       finished ? h("a", { href: `#replay=${view.id}`, class: "button", "data-replay-link": view.id }, t("replay")) : null, " ",
-      finished ? h("a", { href: `/api/v1/games/${view.id}/record`, download: `${view.id}.json`, "data-download": "" }, t("download_record")) : null, " ",
+      finished && !stillClosed(view, ui) ? h("a", { href: `/api/v1/games/${view.id}/record`, download: `${view.id}.json`, "data-download": "" }, t("download_record")) : null, " ",
       h("a", { href: "/play" }, t("back_to_lobby"))),
     view.rated ? ratingChanges(view.id) : null,
     againstThem(view, ui));

@@ -6,9 +6,12 @@ import { call, Refusal } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { botName } from "./history.js";
+import { dealBoxes } from "./duplicate.js";
+import { freshEntropy } from "./seats.js";
 
 const REFRESH_MS = 2000;
 const BOTS = ["beginner", "easy", "medium", "strong", "random"];
+const FEWEST = { duplicate: 4 }; // entries a tournament needs to start (2 unless said)
 const OPENED = "stacks:tournament-games"; // the games this tab has opened by itself
 
 function when(seconds) {
@@ -16,7 +19,7 @@ function when(seconds) {
 }
 
 function length(tournament) {
-  return tournament.system === "swiss"
+  return tournament.system !== "arena"
     ? t("rounds_n", { n: tournament.rounds }) : t("minutes_n", { n: tournament.minutes });
 }
 
@@ -55,8 +58,9 @@ function paceOf(value) {
 // A new tournament: the variant, swiss or arena, how long, the pace; it starts now.
 function makeForm(say) {
   if (!account()) return h("p", { class: "hint" }, t("tournament_account"));
-  const system = h("select", { id: "t-system", onchange: () => { rounds.hidden = system.value !== "swiss"; minutes.hidden = !rounds.hidden; } },
-    h("option", { value: "swiss" }, t("system_swiss")), h("option", { value: "arena" }, t("system_arena")));
+  const system = h("select", { id: "t-system", onchange: () => { rounds.hidden = system.value === "arena"; minutes.hidden = !rounds.hidden; } },
+    h("option", { value: "swiss" }, t("system_swiss")), h("option", { value: "arena" }, t("system_arena")),
+    h("option", { value: "duplicate" }, t("system_duplicate")));
   const rounds = h("label", {}, t("rounds"), " ", h("input", { id: "t-rounds", type: "number", min: 1, max: 20, value: 5 }));
   const minutes = h("label", { hidden: true }, t("minutes"), " ", h("input", { id: "t-minutes", type: "number", min: 5, max: 1440, value: 30 }));
   const form = h("form", { class: "create tournament-form", "data-make-tournament": "",
@@ -68,7 +72,7 @@ function makeForm(say) {
         ...paceOf(form.querySelector("#t-clock").value),
         starts_at: Date.now() / 1000 + 60 * Number(form.querySelector("#t-starts").value),
       };
-      if (system.value === "swiss") body.rounds = Number(form.querySelector("#t-rounds").value);
+      if (system.value !== "arena") body.rounds = Number(form.querySelector("#t-rounds").value);
       else body.minutes = Number(form.querySelector("#t-minutes").value);
       try {
         const made = await call("POST", "/tournaments", { body, token: account().key });
@@ -121,6 +125,11 @@ function opened() {
   try { return JSON.parse(sessionStorage.getItem(OPENED) || "[]"); } catch { return []; }
 }
 
+// Whether this tab opened the game from its tournament's page, as the account's own.
+export function openedHere(gameId) {
+  return opened().includes(gameId);
+}
+
 // A tournament game this tab has shown: the tournament's page does not open it again.
 export function markOpened(gameId) {
   if (opened().includes(gameId)) return;
@@ -162,10 +171,14 @@ function page(tournament, me, say, refresh) {
       if (tournament.status === "running" && !playing) actions.push(h("p", { class: "hint", "data-waiting-pairing": "" }, t("waiting_pairing")));
       actions.push(h("button", { "data-withdraw-tournament": "", onclick: () => act("DELETE", players) }, t("withdraw")));
     }
-    else actions.push(h("button", { class: "primary", "data-join-tournament": "", onclick: () => act("POST", players, {}) }, t("join_tournament")));
+    else {
+      // A duplicate event's deals mix every entrant's entropy.
+      const body = tournament.system === "duplicate" ? { entropy: freshEntropy() } : {};
+      actions.push(h("button", { class: "primary", "data-join-tournament": "", onclick: () => act("POST", players, body) }, t("join_tournament")));
+    }
     if (me && me.id === tournament.creator) {
       actions.push(botForm(act, players));
-      const ready = tournament.entries.filter((e) => e.withdrawn_at === null).length >= 2;
+      const ready = tournament.entries.filter((e) => e.withdrawn_at === null).length >= (FEWEST[tournament.system] || 2);
       if (tournament.status === "upcoming" && ready) {
         actions.push(h("button", { class: "primary", "data-start-tournament": "",
           onclick: () => act("POST", `/tournaments/${tournament.id}/start`) }, t("start_now")));
@@ -182,11 +195,13 @@ function page(tournament, me, say, refresh) {
       status ? ` · ${status}` : "", tournament.rated ? ` · ${t("rated")}` : ""),
     ...actions,
     h("details", { class: "rules", "data-tournament-rules": "" }, h("summary", {}, t("tournament_rules")),
+      tournament.system === "duplicate" ? h("p", { "data-duplicate-rules": "" }, t("duplicate_rules")) : null,
       h("p", {}, t("tournament_no_show")), h("p", {}, t("tournament_clock"))),
     h("h2", {}, tournament.status === "finished" ? t("final_standings") : t("standings")),
     standings(tournament, me),
     h("h2", {}, t("pairings")),
     ...tournament.pairings.slice().reverse().map((round) => roundBox(tournament, round, me)),
+    ...(tournament.system === "duplicate" ? [h("h2", {}, t("deal_comparisons")), ...dealBoxes(tournament)] : []),
     h("p", {}, h("a", { href: "#tournaments=1" }, t("tournaments")), " · ", h("a", { href: "/play" }, t("back_to_lobby"))));
 }
 
@@ -199,16 +214,18 @@ function botForm(act, players) {
 
 function standings(tournament, me) {
   const swiss = tournament.system === "swiss";
+  const duplicate = tournament.system === "duplicate";
   // Short heads (each spelled out on hover and for screen readers): a phone's width.
   const short = (word, key) => h("abbr", { title: t(key) }, word);
-  const head = [t("place"), t("player"), t("points"),
-    ...(swiss ? [short("BH", "buchholz"), short("SB", "sonneborn_berger")] : []), t("games_played")];
+  const head = [t("place"), t("player"), duplicate ? t("col_matchpoints") : t("points"),
+    ...(swiss ? [short("BH", "buchholz"), short("SB", "sonneborn_berger")] : []), ...(duplicate ? ["%"] : []), t("games_played")];
   const rows = tournament.standings.map((s) => h("tr", { "data-standing": s.entry, class: me && s.entry === me.id ? "me" : null },
     h("td", {}, String(s.rank)),
     h("td", {}, s.player_id ? h("a", { href: `#player=${s.player_id}` }, s.name) : botName(s.name),
       s.withdrawn ? ` (${t("withdrawn")})` : "", s.streak ? h("span", { class: "streak", title: t("streak") }, " 🔥") : ""),
     h("td", {}, String(s.points)),
     ...(swiss ? [h("td", {}, String(s.buchholz)), h("td", {}, String(s.sonneborn_berger))] : []),
+    ...(duplicate ? [h("td", { "data-percentage": s.percentage }, `${s.percentage}`)] : []),
     h("td", {}, String(s.games))));
   return h("div", { class: "standings-box" }, h("table", { class: "standings", "data-standings": "" },
     h("thead", {}, h("tr", {}, ...head.map((x) => h("th", {}, x)))),
@@ -219,14 +236,16 @@ function standings(tournament, me) {
 function roundBox(tournament, round, me) {
   const names = Object.fromEntries(tournament.entries.map((e) => [e.entry, e.player_id ? e.name : botName(e.name)]));
   return h("section", { class: "round", "data-round": round.round },
-    h("h3", {}, tournament.system === "swiss" ? t("round_n", { n: round.round }) : t("wave_n", { n: round.round })),
+    h("h3", {}, tournament.system !== "arena" ? t("round_n", { n: round.round }) : t("wave_n", { n: round.round })),
     h("ul", { class: "tables" }, ...round.tables.map((table) => {
       const who = table.seats.map((e) => names[e] || e).join(" – ");
       const result = table.points ? ` · ${table.points.join(" – ")}` : "";
       if (!table.game_id) return h("li", {}, `${who}: ${t("bye")}`);
       const mine = me && table.seats.includes(me.id);
+      // A duplicate board is closed to all but its own players until the round ends.
+      const closed = tournament.system === "duplicate" && table.points === null && !mine;
       return h("li", { "data-table": table.game_id, class: mine ? "me" : null },
-        h("a", { href: `#game=${table.game_id}` }, who), result,
-        table.points === null ? ` · ${t(mine ? "your_game" : "watch")}` : "");
+        closed ? who : h("a", { href: `#game=${table.game_id}` }, who), result,
+        table.points === null ? ` · ${t(mine ? "your_game" : closed ? "playing" : "watch")}` : "");
     })));
 }
