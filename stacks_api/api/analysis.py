@@ -8,7 +8,6 @@ from flask.views import MethodView
 
 from .auth import BEARER, bearer_token
 from .blueprint import Blueprint
-from .caching import PRIVATE
 from .games import problems
 from .players import NO_CACHE, service
 from .teaching_schemas import AnalysisSchema
@@ -32,13 +31,12 @@ class Analysis(MethodView):
         drop makes it a `mistake`; and the luck of the cards. The request only
         asks: the background workers analyse the game (tens of seconds) and the
         archive keeps the result beside the record; until then 202 with
-        `Retry-After`. A duplicate board's analysis is its own players'
-        alone (with their token) until every game dealt the same cards has
-        ended.
+        `Retry-After`. A duplicate board has none, for anyone, until every
+        game dealt the same cards has ended (it would show the cards).
         """
         games = service()
-        closed = games.play.require_open(game_id, bearer_token())
+        games.play.require_open(game_id, bearer_token(), seats_too=True)
         found = games.analyses.ask(game_id)
         if found is None:
             return "", 202, {"Retry-After": str(RETRY_S), **NO_CACHE}
-        return found, 200, PRIVATE if closed else {"Cache-Control": "public, max-age=3600"}
+        return found, 200, {"Cache-Control": "public, max-age=3600"}

@@ -202,12 +202,12 @@ class Record(MethodView):
         the seats, the options, the deal's commitment and its revealed secrets,
         every public event, the result and the final public state. Save it and
         check it with `stacks-api verify FILE`. A duplicate board's record
-        is its own players' alone (with their token) until every game dealt
-        the same cards has ended.
+        is its own players' alone (with their token), and without the deal's
+        seed, until every game dealt the same cards has ended.
         """
         games = service()
         closed = games.play.require_open(game_id, bearer_token())
-        record = games.play.record(game_id)
+        record = games.play.record(game_id, closed)
         return rendered(record, 200, PRIVATE if closed else {"Cache-Control": "public, max-age=60"})
 
 
@@ -221,12 +221,13 @@ class Replay(MethodView):
 
         For stepping through a finished game: the versions are those of the
         record's events. The game is dealt again from its revealed secrets and
-        replayed through the engine up to that version.
+        replayed through the engine up to that version, so a duplicate board
+        has none, for anyone, until every game dealt the same cards has ended.
         """
         games = service()
-        closed = games.play.require_open(game_id, bearer_token())
+        games.play.require_open(game_id, bearer_token(), seats_too=True)
         view = games.play.position(game_id, version)
-        return rendered(view, 200, PRIVATE if closed else {"Cache-Control": "public, max-age=3600"})
+        return rendered(view, 200, {"Cache-Control": "public, max-age=3600"})
 
 
 @blp.route("/<game_id>/leave")

@@ -19,7 +19,7 @@ from .archiving import document
 from .changes import settled, stamped
 from .chat import TableOnly, is_spectators
 from .people import People
-from .seals import require_open
+from .seals import closed, require_open, without_seed
 from .table import Caller, Table, seat_of
 from .views import UNKNOWN, people_digest, people_tag, render
 
@@ -111,12 +111,16 @@ class Play:
         if wait_s > 0:
             record, same = self.wait_for_humans(record, wait_s), False
         view = render(record, self.table.game(record), seat, self.people.shown(record))
+        if record.ended and seat is not None and closed(self.table, record):
+            without_seed(view, record)
         return view, seat, record, same
 
-    def require_open(self, game_id: str, token: str | None) -> bool:
-        """Refuse all but the game's own seats while it is a closed duplicate board
-        (``service.seals``); whether it is one (answer its seats privately)."""
-        return require_open(self.table, self.table.load(game_id), self.table.caller(token))
+    def require_open(self, game_id: str, token: str | None, seats_too: bool = False) -> bool:
+        """Refuse all but the game's own seats (and them too with ``seats_too``)
+        while it is a closed duplicate board (``service.seals``); whether it is one
+        (answer its seats privately)."""
+        record, caller = self.table.load(game_id), self.table.caller(token)
+        return require_open(self.table, record, caller, seats_too)
 
     def seat_for(self, game_id: str, token: str | None) -> int | None:
         """The seat ``token`` holds in the game (None: no token, or none of its seats)."""
@@ -305,15 +309,17 @@ class Play:
             return variant, events
         return variant, [e for e in events if not is_spectators(e)]
 
-    def record(self, game_id: str) -> JSON:
-        """The record document of an ended game (docs/records.md)."""
+    def record(self, game_id: str, sealed: bool = False) -> JSON:
+        """The record document of an ended game (docs/records.md); of a ``sealed``
+        duplicate board, without the seed that dealt its group."""
         record = self.table.store.load(game_id)
         if record is None:
             return self.table.kept(game_id)
         if not record.ended:
             raise Refusal("game_not_active", f"a game has a record once it has ended; "
                                              f"this one is {record.status}")  # fmt: skip
-        return document(record, self.table.store.events_after(game_id, 0))
+        shown = document(record, self.table.store.events_after(game_id, 0))
+        return without_seed(shown, record) if sealed else shown
 
     def position(self, game_id: str, version: int) -> JSON:
         """An ended game as a spectator saw it right after ``version`` (a replay)."""

@@ -7,11 +7,15 @@ nothing of itself (its view, events, record, replay, chat, analysis, result) to
 anyone but the people seated in it, anonymous spectators and the group's other
 players included, and it stays in the live store: the archive, and with it
 every history, rating and listing, learns of it only once the group is over.
+
+Its own seats see it end, but not the seed that dealt it (in their view and their
+record), nor a replay or an analysis (both re-deal from the seed): that seed dealt
+the group's other tables too, and is revealed when the last of them has ended.
 """
 
 from __future__ import annotations
 
-from ..model.record import GameRecord
+from ..model.record import JSON, GameRecord
 from ..model.refusals import Refusal
 from .table import Caller, Table, seat_of
 
@@ -30,8 +34,9 @@ def closed(table: Table, record: GameRecord) -> bool:
     return any(not _over(table, other) for other in group.get("games", ()) if other != record.id)
 
 
-def require_open(table: Table, record: GameRecord, caller: Caller) -> bool:
-    """Whether the game is closed; then refuse anyone but its own seats."""
+def require_open(table: Table, record: GameRecord, caller: Caller, seats_too: bool = False) -> bool:
+    """Whether the game is closed; then refuse anyone but its own seats (and them
+    too with ``seats_too``: what would re-deal its cards)."""
     if not closed(table, record):
         return False
     try:
@@ -42,7 +47,19 @@ def require_open(table: Table, record: GameRecord, caller: Caller) -> bool:
         raise Refusal("duplicate_closed", "this game is a duplicate board: it shows nothing "
                       "to anyone but its own players until every table dealt the same cards "
                       "has ended")  # fmt: skip
+    if seats_too:
+        raise Refusal("duplicate_closed", "a duplicate board's replay and analysis re-deal "
+                      "its cards from the seed, which is revealed once every table dealt "
+                      "the same cards has ended")  # fmt: skip
     return True
+
+
+def without_seed(shown: JSON, record: GameRecord) -> JSON:
+    """A closed board's view or record as its own seat gets it: the deal's commitment,
+    not yet its seed (which dealt the group's other tables too)."""
+    if record.fairness is not None:
+        shown["fairness"] = record.fairness.public(ended=False)
+    return shown
 
 
 def _over(table: Table, game_id: str) -> bool:

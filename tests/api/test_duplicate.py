@@ -213,6 +213,16 @@ def test_no_route_shows_another_table_of_the_round_until_the_round_is_over(tmp_p
         record = requests.get(f"{url}/games/{mine['game_id']}/record",
                               headers=bearer(keys[seated[0]]), timeout=5)  # fmt: skip
         assert record.status_code == 403 and record.json()["code"] == "duplicate_closed"
+        # Ada sees her own board end, but not the seed that dealt the other table too.
+        ended = f"{url}/games/{mine['game_id']}"
+        own_view = requests.get(ended, headers=bearer(keys["Ada"]), timeout=5).json()
+        own_record = requests.get(f"{ended}/record", headers=bearer(keys["Ada"]), timeout=5)
+        assert own_view["status"] == "finished" and own_record.status_code == 200
+        for fairness in (own_view["fairness"], own_record.json()["fairness"]):
+            assert "server_seed" not in fairness and fairness["commitment"]
+        for path in ("/replay/1", "/analysis"):  # both would deal the cards again
+            problem = requests.get(f"{ended}{path}", headers=bearer(keys["Ada"]), timeout=5)
+            assert problem.status_code == 403 and problem.json()["code"] == "duplicate_closed"
         history = requests.get(f"{url}/players/{ids['Ada']}/games", timeout=5).json()
         assert mine["game_id"] not in json.dumps(history), "no result before the round ends"
         shown = requests.get(f"{url}/tournaments/{made['id']}", timeout=5).json()

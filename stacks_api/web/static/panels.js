@@ -117,7 +117,8 @@ export function gameOver(view, ui) {
   return h("div", { class: `gameover ${mood}`, role: "status", "data-mood": mood }, h("h2", {}, told.headline),
     told.why ? h("p", { class: "why" }, told.why) : null,
     h("p", {}, next, " ",
-      finished ? h("a", { href: `#replay=${view.id}`, class: "button", "data-replay-link": view.id }, t("replay")) : null, " ",
+      // A duplicate board's replay and record wait until its group has ended.
+      finished && !stillClosed(view, ui) ? h("a", { href: `#replay=${view.id}`, class: "button", "data-replay-link": view.id }, t("replay")) : null, " ",
       finished && !stillClosed(view, ui) ? h("a", { href: `/api/v1/games/${view.id}/record`, download: `${view.id}.json`, "data-download": "" }, t("download_record")) : null, " ",
       h("a", { href: "/play" }, t("back_to_lobby"))),
     view.rated ? ratingChanges(view.id) : null,
@@ -137,7 +138,8 @@ export function fairDeal(view) {
   const fair = view.fairness;
   if (!fair || !fair.commitment) return null;
   const kept = dealFor(view.id);
-  const ended = ENDED.includes(view.status);
+  // A duplicate board's seed is revealed once its whole group has ended, not with it.
+  const ended = ENDED.includes(view.status) && Boolean(fair.server_seed);
   const check = ["stacks-api verify", location.origin, view.id, `--commitment ${kept?.commitment || fair.commitment}`,
     kept?.entropy ? `--entropy ${kept.entropy}` : ""].filter(Boolean).join(" ");
   return h("details", { class: "fairness", "data-fairness": "" }, h("summary", {}, t("fair_deal")),

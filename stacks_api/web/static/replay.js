@@ -3,7 +3,6 @@
 // revealed secrets), with the history up to that moment and the record to download.
 import { analysisPanel, fetchAnalysis, markBetter } from "./analysis.js";
 import { call } from "./api.js";
-import { tokenFor } from "./seats.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { tell } from "./history.js";
@@ -27,7 +26,7 @@ export class ReplayScreen {
 
   async start() {
     try {
-      this.record = await this.read();
+      this.record = await call("GET", `/games/${this.id}/record`);
     } catch (error) {
       this.page.say(error.message);
       return;
@@ -35,15 +34,8 @@ export class ReplayScreen {
     this.versions = [...new Set(this.record.events.map((e) => e.version))];
     await this.go(this.versions.length - 1);
     if (this.record.status !== "finished") return;
-    this.analysis = await fetchAnalysis(this.id, () => !this.closed, this.token);
+    this.analysis = await fetchAnalysis(this.id, () => !this.closed);
     if (!this.closed) this.go(this.at);
-  }
-
-  // The record, asked with this tab's seat token if it played the game: a duplicate
-  // board is closed to all but its seats while its group plays.
-  read() {
-    this.token = tokenFor(this.id);
-    return call("GET", `/games/${this.id}/record`, { token: this.token });
   }
 
   // A mistake chosen on the chart: the moment before it, with the better move lit.
@@ -59,7 +51,7 @@ export class ReplayScreen {
 
   async position(index) {
     const version = this.versions[index];
-    if (!this.views.has(version)) this.views.set(version, call("GET", `/games/${this.id}/replay/${version}`, { token: this.token }));
+    if (!this.views.has(version)) this.views.set(version, call("GET", `/games/${this.id}/replay/${version}`));
     return this.views.get(version);
   }
 
