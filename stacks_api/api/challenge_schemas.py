@@ -29,7 +29,7 @@ class NewChallengeSchema(Schema):
         load_default=0,
         validate=validate.OneOf(TURN_CLOCKS),
         metadata={"description": "Each person's seconds for a turn; 0: no clock (a rated "
-                  "game without one gets 60 s)"},
+                  "or duplicate game without one gets 60 s)"},
     )  # fmt: skip
     days = whole(
         validate=validate.OneOf(DAYS),

@@ -71,7 +71,11 @@ class Challenges:
         players, rated, days = body.get("players", 2), bool(body.get("rated")), body.get("days")
         if days is not None and body.get("clock"):
             raise validation_error("days", "a challenge has days a turn or a clock, not both")
-        seconds = None if days else body.get("clock") or (RATED_CLOCK_S if rated else None)
+        duplicate = body.get("deals") == "duplicate"
+        # A rated game, or a duplicate match (whose result waits on both games), is
+        # never unclocked: an abandoned game must end by itself.
+        clocked = rated or duplicate
+        seconds = None if days else body.get("clock") or (RATED_CLOCK_S if clocked else None)
         options = {"turn_seconds": seconds} if seconds else None
         try:  # the variant checks the player count and the clock
             create_game(body["variant"], players, 0, options)
@@ -80,7 +84,6 @@ class Challenges:
         if rated and body.get("entropy") is None:
             raise validation_error("entropy", "a rated game is dealt with every person's "
                                               "entropy: send some")  # fmt: skip
-        duplicate = body.get("deals") == "duplicate"
         if duplicate:
             _check_duplicate(players, rated, body.get("bot"))
         elif body.get("bot") is not None:

@@ -32,6 +32,7 @@ def test_two_people_play_one_deal_against_one_bot_and_the_better_result_wins(app
     made = challenge(client, ada_key, bo, deals="duplicate", bot="random", entropy="ab")
     sent = made["challenge"]
     assert sent["deals"] == "duplicate" and sent["bot"] == "random"
+    assert sent["turn_seconds"] == 60, "never unclocked: an abandoned game ends by itself"
     accepted = answer(client, bo_key, sent["id"], "accept", 201, entropy="cd")
     assert accepted["seat"] == 0
     games = [accepted["challenge"]["game_id"], accepted["game"]["id"]]

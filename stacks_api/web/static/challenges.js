@@ -78,12 +78,14 @@ export function challengeButton(player, variant, say) {
         bot.hidden = !duplicate;
         rated.disabled = duplicate;
         if (duplicate) rated.checked = false;
-        none.disabled = rated.checked;
+        // Like a rated game, a duplicate match is clocked (or days): it ends by itself.
+        none.disabled = rated.checked || duplicate;
+        if (none.disabled && pace.value === "clock:0") pace.value = `clock:${RATED_CLOCK}`;
       } },
     h("option", { value: "standard" }, t("challenge_each_other")), h("option", { value: "duplicate" }, t("challenge_duplicate")));
     // A rated game has a clock or days: "no clock" is not offered for it.
     rated.addEventListener("change", () => {
-      none.disabled = rated.checked;
+      none.disabled = rated.checked || deals.value === "duplicate";
       if (rated.checked && pace.value === "clock:0") pace.value = `clock:${RATED_CLOCK}`;
     });
     box.replaceChildren(h("span", { class: "challenge-form" },
