@@ -21,7 +21,7 @@ import pytest
 import requests
 
 from ..api.pushservice import PushService
-from .conftest import DESKTOP, PHONE, choose_language, play_sequence_turn, shoot
+from .conftest import DESKTOP, PHONE, choose_language, play_sequence_turn, shoot, wait_turn
 from .test_ratings import account
 
 API = "/api/v1"
@@ -185,6 +185,7 @@ def test_a_rated_challenge_with_days_played_and_its_rating_change_explained(
     pages = {0: ada, 1: bo}
     for _ in range(12):  # six moves each: the game counts for ratings
         mover = requests.get(f"{url}{API}/games/{game_id}", timeout=5).json()["to_move"][0]
+        wait_turn(pages[mover])  # its page may hear of the last move a moment later
         play_sequence_turn(pages[mover])
     bo.click("[data-resign]")
     bo.click("[data-confirm]")
