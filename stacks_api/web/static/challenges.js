@@ -4,8 +4,7 @@
 import { account } from "./account.js";
 import { call } from "./api.js";
 import { h } from "./dom.js";
-import { BOT_LEVELS } from "./duplicate.js";
-import { botName } from "./history.js";
+import { BOT_LEVELS, botName } from "./history.js";
 import { t } from "./i18n.js";
 import { freshEntropy, keepDeal, keepToken } from "./seats.js";
 

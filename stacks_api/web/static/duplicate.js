@@ -9,8 +9,6 @@ import { botName } from "./history.js";
 const MATCH_EVERY_MS = 5000; // a match still being played is looked at again this often
 const RESULTS = { 1: "result_won", 0: "result_lost", 0.5: "result_drawn" };
 
-export const BOT_LEVELS = ["beginner", "easy", "medium", "strong", "random"];
-
 // The column that counts a side's progress: sequences on the board, chips in Stacks.
 function progressHead(variant) {
   return t(variant === "stacks" ? "col_chips" : "col_sequences");

@@ -5,6 +5,7 @@ import { ONE_EYED, cardLabel, cellName, shown } from "./dom.js";
 const TEAM_COLORS = ["blue", "green", "red"];
 
 // The server names a bot's seat "<bot> bot": shown in the player's language.
+export const BOT_LEVELS = ["beginner", "easy", "medium", "strong", "random"]; // as the server names them
 const LEVELS = { greedy: "medium", pimc: "strong", mcts: "strong" };
 
 export function shownName(player) {

@@ -4,13 +4,12 @@ import { account, accountBox, keepGuestName, nameToOffer } from "./account.js";
 import { call, Refusal } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { shownName } from "./history.js";
+import { BOT_LEVELS, shownName } from "./history.js";
 import { gameLine } from "./player.js";
 import { quickPlay } from "./quick.js";
 import { playerSearch } from "./ratings.js";
 import { forget, freshEntropy, keepDeal, keepHostToken, keepToken, myGames } from "./seats.js";
 
-const BOTS = ["beginner", "easy", "medium", "strong", "random"];
 const REFRESH_MS = 4000;
 
 export function help() {
@@ -154,7 +153,7 @@ function createForm(say) {
     seatsBox.replaceChildren(...Array.from({ length: count }, (_, seat) => {
       const choice = h("select", { id: `seat-${seat}`, "data-seat-choice": seat },
         h("option", { value: "" }, seat === 0 ? t("you") : t("person")),
-        ...BOTS.map((bot) => h("option", { value: bot, selected: seat > 0 && bot === "easy" }, t(`level_${bot}`))));
+        ...BOT_LEVELS.map((bot) => h("option", { value: bot, selected: seat > 0 && bot === "easy" }, t(`level_${bot}`))));
       return h("label", { for: `seat-${seat}` }, `${t("seat_n", { seat: seat + 1 })} `, choice);
     }));
   };

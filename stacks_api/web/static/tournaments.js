@@ -5,12 +5,11 @@ import { account } from "./account.js";
 import { call, Refusal } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { botName } from "./history.js";
+import { BOT_LEVELS, botName } from "./history.js";
 import { dealBoxes } from "./duplicate.js";
 import { freshEntropy } from "./seats.js";
 
 const REFRESH_MS = 2000;
-const BOTS = ["beginner", "easy", "medium", "strong", "random"];
 const FEWEST = { duplicate: 4 }; // entries a tournament needs to start (2 unless said)
 const OPENED = "stacks:tournament-games"; // the games this tab has opened by itself
 
@@ -55,7 +54,7 @@ function paceOf(value) {
   return kind === "days" ? { days: Number(n) } : { clock: Number(n) };
 }
 
-// A new tournament: the variant, swiss or arena, how long, the pace; it starts now.
+// A new tournament: the variant, swiss, arena or duplicate, how long, the pace, when.
 function makeForm(say) {
   if (!account()) return h("p", { class: "hint" }, t("tournament_account"));
   const system = h("select", { id: "t-system", onchange: () => { rounds.hidden = system.value === "arena"; minutes.hidden = !rounds.hidden; } },
@@ -206,7 +205,7 @@ function page(tournament, me, say, refresh) {
 }
 
 function botForm(act, players) {
-  const level = h("select", { "data-bot-level-choice": "" }, ...BOTS.map((b) => h("option", { value: b }, t(`level_${b}`))));
+  const level = h("select", { "data-bot-level-choice": "" }, ...BOT_LEVELS.map((b) => h("option", { value: b }, t(`level_${b}`))));
   const count = h("input", { type: "number", min: 1, max: 8, value: 1, "aria-label": t("count") });
   return h("p", { class: "add-bots" }, level, " × ", count, " ",
     h("button", { "data-add-bots": "", onclick: () => act("POST", players, { bot: level.value, count: Number(count.value) }) }, t("add_bots")));
