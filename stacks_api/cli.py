@@ -160,6 +160,7 @@ examples:
   stacks-api verify game.json --commitment 9f2c... --entropy c0ffee42
   stacks-api verify http://127.0.0.1:8000 GAME_ID
   stacks-api verify http://127.0.0.1:8000 --tournament ID   # a duplicate event's rounds
+  stacks-api verify http://127.0.0.1:8000 --match ID        # a duplicate challenge's games
 """
 
 
@@ -276,8 +277,11 @@ def main(argv: list[str] | None = None) -> None:
     check.add_argument("game_id", nargs="?", help="the game, when SOURCE is a server")
     check.add_argument("--commitment", metavar="HEX", help="the commitment you saw at join")
     check.add_argument("--entropy", metavar="HEX", help="the entropy you sent at join")
-    check.add_argument("--tournament", metavar="ID", help="SOURCE being a server: "
+    group = check.add_mutually_exclusive_group()
+    group.add_argument("--tournament", metavar="ID", help="SOURCE being a server: "
                        "check that each round of this duplicate event dealt alike")  # fmt: skip
+    group.add_argument("--match", metavar="ID", help="SOURCE being a server: check that "
+                       "this duplicate challenge's two games dealt alike")  # fmt: skip
     database = commands.add_parser(
         "db", help="the archive's database",
         description="The archive of ended games and accounts: PostgreSQL at DATABASE_URL, "
@@ -339,10 +343,12 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(administer(args))
     elif args.command == "verify":
         from .commands.verify import verify_source
-        from .commands.verify_rounds import verify_tournament
+        from .commands.verify_rounds import verify_match, verify_tournament
 
         if args.tournament:
             verdict = verify_tournament(args.source, args.tournament)
+        elif args.match:
+            verdict = verify_match(args.source, args.match)
         else:
             verdict = verify_source(args.source, args.game_id, args.commitment, args.entropy)
         print(verdict)

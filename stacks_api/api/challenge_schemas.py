@@ -147,6 +147,9 @@ class MatchSchema(Schema):
     id = fields.String(required=True, metadata={"description": "The challenge's id"})
     variant = fields.String(required=True)
     bot = fields.String(required=True, allow_none=True)
+    commitment = fields.String(required=True, allow_none=True,
+                               metadata={"description": "The challenge's commitment to the "
+                                         "deal both games are dealt"})  # fmt: skip
     status = fields.String(required=True, validate=validate.OneOf(["playing", "over"]))
     games = fields.List(fields.Nested(MatchGameSchema), required=True,
                         metadata={"description": "The challenger's, then the challenged "

@@ -1,12 +1,15 @@
-"""Checking a duplicate event's rounds (``stacks-api verify URL --tournament ID``,
-docs/tournaments.md): that every game of each round was dealt the same cards,
-from the seed the event committed to when it was made.
+"""Checking duplicate groups: a duplicate event's rounds (``stacks-api verify URL
+--tournament ID``, docs/tournaments.md) and a duplicate challenge's two games
+(``--match ID``, docs/api.md): that every game of a group was dealt the same
+cards, from the seed committed before anyone played.
 
 For each round that is over: the revealed server seed must hash to the round's
 commitment; the entries' entropy, mixed, must be the round's; and every game's
 record must verify on its own (``verify_record``, against the round's commitment)
-with that seed and that one entropy at every seat. The same seed, entropy, seat
-count and variant make the same deck order and the same first player.
+with that seed and that one entropy at every seat. A match's two records must
+each verify against the challenge's commitment, with the same seed and entropy.
+The same seed, entropy, seat count and variant make the same deck order and the
+same first player.
 """
 
 from __future__ import annotations
@@ -19,18 +22,50 @@ from .verify import COULD_NOT_CHECK, NOT_VERIFIED, VERIFIED, Verdict, fetch_reco
 JSON = dict[str, Any]
 
 
-def verify_tournament(url: str, tournament_id: str, timeout_s: float = 15.0) -> Verdict:
-    """The verdict on every round of the duplicate event that is over."""
+def _fetch(url: str, path: str, timeout_s: float) -> JSON | Verdict:
+    """The server's JSON at ``path``, or a could-not-check verdict saying why not."""
     import requests
 
-    address = f"{url.rstrip('/')}/api/v1/tournaments/{tournament_id}"
+    address = f"{url.rstrip('/')}/api/v1/{path}"
     try:
         response = requests.get(address, timeout=timeout_s)
     except requests.RequestException as err:
         return Verdict(COULD_NOT_CHECK, f"{address} cannot be reached ({type(err).__name__})")
     if response.status_code != 200:
         return Verdict(COULD_NOT_CHECK, f"{address} answered {response.status_code}")
-    event: JSON = response.json()
+    found: JSON = response.json()
+    return found
+
+
+def verify_match(url: str, match_id: str, timeout_s: float = 15.0) -> Verdict:
+    """The verdict on a duplicate challenge's two games, once both have ended."""
+    match = _fetch(url, f"matches/{match_id}", timeout_s)
+    if isinstance(match, Verdict):
+        return match
+    if match["status"] != "over":
+        return Verdict(COULD_NOT_CHECK, "the match is still being played")
+    records = []
+    for game in match["games"]:
+        record = fetch_record(url, game["game_id"], timeout_s)
+        if isinstance(record, Verdict):
+            return record
+        verdict = verify_record(record, seen_commitment=match["commitment"])
+        if not verdict.ok:
+            return Verdict(NOT_VERIFIED, f"game {game['game_id']}: {verdict}")
+        records.append(record)
+    seeds = {r["fairness"]["server_seed"] for r in records}
+    entropy = {e for r in records for e in r["fairness"]["entropy"]}  # one, at every seat
+    if len(seeds) != 1 or len(entropy) != 1:
+        return Verdict(NOT_VERIFIED, "the two games were not dealt from one seed and entropy")
+    return Verdict(VERIFIED, "both games were dealt alike from the challenge's committed "
+                   "seed and one entropy")  # fmt: skip
+
+
+def verify_tournament(url: str, tournament_id: str, timeout_s: float = 15.0) -> Verdict:
+    """The verdict on every round of the duplicate event that is over."""
+    event = _fetch(url, f"tournaments/{tournament_id}", timeout_s)
+    if isinstance(event, Verdict):
+        return event
     if event.get("system") != "duplicate":
         return Verdict(COULD_NOT_CHECK, f"tournament {tournament_id} is not a duplicate event")
     over = [d for d in event["deals"] if d["over"]]

@@ -94,9 +94,10 @@ class DuplicateGames:
         if over and held[0].strength() != held[1].strength():
             best = 0 if held[0].strength() > held[1].strength() else 1
             winner = games[best]["player_id"]
-        bot = next((r.seats[1].bot for r in found if r is not None), None)
-        variant = next(r.variant for r in found if r is not None)
-        return {"id": match_id, "variant": variant, "bot": bot,
+        made = next(r for r in found if r is not None)
+        commitment = None if made.fairness is None else made.fairness.commitment
+        return {"id": match_id, "variant": made.variant, "bot": made.seats[1].bot,
+                "commitment": commitment,
                 "status": "over" if over else "playing", "games": games,
                 "winner": winner, "draw": over and winner is None}  # fmt: skip
 

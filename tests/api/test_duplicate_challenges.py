@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from stacks_api.commands import verify_rounds
 from stacks_api.commands.verify import verify_record
 
 from . import test_archive
@@ -26,7 +27,9 @@ def my_turn(client: Any, game_id: str, key: str) -> dict[str, Any]:
     return view(client, game_id, key, wait=10)
 
 
-def test_two_people_play_one_deal_against_one_bot_and_the_better_result_wins(app, client):
+def test_two_people_play_one_deal_against_one_bot_and_the_better_result_wins(
+    app, client, monkeypatch
+):
     _, ada_key = new_player(client, "Ada")
     bo, bo_key = new_player(client, "Bo")
     made = challenge(client, ada_key, bo, deals="duplicate", bot="random", entropy="ab")
@@ -83,7 +86,20 @@ def test_two_people_play_one_deal_against_one_bot_and_the_better_result_wins(app
         assert record["duplicate"] == {"match": sent["id"], "games": games}
     records = [client.get(f"{API}/{g}/record").json for g in games]
     assert records[0]["fairness"] == records[1]["fairness"]
-    assert records[0]["fairness"]["commitment"] == sent["commitment"]
+    assert records[0]["fairness"]["commitment"] == sent["commitment"] == match["commitment"]
+
+    # stacks-api verify URL --match ID, served by this app: both dealt alike; a record
+    # whose entropy was changed is caught.
+    monkeypatch.setattr(
+        verify_rounds, "_fetch", lambda url, path, timeout: client.get(f"{ROOT}/{path}").json
+    )
+    served = dict(zip(games, records, strict=True))
+    monkeypatch.setattr(verify_rounds, "fetch_record",
+                        lambda url, game_id, timeout: served[game_id])  # fmt: skip
+    assert verify_rounds.verify_match("http://server", sent["id"]).ok
+    forged = {**records[1], "fairness": {**records[1]["fairness"], "entropy": ["ab", "ab"]}}
+    served[games[1]] = forged
+    assert not verify_rounds.verify_match("http://server", sent["id"]).ok
 
 
 def test_a_duplicate_challenge_refuses_what_it_cannot_be(client):

@@ -11,6 +11,8 @@ import re
 import pytest
 import requests
 
+from stacks_api.commands.verify_rounds import verify_match
+
 from .conftest import DESKTOP, PHONE, play_sequence_turn, shoot, wait_turn
 from .test_journeys import fits, game_of, person
 
@@ -102,6 +104,9 @@ def test_a_duplicate_challenge_from_a_player_page_to_the_match_result(
                                     "rows => rows.map(r => r.dataset.matchGame)")  # fmt: skip
     assert rows == [games["ada"], games["bo"]] == match["games"]
     assert ada.get_attribute("[data-match-winner]", "data-match-winner") == bo_id != ada_id
+    check = ada.text_content("[data-fairness] pre", timeout=5_000)
+    assert check.endswith(f"--match {match['match']}")
+    assert verify_match(url, match["match"]).ok, "the command the page shows holds"
     shoot(ada, f"duplicate-match-{size}")
     fits(ada, viewport)
     # Once both have ended the other's replay opens for anyone.

@@ -18,10 +18,9 @@ function resultCell(score) {
   return score === null || score === undefined ? "…" : t(RESULTS[score]);
 }
 
-// A game's line in a comparison: its replay once the deal may be seen, else its table.
-function replayLink(gameId, open) {
-  if (!gameId) return "";
-  return open ? h("a", { href: `#replay=${gameId}`, "data-replay-link": gameId }, t("replay")) : "";
+// A game's replay (a comparison is shown once every game of its deal has ended).
+function replayLink(gameId) {
+  return gameId ? h("a", { href: `#replay=${gameId}`, "data-replay-link": gameId }, t("replay")) : "";
 }
 
 // Whether this board is still closed to all but its seats: its group not known over.
@@ -70,7 +69,7 @@ function seatTable(variant, seat, mine = null) {
       h("tbody", {}, ...seat.results.map((r) => h("tr", { class: r.game_id === mine ? "me" : null, "data-held": r.entry },
         h("td", {}, botName(r.name)), h("td", {}, resultCell(r.score)), h("td", {}, String(r.turns)),
         h("td", {}, String(r.progress)), h("td", {}, `${r.matchpoints} / ${r.top}`),
-        h("td", {}, replayLink(r.game_id, true)))))));
+        h("td", {}, replayLink(r.game_id)))))));
 }
 
 // A duplicate event's rounds, newest first: the commitment while a round is played,
@@ -85,14 +84,16 @@ export function dealBoxes(tournament) {
 }
 
 function matchTable(match) {
-  const head = [t("player"), t("col_game"), t("col_result"), t("col_turns"), progressHead(match.variant)];
+  // Once over, each result links to its game's replay; before, the game's status.
+  const head = [t("player"), t("col_result"), t("col_turns"), progressHead(match.variant)];
   const over = match.status === "over";
   return h("div", { class: "standings-box" }, h("table", { class: "standings", "data-match-table": match.id },
     h("thead", {}, h("tr", {}, ...head.map((x) => h("th", {}, x)))),
     h("tbody", {}, ...match.games.map((g) => h("tr", { "data-match-game": g.game_id, class: g.player_id === match.winner ? "me" : null },
       h("td", {}, g.player_id ? h("a", { href: `#player=${g.player_id}` }, g.name) : g.name || "…"),
-      h("td", {}, over ? replayLink(g.game_id, true) : t(`status_${g.status}`)),
-      h("td", {}, resultCell(g.score)), h("td", {}, g.turns ?? "…"), h("td", {}, g.progress ?? "…"))))));
+      h("td", {}, over ? h("a", { href: `#replay=${g.game_id}`, "data-replay-link": g.game_id, title: t("replay") }, resultCell(g.score))
+        : t(`status_${g.status}`)),
+      h("td", {}, g.turns ?? "…"), h("td", {}, g.progress ?? "…"))))));
 }
 
 function matchVerdict(match) {
@@ -120,6 +121,11 @@ export function showMatch(main, say, id) {
       h("p", {}, t("match_summary", { variant: t(match.variant), bot: botName(`${match.bot} bot`) })),
       h("p", { class: "hint" }, t("match_rules")),
       matchTable(match), matchVerdict(match),
+      // Both games were dealt from this commitment: checkable once both have ended.
+      match.commitment ? h("details", { class: "fairness", "data-fairness": "" }, h("summary", {}, t("fair_deal")),
+        h("p", {}, `${t("commitment")}: `, h("code", {}, match.commitment)),
+        h("p", { class: "hint" }, match.status === "over" ? t("verify_now") : t("verify_later")),
+        match.status === "over" ? h("pre", {}, `stacks-api verify ${location.origin} --match ${id}`) : null) : null,
       h("p", {}, h("a", { href: "/play" }, t("back_to_lobby")))));
   };
   timer = setInterval(() => { if (!document.hidden) look(); }, MATCH_EVERY_MS);

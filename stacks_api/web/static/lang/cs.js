@@ -597,7 +597,6 @@ export const STRINGS = {
   col_sequences: "Sekvence",
   col_chips: "Žetony",
   col_matchpoints: "Srovnávací body",
-  col_game: "Hra",
   round_deal_n: "Rozdání {n}. kola",
   server_seed: "Semínko serveru",
   deal_hidden: "Srovnání se ukáže, až dohrají všechny stoly kola.",

@@ -592,7 +592,6 @@ export const STRINGS = {
   col_sequences: "Sequences",
   col_chips: "Chips",
   col_matchpoints: "Matchpoints",
-  col_game: "Game",
   round_deal_n: "Round {n}'s deal",
   server_seed: "Server seed",
   deal_hidden: "The comparison shows when every table of the round has finished.",

@@ -592,7 +592,6 @@ export const STRINGS = {
   col_sequences: "Suoria",
   col_chips: "Merkkejä",
   col_matchpoints: "Vertailupisteet",
-  col_game: "Peli",
   round_deal_n: "Kierroksen {n} jako",
   server_seed: "Palvelimen siemen",
   deal_hidden: "Vertailu näkyy, kun kierroksen kaikki pöydät ovat valmiita.",

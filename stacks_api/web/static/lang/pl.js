@@ -596,7 +596,6 @@ export const STRINGS = {
   col_sequences: "Sekwencje",
   col_chips: "Żetony",
   col_matchpoints: "Punkty porównawcze",
-  col_game: "Gra",
   round_deal_n: "Rozdanie rundy {n}",
   server_seed: "Ziarno serwera",
   deal_hidden: "Porównanie pokaże się, gdy skończą wszystkie stoły rundy.",

@@ -592,7 +592,6 @@ export const STRINGS = {
   col_sequences: "Sequências",
   col_chips: "Fichas",
   col_matchpoints: "Pontos de comparação",
-  col_game: "Jogo",
   round_deal_n: "Distribuição da rodada {n}",
   server_seed: "Semente do servidor",
   deal_hidden: "A comparação aparece quando todas as mesas da rodada terminarem.",

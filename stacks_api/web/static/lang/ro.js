@@ -597,7 +597,6 @@ export const STRINGS = {
   col_sequences: "Secvențe",
   col_chips: "Jetoane",
   col_matchpoints: "Puncte de comparație",
-  col_game: "Joc",
   round_deal_n: "Împărțirea rundei {n}",
   server_seed: "Sămânța serverului",
   deal_hidden: "Comparația apare după ce termină toate mesele rundei.",
