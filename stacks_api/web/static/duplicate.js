@@ -18,9 +18,10 @@ function resultCell(score) {
   return score === null || score === undefined ? "…" : t(RESULTS[score]);
 }
 
-// A game's replay (a comparison is shown once every game of its deal has ended).
-function replayLink(gameId) {
-  return gameId ? h("a", { href: `#replay=${gameId}`, "data-replay-link": gameId }, t("replay")) : "";
+// A result that opens its game's replay (shown once every game of its deal has
+// ended): a column fewer than a separate link, for a phone's width.
+function replayOf(gameId, score) {
+  return h("a", { href: `#replay=${gameId}`, "data-replay-link": gameId, title: t("replay") }, resultCell(score));
 }
 
 // Whether this board is still closed to all but its seats: its group not known over.
@@ -61,15 +62,15 @@ export function otherTables(view, ui) {
 
 // One seat of one deal: every side that held it, best first, with matchpoints.
 function seatTable(variant, seat, mine = null) {
-  const head = [t("player"), t("col_result"), t("col_turns"), progressHead(variant), t("col_matchpoints"), ""];
+  const head = [t("player"), t("col_result"), t("col_turns"), progressHead(variant),
+    h("abbr", { title: t("col_matchpoints") }, t("col_matchpoints_short"))];
   return h("div", { class: "standings-box" },
     h("table", { class: "standings", "data-seat-comparison": seat.seat },
       h("caption", {}, t("seat_n", { seat: seat.seat + 1 })),
       h("thead", {}, h("tr", {}, ...head.map((x) => h("th", {}, x)))),
       h("tbody", {}, ...seat.results.map((r) => h("tr", { class: r.game_id === mine ? "me" : null, "data-held": r.entry },
-        h("td", {}, botName(r.name)), h("td", {}, resultCell(r.score)), h("td", {}, String(r.turns)),
-        h("td", {}, String(r.progress)), h("td", {}, `${r.matchpoints} / ${r.top}`),
-        h("td", {}, replayLink(r.game_id)))))));
+        h("td", {}, botName(r.name)), h("td", {}, r.game_id ? replayOf(r.game_id, r.score) : resultCell(r.score)),
+        h("td", {}, String(r.turns)), h("td", {}, String(r.progress)), h("td", {}, `${r.matchpoints}/${r.top}`))))));
 }
 
 // A duplicate event's rounds, newest first: the commitment while a round is played,
@@ -91,8 +92,7 @@ function matchTable(match) {
     h("thead", {}, h("tr", {}, ...head.map((x) => h("th", {}, x)))),
     h("tbody", {}, ...match.games.map((g) => h("tr", { "data-match-game": g.game_id, class: g.player_id === match.winner ? "me" : null },
       h("td", {}, g.player_id ? h("a", { href: `#player=${g.player_id}` }, g.name) : g.name || "…"),
-      h("td", {}, over ? h("a", { href: `#replay=${g.game_id}`, "data-replay-link": g.game_id, title: t("replay") }, resultCell(g.score))
-        : t(`status_${g.status}`)),
+      h("td", {}, over ? replayOf(g.game_id, g.score) : t(`status_${g.status}`)),
       h("td", {}, g.turns ?? "…"), h("td", {}, g.progress ?? "…"))))));
 }
 

@@ -216,7 +216,7 @@ function standings(tournament, me) {
   const duplicate = tournament.system === "duplicate";
   // Short heads (each spelled out on hover and for screen readers): a phone's width.
   const short = (word, key) => h("abbr", { title: t(key) }, word);
-  const head = [t("place"), t("player"), duplicate ? t("col_matchpoints") : t("points"),
+  const head = [t("place"), t("player"), duplicate ? short(t("col_matchpoints_short"), "col_matchpoints") : t("points"),
     ...(swiss ? [short("BH", "buchholz"), short("SB", "sonneborn_berger")] : []), ...(duplicate ? ["%"] : []), t("games_played")];
   const rows = tournament.standings.map((s) => h("tr", { "data-standing": s.entry, class: me && s.entry === me.id ? "me" : null },
     h("td", {}, String(s.rank)),

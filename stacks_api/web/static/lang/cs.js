@@ -611,4 +611,5 @@ export const STRINGS = {
   duplicate_rules: "Srovnávací: všechny stoly kola hrají stejné rozdání a nikdo se s nikým nepotká dvakrát. Srovnáváme vás se všemi, kdo měli v tom rozdání vaše místo: bod za každého, koho jste překonali, polovinu za shodu (výhra před remízou před prohrou, pak rychlejší výhra nebo delší prohra, pak více sekvencí nebo žetonů). Pořadí ukazuje váš podíl z nejvyššího možného. Potřebuje nejméně 4 hráče; hry zůstávají ostatním stolům zavřené do konce kola.",
   playing: "hraje se",
   status_match: "zápas",
+  col_matchpoints_short: "SB",
 };

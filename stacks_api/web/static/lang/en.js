@@ -606,4 +606,5 @@ export const STRINGS = {
   duplicate_rules: "Duplicate: every table of a round plays the same deal, and no two players meet twice. You are compared with everyone who held your seat of that deal: a matchpoint for each you did better than, half for a tie (a win beats a draw beats a loss, then a quicker win or a longer loss, then more sequences or chips). The standings show your share of the most possible. It needs at least 4 players; the games stay closed to the other tables until the round ends.",
   playing: "playing",
   status_match: "match",
+  col_matchpoints_short: "MP",
 };

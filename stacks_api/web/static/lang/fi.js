@@ -606,4 +606,5 @@ export const STRINGS = {
   duplicate_rules: "Duplikaatti: kierroksen jokainen pöytä pelaa saman jaon, eikä kukaan kohtaa samaa pelaajaa kahdesti. Sinua verrataan kaikkiin, jotka pelasivat saman jaon samalta paikalta: vertailupiste jokaisesta, jota pärjäsit paremmin, puolikas tasatuloksesta (voitto ennen tasapeliä ennen tappiota, sitten nopeampi voitto tai pidempi tappio, sitten useammat suorat tai merkit). Sarjataulukko näyttää osuutesi suurimmasta mahdollisesta. Vähintään 4 pelaajaa; pelit pysyvät suljettuina muilta pöydiltä kierroksen loppuun.",
   playing: "pelaa",
   status_match: "ottelu",
+  col_matchpoints_short: "VP",
 };

@@ -610,4 +610,5 @@ export const STRINGS = {
   duplicate_rules: "Porównawczy: każdy stół rundy gra to samo rozdanie, a nikt nie spotyka tego samego gracza dwa razy. Porównujemy cię ze wszystkimi, którzy mieli twoje miejsce w tym rozdaniu: punkt za każdego, od kogo wypadłeś lepiej, pół za remis (wygrana przed remisem przed przegraną, potem szybsza wygrana lub dłuższa przegrana, potem więcej sekwencji lub żetonów). Tabela pokazuje twój udział w najwyższym możliwym wyniku. Potrzeba co najmniej 4 graczy; gry są zamknięte dla innych stołów do końca rundy.",
   playing: "gra trwa",
   status_match: "mecz",
+  col_matchpoints_short: "PP",
 };

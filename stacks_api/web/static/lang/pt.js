@@ -606,4 +606,5 @@ export const STRINGS = {
   duplicate_rules: "Duplicado: todas as mesas de uma rodada jogam a mesma distribuição, e ninguém enfrenta o mesmo jogador duas vezes. Você é comparado com todos que ocuparam o seu lugar nessa distribuição: um ponto por cada um que superou, meio por empate (vitória antes de empate antes de derrota, depois vitória mais rápida ou derrota mais longa, depois mais sequências ou fichas). A classificação mostra sua parte do máximo possível. São precisos pelo menos 4 jogadores; os jogos ficam fechados às outras mesas até a rodada acabar.",
   playing: "em jogo",
   status_match: "partida",
+  col_matchpoints_short: "PC",
 };

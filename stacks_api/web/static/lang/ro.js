@@ -611,4 +611,5 @@ export const STRINGS = {
   duplicate_rules: "Duplicat: toate mesele unei runde joacă aceeași împărțire, iar nimeni nu întâlnește același jucător de două ori. Ești comparat cu toți cei care au avut locul tău în acea împărțire: un punct pentru fiecare pe care l-ai depășit, jumătate la egalitate (victoria înaintea egalului înaintea înfrângerii, apoi o victorie mai rapidă sau o înfrângere mai lungă, apoi mai multe secvențe sau jetoane). Clasamentul arată partea ta din maximul posibil. Sunt necesari cel puțin 4 jucători; jocurile rămân închise celorlalte mese până la sfârșitul rundei.",
   playing: "se joacă",
   status_match: "meci",
+  col_matchpoints_short: "PC",
 };
