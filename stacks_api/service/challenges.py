@@ -13,8 +13,9 @@ acceptance settles the challenge (a compare-and-set: a challenge is accepted,
 declined, cancelled or expired once) and then makes the game, both seated:
 each side's seat token comes with its own answer (the challenger's with the
 challenge). A process that dies between the two leaves an accepted challenge
-whose game does not exist yet: the next read of it (after ``RECOVER_AFTER_S``)
-makes the game, the same one.
+whose game does not exist yet: the next read of it (after ``RECOVER_AFTER_S``,
+and within ``RECOVER_WITHIN_S``) makes the game, the same one (a duplicate
+challenge's two games, whichever is missing).
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ from .views import render
 EXPIRES_S = 600.0
 DAYS_EXPIRES_S = 3 * DAY_S  # a days game's players need not be online together
 MOST_PENDING = 5
+# A lost game is made again only this soon after the answer: an ended game stays
+# in the live store a day (``store.TTL_SECONDS``), so one that was made is still
+# found then, and a game archived and gone from it is never made twice.
+RECOVER_WITHIN_S = 3600.0
 ANSWERS = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
 
 
@@ -198,11 +203,12 @@ class Challenges:
         now = self.table.clock()
         if challenge.pending and now >= challenge.expires_at:
             return self.board.settle(challenge.id, "expired", Answer()) or challenge
+        answered = challenge.answered_at or now
         lost = (
             challenge.status == "accepted"
             and challenge.game_id is not None
-            and now >= (challenge.answered_at or now) + RECOVER_AFTER_S
-            and self.table.store.load(challenge.game_id) is None
+            and answered + RECOVER_AFTER_S <= now < answered + RECOVER_WITHIN_S
+            and any(self.table.store.load(game_id) is None for game_id in _games(challenge))
         )
         if lost:
             self._open(challenge)
@@ -243,6 +249,12 @@ class Challenges:
         else:
             record = self.table.load(record.id)
         return render(record, self.table.game(record), 1)
+
+
+def _games(challenge: Challenge) -> tuple[str, ...]:
+    """The games an accepted challenge makes: its game, or a duplicate match's two."""
+    assert challenge.game_id is not None
+    return match_games(challenge.id) if challenge.duplicate else (challenge.game_id,)
 
 
 def _entropy(given: Any) -> str | None:

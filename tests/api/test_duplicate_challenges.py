@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from stacks_api.commands import verify_rounds
 from stacks_api.commands.verify import verify_record
+from stacks_api.model.challenges import Answer, match_games
+from stacks_api.service import challenges as challenge_rules
 
 from . import test_archive
 from .helpers import API, act, bearer, problem, view
@@ -110,3 +114,29 @@ def test_a_duplicate_challenge_refuses_what_it_cannot_be(client):
         challenge(client, ada_key, bo, 422, deals="duplicate", **body)
     challenge(client, ada_key, bo, 422, bot="random")  # a bot without duplicate deals
     problem(client.get(f"{ROOT}/matches/nope"), 404, "not_found")
+
+
+@pytest.mark.parametrize("within_s", [3600.0, 0.0])
+def test_a_process_that_dies_after_the_acceptance_leaves_neither_game_lost(
+    app, client, monkeypatch, within_s
+):
+    ada, ada_key = new_player(client, "Ada")
+    bo, _ = new_player(client, "Bo")
+    sent = challenge(client, ada_key, bo, deals="duplicate", bot="random")["challenge"]
+    games = app.extensions["stacks_api.games"]
+    ids = match_games(sent["id"])
+    # The acceptance was settled, and its process died before making either game.
+    games.store.challenges.settle(sent["id"], "accepted", Answer(
+        answered_at=games.table.clock(), game_id=ids[0], challenged_token="0" * 64,
+    ))  # fmt: skip
+    monkeypatch.setattr(challenge_rules, "RECOVER_AFTER_S", 0.0)
+    monkeypatch.setattr(challenge_rules, "RECOVER_WITHIN_S", within_s)
+    client.get(f"{ROOT}/challenges/{sent['id']}", headers=bearer(ada_key))
+    made = [games.store.load(game_id) for game_id in ids]
+    if not within_s:  # too long after the answer: a game gone from the live store
+        assert made == [None, None]  # (archived, perhaps) is never made again
+        return
+    first, second = made
+    assert first is not None and second is not None, "both games made"
+    assert [first.seats[0].player_id, second.seats[0].player_id] == [ada, bo]
+    assert first.fairness == second.fairness, "one deal"
