@@ -42,8 +42,8 @@ export function duplicateLine(view) {
     h("span", { class: "badge" }, t("duplicate_board")), " ", words, " ", link);
 }
 
-// Once this board has ended: the other results on the same deal, or a word that the
-// other tables are still playing it. ``group``: the match, or the event's round deal.
+// Once this board has ended: the other results on the same deal (the match's, or the
+// round's comparison), or a word that the other tables are still playing it.
 export function otherTables(view, ui) {
   if (!view.duplicate || !["finished", "cancelled"].includes(view.status)) return null;
   if (view.duplicate.match) {
