@@ -140,3 +140,38 @@ def test_a_process_that_dies_after_the_acceptance_leaves_neither_game_lost(
     assert first is not None and second is not None, "both games made"
     assert [first.seats[0].player_id, second.seats[0].player_id] == [ada, bo]
     assert first.fairness == second.fairness, "one deal"
+
+
+class Died(Exception):
+    """The accepting process, dying between the match's two games."""
+
+
+def test_a_process_that_dies_between_the_two_games_leaves_the_second_one_made_later(
+    app, client, monkeypatch
+):
+    _, ada_key = new_player(client, "Ada")
+    bo, bo_key = new_player(client, "Bo")
+    sent = challenge(client, ada_key, bo, deals="duplicate", bot="random")["challenge"]
+    games = app.extensions["stacks_api.games"]
+    create = games.table.create
+
+    def dies_before_the_second(record, events):  # type: ignore[no-untyped-def]
+        if record.id == match_games(sent["id"])[1]:
+            raise Died
+        return create(record, events)
+
+    monkeypatch.setattr(games.table, "create", dies_before_the_second)
+    try:
+        died = client.post(f"{ROOT}/challenges/{sent['id']}/accept", json={},
+                           headers=bearer(bo_key)).status_code  # fmt: skip
+    except Died:
+        died = 500
+    assert died == 500
+    first, second = (games.store.load(game_id) for game_id in match_games(sent["id"]))
+    assert first is not None and second is None
+    monkeypatch.setattr(games.table, "create", create)  # a later process reads it
+    monkeypatch.setattr(challenge_rules, "RECOVER_AFTER_S", 0.0)
+    client.get(f"{ROOT}/challenges/{sent['id']}", headers=bearer(ada_key))
+    second = games.store.load(match_games(sent["id"])[1])
+    assert second is not None and second.seats[0].player_id == bo
+    assert second.fairness == first.fairness, "the same deal as the first"
