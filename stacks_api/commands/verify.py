@@ -252,9 +252,14 @@ def _plain(data: Any) -> Any:
 
 def fetch_record(url: str, game_id: str, timeout_s: float = 15.0) -> JSON | Verdict:
     """The record from a server, or a could-not-check verdict saying why not."""
+    return fetch_json(url, f"games/{game_id}/record", timeout_s)
+
+
+def fetch_json(url: str, path: str, timeout_s: float = 15.0) -> JSON | Verdict:
+    """The server's JSON at API ``path``, or a could-not-check verdict saying why not."""
     import requests
 
-    address = f"{url.rstrip('/')}/api/v1/games/{game_id}/record"
+    address = f"{url.rstrip('/')}/api/v1/{path}"
     try:
         response = requests.get(address, timeout=timeout_s)
     except requests.RequestException as err:
@@ -266,10 +271,10 @@ def fetch_record(url: str, game_id: str, timeout_s: float = 15.0) -> JSON | Verd
             said = response.text[:200]
         return Verdict(COULD_NOT_CHECK, f"{address} answered {response.status_code}: {said}")
     try:
-        record: JSON = response.json()
+        found: JSON = response.json()
     except ValueError:
         return Verdict(COULD_NOT_CHECK, f"{address} did not answer JSON")
-    return record
+    return found
 
 
 def read_record(path: str) -> JSON | Verdict:

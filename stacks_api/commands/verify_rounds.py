@@ -17,29 +17,22 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.fairness import commitment, mixed_entropy
-from .verify import COULD_NOT_CHECK, NOT_VERIFIED, VERIFIED, Verdict, fetch_record, verify_record
+from .verify import (
+    COULD_NOT_CHECK,
+    NOT_VERIFIED,
+    VERIFIED,
+    Verdict,
+    fetch_json,
+    fetch_record,
+    verify_record,
+)
 
 JSON = dict[str, Any]
 
 
-def _fetch(url: str, path: str, timeout_s: float) -> JSON | Verdict:
-    """The server's JSON at ``path``, or a could-not-check verdict saying why not."""
-    import requests
-
-    address = f"{url.rstrip('/')}/api/v1/{path}"
-    try:
-        response = requests.get(address, timeout=timeout_s)
-    except requests.RequestException as err:
-        return Verdict(COULD_NOT_CHECK, f"{address} cannot be reached ({type(err).__name__})")
-    if response.status_code != 200:
-        return Verdict(COULD_NOT_CHECK, f"{address} answered {response.status_code}")
-    found: JSON = response.json()
-    return found
-
-
 def verify_match(url: str, match_id: str, timeout_s: float = 15.0) -> Verdict:
     """The verdict on a duplicate challenge's two games, once both have ended."""
-    match = _fetch(url, f"matches/{match_id}", timeout_s)
+    match = fetch_json(url, f"matches/{match_id}", timeout_s)
     if isinstance(match, Verdict):
         return match
     if match["status"] != "over":
@@ -63,7 +56,7 @@ def verify_match(url: str, match_id: str, timeout_s: float = 15.0) -> Verdict:
 
 def verify_tournament(url: str, tournament_id: str, timeout_s: float = 15.0) -> Verdict:
     """The verdict on every round of the duplicate event that is over."""
-    event = _fetch(url, f"tournaments/{tournament_id}", timeout_s)
+    event = fetch_json(url, f"tournaments/{tournament_id}", timeout_s)
     if isinstance(event, Verdict):
         return event
     if event.get("system") != "duplicate":

@@ -95,7 +95,7 @@ def test_two_people_play_one_deal_against_one_bot_and_the_better_result_wins(
     # stacks-api verify URL --match ID, served by this app: both dealt alike; a record
     # whose entropy was changed is caught.
     monkeypatch.setattr(
-        verify_rounds, "_fetch", lambda url, path, timeout: client.get(f"{ROOT}/{path}").json
+        verify_rounds, "fetch_json", lambda url, path, timeout: client.get(f"{ROOT}/{path}").json
     )
     served = dict(zip(games, records, strict=True))
     monkeypatch.setattr(verify_rounds, "fetch_record",
