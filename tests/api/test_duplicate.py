@@ -24,27 +24,17 @@ from stacks_api.service.duplicate import progress, turns
 from stacks_api.service.replay import dealt, final_record
 from stacks_api.testing import ServerProcess
 
+from . import test_archive
 from .helpers import API, bearer, problem
-from .test_archive import archive_apps, new_player
-from .test_tournaments import LATER, TOURNAMENTS, enter_bots, run_to_the_end
+from .test_archive import new_player
+from .test_tournaments import LATER, TOURNAMENTS, enter_bots, run_to_the_end, swiss
 
-
-@pytest.fixture(params=["memory+sqlite", "redis+postgresql"])
-def app(request, make_app, prefix, tmp_path):  # type: ignore[no-untyped-def]
-    yield from archive_apps(request, make_app, prefix, tmp_path)
-
-
-@pytest.fixture
-def client(app):  # type: ignore[no-untyped-def]
-    return app.test_client()
+app, client = test_archive.app, test_archive.client
 
 
 def duplicate(client: Any, key: str, **body: Any) -> dict[str, Any]:
-    made = client.post(TOURNAMENTS, headers=bearer(key), json={
-        "variant": "sequence", "system": "duplicate", "rounds": 3,
-        "starts_at": time.time() + LATER, **body})  # fmt: skip
-    assert made.status_code == 201, made.json
-    return made.json
+    """A duplicate event made as ``test_tournaments.swiss`` makes a swiss."""
+    return swiss(client, key, **{"system": "duplicate", **body})
 
 
 def by_hand(records: list[dict[str, Any]], tables: list[dict[str, Any]]) -> dict[int, list]:
