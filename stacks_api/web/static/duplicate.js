@@ -107,14 +107,16 @@ function matchVerdict(match) {
 // Looked at again while it is played; returns what stops that.
 export function showMatch(main, say, id) {
   let timer = null;
+  let stopped = false;
   const look = async () => {
     let match;
     try {
       match = await call("GET", `/matches/${id}`);
     } catch (error) {
-      if (!(error instanceof Refusal && error.problem.status === 429)) say(error.message);
+      if (!stopped && !(error instanceof Refusal && error.problem.status === 429)) say(error.message);
       return;
     }
+    if (stopped) return; // the person went elsewhere meanwhile: that screen stays
     if (match.status === "over") clearInterval(timer);
     main.replaceChildren(h("section", { class: "match", "data-match": id, "data-match-status": match.status },
       h("h1", {}, t("match_title")),
@@ -130,7 +132,7 @@ export function showMatch(main, say, id) {
   };
   timer = setInterval(() => { if (!document.hidden) look(); }, MATCH_EVERY_MS);
   look();
-  return () => clearInterval(timer);
+  return () => { stopped = true; clearInterval(timer); };
 }
 
 // The match a finished duplicate board belongs to, looked at until both have ended.
