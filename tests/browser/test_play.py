@@ -409,3 +409,44 @@ def test_a_move_made_while_the_page_opens_is_seen(server, open_page):
     wait_turn(page)
     assert version(page) == api.view(game["id"])["version"]
     assert not open_page.problems, open_page.problems
+
+
+def test_a_move_heard_while_the_history_is_asked_is_told_once(server, open_page):
+    """The socket's first view is newer than the page's, so the page asks for the
+    history it missed; while that answer is on its way the socket tells a later move,
+    which the answer holds too. Each move is told once, in order (the later move
+    was told twice and the missed one never, before)."""
+    api = Client(server.url)
+    game = api.create("sequence", 2, seed=9)
+    seats = [api.join(game["id"], name) for name in ("Ada", "Bo")]
+    first = api.view(game["id"])["to_move"][0]
+    mover, waiter = (seats[0], seats[1]) if seats[0].seat == first else (seats[1], seats[0])
+    page = open_page(f"{server.url}/play")
+
+    def moved_meanwhile(route) -> None:  # type: ignore[no-untyped-def]
+        answer = route.fetch()
+        act(api, game["id"], mover.token)
+        route.fulfill(response=answer)
+
+    held: list = []
+    page.route(f"**/api/v1/games/{game['id']}", moved_meanwhile, times=1)
+    page.route(lambda url: "/events?after=" in url, lambda route: held.append(route), times=1)
+    page.goto(f"{server.url}/play#game={game['id']}&token={waiter.token}")
+    while not held:
+        page.wait_for_timeout(50)
+    act(api, game["id"], waiter.token)  # the socket tells it before the history comes
+    final = api.view(game["id"])["version"]
+    page.wait_for_function(
+        f"Number(document.querySelector('[data-status]').dataset.version) === {final}"
+    )
+    held[0].continue_()
+    page.wait_for_selector(f"[data-move='{final - 1}']")  # the missed move, from the answer
+    shown = history(page)
+    assert [int(v) for v, _ in shown] == sorted({int(v) for v, _ in shown}, reverse=True), shown
+    assert shown == reloaded_history(page), "every move once, none missing"
+    assert not open_page.problems, open_page.problems
+
+
+def act(api: Client, game_id: str, token: str) -> None:
+    """The seat's first legal action."""
+    api.act(game_id, token, api.view(game_id, token)["you"]["legal_actions"][0])

@@ -198,7 +198,7 @@ export class GameScreen {
       // the two is only in it (the socket follows from its own view): then, as after
       // a reconnection, the view and the history's events missed (one request).
       onState: (view, first) => { if (!first || view.version > this.view.version) this.caughtUp(view); },
-      onEvents: (message) => message.events.forEach((event) => this.heard(event)),
+      onEvents: (message) => this.heardVersions(message.events),
       onPresence: (event) => this.present(event),
       onOpen: () => this.page.lost(false),
       onLost: () => { if (!this.closed && !this.over()) this.page.lost(true); },
@@ -209,8 +209,7 @@ export class GameScreen {
   async caughtUp(view) {
     const after = this.log.at(-1)?.version ?? 0;
     try {
-      const missed = await this.history(after);
-      missed.events.forEach((event) => this.heard(event));
+      this.heardVersions((await this.history(after)).events);
     } catch (error) {
       this.page.say(error.message);
     }
@@ -275,6 +274,22 @@ export class GameScreen {
     // events can come first): that answer brings the view, and ``act`` looks after.
     if (event.version > this.view.version && !this.acting && !this.loading) this.refreshSoon();
     else this.render(); // our own move's events: the history and the last-move mark
+  }
+
+  // Whole versions' events (a history page, a socket message). A version already on
+  // screen came another way meanwhile and is not told twice; one older than the
+  // newest shown (the socket told a later move while the history was being asked)
+  // takes its place in order.
+  heardVersions(events) {
+    const shown = new Set(this.log.map((event) => event.version));
+    const last = this.log.at(-1)?.version ?? 0;
+    const fresh = events.filter((event) => !shown.has(event.version));
+    const late = fresh.filter((event) => event.version < last);
+    if (late.length) {
+      this.log = [...this.log, ...late].sort((a, b) => a.version - b.version); // stable: a version's events keep their order
+      this.render();
+    }
+    fresh.filter((event) => event.version > last).forEach((event) => this.heard(event));
   }
 
   // Our own move's events, from its answer: the history shows them even while the
