@@ -8,6 +8,7 @@ from flask.views import MethodView
 
 from .. import variants
 from ..model.refusals import Refusal
+from .auth import BEARER, bearer_token
 from .blueprint import Blueprint
 from .games import problems
 from .players import NO_CACHE, service
@@ -73,15 +74,19 @@ class RatingHistory(MethodView):
 class GameRatings(MethodView):
     @blp.response(200, GameRatingsSchema)
     @blp.alt_response(202, schema=GameRatingsSchema, description="Over; rated in a moment")
-    @problems(404, 503)
-    @blp.doc(operationId="getGameRatings", security=[])
+    @problems(403, 404, 503)
+    @blp.doc(operationId="getGameRatings", security=[{}, *BEARER])
     def get(self, game_id: str) -> Any:
         """What a game did to its players' ratings
 
         202 with `Retry-After` in the moment between the end of a rated game
-        and its rating (the archive rates a game when it keeps it).
+        and its rating (the archive rates a game when it keeps it). A duplicate
+        board answers only its own players (with their token) until every game
+        dealt the same cards has ended.
         """
-        answer = service().ratings.game(game_id)
+        games = service()
+        games.play.require_open(game_id, bearer_token())
+        answer = games.ratings.game(game_id)
         if answer["state"] == "pending":
             return answer, 202, {"Retry-After": str(RETRY_S), **NO_CACHE}
         return answer, 200, NO_CACHE

@@ -21,6 +21,7 @@ from ..engine.replay import digest
 from ..model.events import Event
 from ..model.record import JSON, Archived, ArchivedSeat, GameRecord
 from ..store import TTL_SECONDS, GameStore
+from .changes import with_secrets
 from .ports import GameArchive
 from .rated_pairs import unused
 
@@ -40,13 +41,16 @@ def archivable(before: GameRecord | None, after: GameRecord) -> bool:
     return after.status == "finished" or before.status == "active"
 
 
-def document(record: GameRecord, events: list[Event]) -> JSON:
+def document(record: GameRecord, events: list[Event], sealed: bool = False) -> JSON:
     """The game's record: everything needed to replay and check it with no server
     (docs/records.md). Only public events are in it (and a digest of the final
     spectator's view): cards never shown stay hidden, except through the deal's
-    revealed secrets."""
+    revealed secrets, which a ``sealed`` duplicate board (its group still plays)
+    keeps back: its record has the commitment alone."""
     game = restore_game(record.game)
-    fair = record.fairness.public(ended=True) if record.fairness else {"scheme": "chosen"}
+    fair = record.fairness.public(ended=not sealed) if record.fairness else {"scheme": "chosen"}
+    if not sealed:
+        events = with_secrets(record, events)
     seats = [
         {
             "seat": i,

@@ -56,11 +56,34 @@ def ended(
 
 def _revealed(record: GameRecord, events: list[Event]) -> None:
     """The game is over: the event that says so (``game_over``, ``cancelled``, ...)
-    shows the secrets of a committed deal."""
+    shows the secrets of a committed deal. A duplicate board's does not: its seed
+    dealt the other tables of its group too, and is told only when the last of them
+    has ended, by whoever serves its events then (``with_secrets``)."""
+    ending = _ending(events)
+    if ending is not None and not record.duplicate:
+        ending.update(_secrets(record))
+
+
+def with_secrets(record: GameRecord, events: list[Event]) -> list[Event]:
+    """An ended game's ``events`` with the deal's secrets on the event that ended it
+    (a copy: a duplicate board's stored events never hold them)."""
+    ending = _ending(events)
+    secrets = _secrets(record)
+    if ending is None or not secrets or not record.ended:
+        return events
+    return [{**e, **secrets} if e is ending else e for e in events]
+
+
+def _ending(events: list[Event]) -> Event | None:
+    return next((e for e in reversed(events) if ends_game(e)), None)
+
+
+def _secrets(record: GameRecord) -> JSON:
+    """The committed deal's secrets (none for a chosen deal)."""
     fair = record.fairness
-    ending = next((e for e in reversed(events) if ends_game(e)), None)
-    if fair is not None and fair.server_seed is not None and ending is not None:
-        ending.update(server_seed=fair.server_seed, entropy=list(fair.entropy))
+    if fair is None or fair.server_seed is None:
+        return {}
+    return {"server_seed": fair.server_seed, "entropy": list(fair.entropy)}
 
 
 def settled(record: GameRecord, game: Game, now: float, events: list[Event]) -> GameRecord:

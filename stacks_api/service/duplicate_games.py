@@ -19,7 +19,7 @@ from ..competition.duplicate import Held
 from ..engine import create_game, restore_game
 from ..model.challenges import Challenge, match_games
 from ..model.fairness import SCHEME, mixed_entropy
-from ..model.record import JSON, Fairness, Seat
+from ..model.record import JSON, Fairness, GameRecord, Seat
 from ..model.refusals import Refusal
 from ..model.tokens import new_token, token_hash
 from .duplicate import table_detail
@@ -78,7 +78,7 @@ class DuplicateGames:
         for number, (game_id, record) in enumerate(zip(match_games(match_id), found, strict=True)):
             person = None if record is None else record.seats[0]
             shown: JSON = {
-                "game_id": game_id, "status": "waiting" if record is None else record.status,
+                "game_id": game_id, "status": _status(record, over),
                 "player_id": None if person is None else person.player_id,
                 "name": None if person is None else person.name,
                 "score": None, "turns": None, "progress": None,
@@ -100,6 +100,15 @@ class DuplicateGames:
                 "commitment": commitment,
                 "status": "over" if over else "playing", "games": games,
                 "winner": winner, "draw": over and winner is None}  # fmt: skip
+
+
+def _status(record: GameRecord | None, over: bool) -> str:
+    """A game's status as the match shows it: one that ended before the other is
+    still "active", since whether a board is over tells the other player something
+    of it (a short game, a resignation)."""
+    if record is None:
+        return "waiting"
+    return "active" if record.ended and not over else record.status
 
 
 def _bot_seed(server_seed: str) -> int:

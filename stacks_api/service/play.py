@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 from dataclasses import dataclass, replace
 
@@ -16,10 +17,10 @@ from ..runtime import metrics
 from ..store import Change, EventFeed
 from . import replay
 from .archiving import document
-from .changes import settled, stamped
+from .changes import settled, stamped, with_secrets
 from .chat import TableOnly, is_spectators
 from .people import People
-from .seals import closed, require_open, without_seed
+from .seals import closed, require_open
 from .table import Caller, Table, seat_of
 from .views import UNKNOWN, people_digest, people_tag, render
 
@@ -111,8 +112,12 @@ class Play:
         if wait_s > 0:
             record, same = self.wait_for_humans(record, wait_s), False
         view = render(record, self.table.game(record), seat, self.people.shown(record))
-        if record.ended and seat is not None and closed(self.table, record):
-            without_seed(view, record)
+        if record.duplicate and record.ended:
+            # Rendered without the deal's secrets (``render``) unless its whole group
+            # is over now, which the record alone does not tell: never kept.
+            same = False
+            if record.fairness is not None and not closed(self.table, record):
+                view["fairness"] = record.fairness.public(ended=True)
         return view, seat, record, same
 
     def require_open(self, game_id: str, token: str | None, seats_too: bool = False) -> bool:
@@ -305,9 +310,18 @@ class Play:
         """The game's variant, and its events after version ``after`` (while the game
         is on, the spectators' chat only to a spectator who ``watch``-es)."""
         variant, events = self.table.events_after(game_id, after)
-        if watch or self.table.load(game_id).ended:
-            return variant, events
-        return variant, [e for e in events if not is_spectators(e)]
+        record = self.table.load(game_id)
+        if record.ended:
+            return variant, self._told(record, events)
+        return variant, events if watch else [e for e in events if not is_spectators(e)]
+
+    def _told(self, record: GameRecord, events: list[Event]) -> list[Event]:
+        """An ended game's events as they are served: a duplicate board's ending is
+        told with the deal's secrets once its whole group has ended (never before:
+        they dealt the other tables too)."""
+        if record.duplicate and not closed(self.table, record):
+            return with_secrets(record, events)
+        return events
 
     def record(self, game_id: str, sealed: bool = False) -> JSON:
         """The record document of an ended game (docs/records.md); of a ``sealed``
@@ -318,8 +332,7 @@ class Play:
         if not record.ended:
             raise Refusal("game_not_active", f"a game has a record once it has ended; "
                                              f"this one is {record.status}")  # fmt: skip
-        shown = document(record, self.table.store.events_after(game_id, 0))
-        return without_seed(shown, record) if sealed else shown
+        return document(record, self.table.store.events_after(game_id, 0), sealed)
 
     def position(self, game_id: str, version: int) -> JSON:
         """An ended game as a spectator saw it right after ``version`` (a replay)."""
@@ -333,8 +346,9 @@ class Play:
         """A feed of the game's events after version ``after`` as they are written, and
         whether the game has already ended (then nothing more will come). Only a
         spectator who ``watch``-es is sent the spectators' chat."""
-        if self.table.store.load(game_id) is None:  # archived: its events are all there is
-            return Replayed(self.table.events_after(game_id, after)[1]), True
+        record = self.table.store.load(game_id)
+        if record is None or record.ended:  # its events are all there will be
+            return Replayed(self.events(game_id, after, watch)[1]), True
         feed: EventFeed = self.table.store.feed(game_id, after)  # subscribe, then read
         record = self.table.store.load(game_id)
         ended = record is None or record.ended
@@ -347,17 +361,22 @@ class Play:
 
 
 class Replayed:
-    """The feed of an archived game: its events once, then nothing."""
+    """The feed of an ended game: its events once, then nothing (waited for as any
+    feed waits, so that a follower looping on it does not spin)."""
 
     def __init__(self, events: list[Event]) -> None:
         self._events = events
+        self._woken = threading.Event()
 
     def next_batch(self, timeout: float) -> list[Event]:
         batch, self._events = self._events, []
+        if not batch:
+            self._woken.wait(timeout)
+            self._woken.clear()
         return batch
 
     def interrupt(self) -> None:
-        return None
+        self._woken.set()
 
     def close(self) -> None:
         return None

@@ -8,14 +8,17 @@ anyone but the people seated in it, anonymous spectators and the group's other
 players included, and it stays in the live store: the archive, and with it
 every history, rating and listing, learns of it only once the group is over.
 
-Its own seats see it end, but not the seed that dealt it (in their view and their
-record), nor a replay or an analysis (both re-deal from the seed): that seed dealt
-the group's other tables too, and is revealed when the last of them has ended.
+Its own seats see it end, but not the seed that dealt it (in their view, their
+events and their record), nor a replay or an analysis (both re-deal from the
+seed): that seed dealt the group's other tables too, and is revealed when the last
+of them has ended. So a duplicate board's secrets are never written into its
+events or views (``changes``, ``views``): what serves them adds them once its
+group is over (``Play``), and whatever forgets to shows too little, never too much.
 """
 
 from __future__ import annotations
 
-from ..model.record import JSON, GameRecord
+from ..model.record import GameRecord
 from ..model.refusals import Refusal
 from .table import Caller, Table, seat_of
 
@@ -52,14 +55,6 @@ def require_open(table: Table, record: GameRecord, caller: Caller, seats_too: bo
                       "its cards from the seed, which is revealed once every table dealt "
                       "the same cards has ended")  # fmt: skip
     return True
-
-
-def without_seed(shown: JSON, record: GameRecord) -> JSON:
-    """A closed board's view or record as its own seat gets it: the deal's commitment,
-    not yet its seed (which dealt the group's other tables too)."""
-    if record.fairness is not None:
-        shown["fairness"] = record.fairness.public(ended=False)
-    return shown
 
 
 def _over(table: Table, game_id: str) -> bool:

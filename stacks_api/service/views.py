@@ -31,9 +31,13 @@ def render(
     people: Mapping[int, Mapping[str, object]] | None = None,
 ) -> JSON:
     """The view: the engine's view of ``seat`` plus the server's own fields, and
-    ``people``'s presence and vacation (``service.people``) when given."""
+    ``people``'s presence and vacation (``service.people``) when given. A duplicate
+    board's view shows the commitment to its deal alone, ended or not."""
     view = game.view(seat)
-    fair = None if record.fairness is None else record.fairness.public(record.ended)
+    # A duplicate board's secrets dealt its group's other tables too: only the view
+    # of ``Play`` shows them, once it knows that the whole group is over.
+    sealed = bool(record.duplicate)
+    fair = None if record.fairness is None else record.fairness.public(record.ended and not sealed)
     view.update(id=record.id, status=record.status, version=record.version,
                 practice=record.practice, deadline=record.clock, rematch=record.rematch,
                 fairness=fair, cancel_agreed=list(record.cancel_agreed),

@@ -49,6 +49,25 @@ def by_hand(records: list[dict[str, Any]], tables: list[dict[str, Any]]) -> dict
             for seat, group in round_table(held).items()}  # fmt: skip
 
 
+def socket_frames(game: str, key: str) -> list[str]:
+    """Every frame a seat's socket on a game is sent until it closes (or 2 s)."""
+    ws = WebSocket.connect(f"{game.replace('http', 'ws', 1)}/socket")
+    ws.send(json.dumps({"type": "hello", "token": key}))
+    frames: list[str] = []
+    deadline = time.monotonic() + 2
+    try:
+        while time.monotonic() < deadline:
+            frame = ws.receive(1)
+            if frame is not None:
+                frames.append(str(frame))
+    except ConnectionClosed:
+        pass
+    finally:
+        ws.close()
+    assert frames and json.loads(frames[0])["type"] == "state"
+    return frames
+
+
 @pytest.mark.parametrize("variant", ["sequence", "stacks"])
 def test_a_duplicate_event_of_eight_bots_deals_each_round_alike_and_scores_itself(
     app, client, variant
@@ -210,6 +229,12 @@ def test_no_route_shows_another_table_of_the_round_until_the_round_is_over(tmp_p
         assert own_view["status"] == "finished" and own_record.status_code == 200
         for fairness in (own_view["fairness"], own_record.json()["fairness"]):
             assert "server_seed" not in fairness and fairness["commitment"]
+        seen = [own_record.text, json.dumps(own_view), *(
+            requests.get(f"{ended}{path}", headers={**bearer(keys["Ada"]), **accept},
+                         timeout=5).text
+            for path, accept in (("/events", {}), ("/ratings", {}), ("/chat", {}),
+                                 ("/events", {"Accept": "text/event-stream"})))]  # fmt: skip
+        seen += socket_frames(ended, keys["Ada"])
         for path in ("/replay/1", "/analysis"):  # both would deal the cards again
             problem = requests.get(f"{ended}{path}", headers=bearer(keys["Ada"]), timeout=5)
             assert problem.status_code == 403 and problem.json()["code"] == "duplicate_closed"
@@ -232,6 +257,10 @@ def test_no_route_shows_another_table_of_the_round_until_the_round_is_over(tmp_p
                                  timeout=120)  # fmt: skip
         assert checked.returncode == 0 and checked.stdout.startswith("verified: 1 round"), checked
         deal = requests.get(f"{url}/tournaments/{made['id']}", timeout=5).json()["deals"][0]
+        secrets = [deal["server_seed"], *filter(None, opened.json()["fairness"]["entropy"])]
+        assert not [s for s in secrets if s in "\n".join(seen)], "the deal told too early"
+        ending = requests.get(f"{ended}/events", timeout=5).json()["events"][-1]
+        assert ending["server_seed"] == deal["server_seed"], "told once the round is over"
         forged = _round(server.url, {**deal, "entropy": "00"}, "00", [other["game_id"]])
         assert forged is not None and "not dealt from the round's seed" in forged
     finally:

@@ -11,7 +11,9 @@ import pytest
 from stacks_api.commands import verify_rounds
 from stacks_api.commands.verify import verify_record
 from stacks_api.model.challenges import Answer, match_games
+from stacks_api.model.fairness import game_seed
 from stacks_api.service import challenges as challenge_rules
+from stacks_api.service import duplicate_games
 
 from . import test_archive
 from .helpers import API, act, bearer, problem, view
@@ -175,3 +177,68 @@ def test_a_process_that_dies_between_the_two_games_leaves_the_second_one_made_la
     second = games.store.load(match_games(sent["id"])[1])
     assert second is not None and second.seats[0].player_id == bo
     assert second.fairness == first.fairness, "the same deal as the first"
+
+
+def everything_a_seat_reads(client: Any, game_id: str, key: str, match_id: str) -> str:
+    """All that a seat's key is answered about its own board and the match: the view,
+    the events (a list and a stream), the record, the replay, the analysis, the
+    ratings, the chat, the match and the player's history, as text."""
+    me = client.get(f"{ROOT}/players/me", headers=bearer(key)).json["id"]
+    stream = {**bearer(key), "Accept": "text/event-stream"}
+    answers = [client.get(f"{API}/{game_id}{path}", headers=bearer(key))
+               for path in ("", "/events", "/record", "/replay/1", "/analysis", "/ratings",
+                            "/chat")]  # fmt: skip
+    answers += [client.get(f"{API}/{game_id}/events", headers=stream),
+                client.get(f"{ROOT}/matches/{match_id}", headers=bearer(key)),
+                client.get(f"{ROOT}/players/{me}/games", headers=bearer(key))]  # fmt: skip
+    assert all(a.status_code < 500 for a in answers)
+    return "\n".join(a.get_data(as_text=True) for a in answers)
+
+
+def test_a_board_ended_at_move_1_tells_its_seat_nothing_of_the_deal_while_the_other_plays(
+    app, client
+):
+    """Resigning at once and reading everything one's own seat may read must not give
+    the seed (nor the entropy, nor what they derive) that deals the other board."""
+    _, ada_key = new_player(client, "Ada")
+    bo, bo_key = new_player(client, "Bo")
+    sent = challenge(client, ada_key, bo, deals="duplicate", bot="random", entropy="ab")
+    match_id = sent["challenge"]["id"]
+    accepted = answer(client, bo_key, match_id, "accept", 201, entropy="cd")
+    games = [accepted["challenge"]["game_id"], accepted["game"]["id"]]
+    resigned = client.post(f"{API}/{games[0]}/resign", headers=bearer(ada_key))
+    assert resigned.status_code == 200
+    seen = resigned.get_data(as_text=True) + everything_a_seat_reads(
+        client, games[0], ada_key, match_id
+    )
+    match = client.get(f"{ROOT}/matches/{match_id}").json
+    assert [g["status"] for g in match["games"]] == ["active", "active"], (
+        "nobody learns that one board is over before the other"
+    )
+    problem(client.get(f"{API}/{games[0]}/ratings"), 403, "duplicate_closed")
+
+    mine = my_turn(client, games[1], bo_key)  # Bo's board plays on, then ends
+    act(client, games[1], bo_key, mine["you"]["legal_actions"][0])
+    assert client.post(f"{API}/{games[1]}/resign", headers=bearer(bo_key)).status_code == 200
+    fairness = client.get(f"{API}/{games[0]}/record").json["fairness"]
+    derived = game_seed(fairness["server_seed"], fairness["entropy"], fairness["scheme"])
+    secrets = [
+        fairness["server_seed"],
+        *fairness["entropy"],
+        str(derived),
+        str(duplicate_games._bot_seed(fairness["server_seed"])),
+    ]
+    leaked = [seen[max(0, seen.find(s) - 300) : seen.find(s) + 80] for s in secrets if s in seen]
+    assert not leaked, "a secret reached the seat before its time"
+    assert '"entropy"' not in seen and '"server_seed"' not in seen
+
+    # Once the group is over, every ending is told with the secrets.
+    for game_id in games:
+        ending = client.get(f"{API}/{game_id}/events").json["events"][-1]
+        assert ending["type"] == "resigned" and ending["server_seed"] == fairness["server_seed"]
+        assert ending["entropy"] == fairness["entropy"]
+        assert verify_record(client.get(f"{API}/{game_id}/record").json).ok
+    assert [g["status"] for g in client.get(f"{ROOT}/matches/{match_id}").json["games"]] == [
+        "finished",
+        "finished",
+    ]
