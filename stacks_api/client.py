@@ -19,7 +19,8 @@ clients refused together do not return together.
 ``follow`` iterates over a game's event stream and reconnects with
 ``Last-Event-ID``, so no event is lost or repeated. ``socket`` opens a WebSocket
 on a game instead (``GameSocket``): moves at the cost of a message, and every
-change of the game as it happens.
+change of the game as it happens; a message refused as past the limits is sent
+again, with the same id, once the refusal's ``retry_after`` has passed.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ JSON = dict[str, Any]
 RETRYABLE = (requests.ConnectionError, requests.Timeout)
 UNSTORED = frozenset({"presence"})  # events sent live only, without an id
 BACKOFF_S = 0.25  # the first retry's back-off; it doubles with each retry
+MOST_WAITS = 60  # rate-limited socket messages waited out and sent again, at most
 MAX_BACKOFF_S = 8.0
 
 
@@ -288,13 +290,20 @@ class GameSocket:
     def _open(self) -> None:
         from simple_websocket import Client as WebSocket  # only socket users need it
 
-        self._ws = WebSocket.connect(self.url)
-        self._send({"type": "hello", "token": self.token})
-        first = self._message(self.timeout)
-        if first is None:
-            raise TimeoutError(f"the server said nothing for {self.timeout} s")
-        if first["type"] != "state":
-            raise ApiError(first.get("problem", {"code": "unknown", "detail": str(first)}))
+        for waited in range(MOST_WAITS + 1):
+            self._ws = WebSocket.connect(self.url)
+            self._send({"type": "hello", "token": self.token})
+            first: JSON | None = self._message(self.timeout)
+            if first is None:
+                raise TimeoutError(f"the server said nothing for {self.timeout} s")
+            if first["type"] == "state":
+                break
+            problem = first.get("problem", {"code": "unknown", "detail": str(first)})
+            if problem.get("code") != "rate_limited" or waited == MOST_WAITS:
+                raise ApiError(problem)
+            self._ws.close()
+            time.sleep(max(1.0, float(problem.get("retry_after", 1))))
+        assert first is not None  # the loop ends with a state or raises
         self.view: JSON = first["view"]
         self.version: int = self.view["version"]
 
@@ -332,7 +341,8 @@ class GameSocket:
         message = {**message, "id": uuid.uuid4().hex}
         from simple_websocket import ConnectionClosed
 
-        for attempt in range(2):
+        reopened = limited = 0
+        while True:
             try:
                 self._send(message)
                 while True:
@@ -340,14 +350,20 @@ class GameSocket:
                     if answer.get("id") == message["id"]:
                         break
             except ConnectionClosed:
-                if attempt:
+                if reopened:
                     raise
+                reopened += 1
                 self._open()
                 continue
+            problem = answer.get("problem", {})
+            if problem.get("code") == "rate_limited" and limited < MOST_WAITS:
+                # Nothing was done: the same id again once the server says.
+                time.sleep(max(1.0, float(problem.get("retry_after", 1))))
+                limited += 1
+                continue
             if answer["type"] == "refused":
-                raise ApiError(answer["problem"])
+                raise ApiError(problem)
             return answer
-        raise AssertionError("unreachable")
 
     def _send(self, message: JSON) -> None:
         self._ws.send(json.dumps(message))

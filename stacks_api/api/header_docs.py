@@ -38,8 +38,8 @@ IF_NONE_MATCH = header(
 )
 IDEMPOTENCY_KEY = header(
     "Idempotency-Key",
-    "A retry with the same key (from the same seat) gets the first outcome instead of "
-    "acting twice; remembered for 24 h.",
+    "A retry with the same key (from the same seat, or credential) gets the first outcome "
+    "instead of acting twice; remembered for 24 h.",
     pattern=r"^[A-Za-z0-9_.\-]{1,64}$",
 )
 LAST_EVENT_ID = header(

@@ -30,7 +30,7 @@ LIMITED = {
     ("games.Rematch", "POST"): "LIMIT_JOIN",  # a claim takes a seat
     ("games.Actions", "POST"): "LIMIT_ACT",
     ("games.Events", "GET"): "LIMIT_STREAM",
-    ("games.socket", "GET"): "LIMIT_STREAM",  # opening a WebSocket (api.socket)
+    ("games.socket", "GET"): "LIMIT_SOCKET",  # the upgrade (then api.socket_limits)
     ("games.Replay", "GET"): "LIMIT_REPLAY",  # each position is a replay of the game
     ("games.Record", "GET"): "LIMIT_LIST",
     ("players.Players", "POST"): "LIMIT_CREATE",  # accounts count as games do

@@ -3,9 +3,9 @@ of JSON, one message a frame; the messages are ``api.socket_session``'s).
 
 The upgrade is answered on gunicorn's own socket (simple-websocket speaks the
 protocol; each connection reads on a greenlet of its own under gevent). The
-route is counted against the event streams' limit when it opens; a plain GET
-of it (no ``Upgrade``) is a 426 problem, which is also where the OpenAPI
-document describes it.
+upgrade is limited per address (``STACKS_LIMIT_SOCKET``), the socket then per
+caller (``api.socket_limits``); a plain GET of it (no ``Upgrade``) is a 426
+problem, which is also where the OpenAPI document describes it.
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ from typing import Any
 
 from flask import Flask, Response, current_app, request
 from flask.views import MethodView
+from flask_limiter.util import get_remote_address
 from simple_websocket import ConnectionClosed, Server
 from wsproto.events import Ping
 
 from ..model.refusals import Refusal
 from .blueprint import Blueprint
 from .games import problems, service
+from .socket_limits import CallerLimits
 from .socket_session import Session
 from .stream import counted
 
@@ -55,7 +57,9 @@ class SocketDoc(MethodView):
         "events"}` in order, and the table's presence as `{"type": "presence",
         ...}`. An `id` answered before is answered again, never applied twice.
         Close codes: 4400 a bad first message, 4401 a refused or revoked
-        credential, 4429 too many messages. docs/api.md has the whole protocol.
+        credential, 4429 frames sent on past the address's limit (each refused
+        with `rate_limited` first) or too many sockets opened with one
+        credential. docs/api.md has the whole protocol.
         A plain GET, without the upgrade, is refused with 426.
         """
         raise Refusal("upgrade_required", "this route is a WebSocket: open it with "
@@ -123,10 +127,13 @@ def upgrade(game_id: str) -> Response:
     server = Server(request.environ, max_message_size=MAX_MESSAGE)
     config = current_app.config
     adapter = Adapter(server)
+    limits = None
+    if config["RATE_LIMITS"]:
+        limits = CallerLimits(games.store.budgets, get_remote_address(), config["LIMIT_ACT"],
+                              config["LIMIT_STREAM"])  # fmt: skip
     try:
-        limit = config["LIMIT_ACT"] if config["RATE_LIMITS"] else None
         with counted(games.open_streams):
-            Session(adapter, games, game_id, limit, config["SSE_KEEPALIVE_S"]).run()
+            Session(adapter, games, game_id, limits, config["SSE_KEEPALIVE_S"]).run()
     finally:
         adapter.close(1000, "")
         adapter.linger()

@@ -25,9 +25,6 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from limits import parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 from marshmallow import Schema, ValidationError
 
 from ..model import codes
@@ -45,6 +42,9 @@ PING_S = 20.0
 SILENT_S = 60.0
 HELLO_S = 10.0  # how long a new socket may wait before it says hello
 LONGEST_ID = 64
+DEEPEST = 6  # levels of nesting in a message; an action's has 3
+GRACE = 20  # frames a socket may send past its caller's limit, each refused, before it closes
+RETRY_OPEN_S = 10
 NORMAL, REVOKED, FLOODED, BAD = 1000, 4401, 4429, 4400  # close codes
 
 
@@ -65,6 +65,26 @@ class Socket(Protocol):
     def open(self) -> bool: ...
 
 
+def decoded(raw: str | bytes) -> dict[str, Any] | None:
+    """A frame's message: one JSON object nested at most ``DEEPEST`` deep, else None
+    (a frame of nothing but brackets would otherwise exhaust the decoder's stack)."""
+    try:
+        message = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(message, dict):
+        return None
+    values: list[Any] = [message]
+    for _ in range(DEEPEST):  # one level of containers at a time
+        inner: list[Any] = []
+        for value in values:
+            inner += value.values() if isinstance(value, dict) else value
+        values = [v for v in inner if isinstance(v, dict | list)]
+        if not values:
+            return message
+    return None
+
+
 def _loaded(schema: Schema, body: dict[str, Any]) -> dict[str, Any]:
     """``body`` as the route's own schema loads it, or the route's 422 problem."""
     try:
@@ -77,21 +97,35 @@ def _loaded(schema: Schema, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def problem_of(refusal: Refusal) -> dict[str, Any]:
-    """The problem document HTTP would answer ``refusal`` with."""
-    return codes.body(refusal.code, refusal.detail, refusal.errors)
+    """The problem document HTTP would answer ``refusal`` with (and the seconds its
+    ``Retry-After`` would say, as ``retry_after``)."""
+    problem = codes.body(refusal.code, refusal.detail, refusal.errors)
+    if refusal.retry_after is not None:
+        problem["retry_after"] = refusal.retry_after
+    return problem
+
+
+class Limits(Protocol):
+    """What a socket may spend, counted per caller (``api.socket_limits``)."""
+
+    def frame(self) -> bool:
+        """Spend one frame received; whether the caller had one left."""
+
+    def opened(self, token: str | None) -> bool:
+        """Spend one socket opened with ``token``; whether it had one left."""
 
 
 class Session:
     def __init__(self, socket: Socket, games: GameService, game_id: str,
-                 limit: str | None, keepalive_s: float) -> None:  # fmt: skip
+                 limits: Limits | None, keepalive_s: float) -> None:  # fmt: skip
         self.socket, self.games, self.game_id = socket, games, game_id
         self.keepalive_s = keepalive_s
         self.token: str | None = None
         self.seat: int | None = None
         self.version = 0
         self._send_lock = threading.Lock()
-        self._rules = parse_many(limit) if limit else []  # None: limits are off
-        self._window = MovingWindowRateLimiter(MemoryStorage())
+        self._limits = limits  # None: limits are off
+        self._refused_over = 0  # frames refused as past the limits
         self._heard = time.monotonic()
         self._ended = threading.Event()
         self._ended_hook: Callable[[], None] | None = None  # wakes the follower
@@ -119,6 +153,9 @@ class Session:
     def _hello(self) -> bool:
         """The first message: who the client is; answered with its view."""
         message = self._next(HELLO_S)
+        if message is None and self._refused_over:  # refused as past the limits
+            self.close(FLOODED, "too many messages: reconnect later")
+            return False
         if message is None or message.get("type") != "hello":
             self.close(BAD, "the first message must be hello")
             return False
@@ -132,6 +169,16 @@ class Session:
         except Refusal as refusal:
             self._send({"type": "refused", "id": None, "problem": problem_of(refusal)})
             self.close(REVOKED if refusal.code == "unauthorized" else BAD, refusal.code)
+            return False
+        except Unavailable:  # a store blip: not counted as an opening, so retry freely
+            self.close(NORMAL, "the store cannot be reached: reconnect")
+            return False
+        # Counted per credential once it is known: a person's reconnections after a
+        # blip cost their own budget, never that of others behind the same address.
+        if self._limits is not None and not self._limits.opened(token):
+            self._refuse(None, Refusal("rate_limited", "too many sockets opened",
+                                       retry_after=RETRY_OPEN_S))  # fmt: skip
+            self.close(FLOODED, "too many sockets opened")
             return False
         self.token, self.version = token, view["version"]
         self.seat = view["you"]["seat"] if "you" in view else None
@@ -152,31 +199,33 @@ class Session:
                 self.socket.ping()
                 next_ping = now + PING_S
             message = self._next(max(0.05, next_ping - time.monotonic()))
-            if message is None:
-                continue
-            self._heard = time.monotonic()
-            if not self._within_limits():
-                self.close(FLOODED, "too many messages")
-                return
-            self._answer(message)
+            if message is not None:
+                self._answer(message)
 
     def _next(self, timeout: float) -> dict[str, Any] | None:
         """The next message, decoded (None: none came, or one that is no JSON
-        object, which is answered as refused)."""
+        object, which is answered as refused). Every frame is counted before it is
+        decoded, whatever it holds; past the caller's limit the socket closes."""
         raw = self.socket.receive(timeout)
         if raw is None:
             return None
-        try:
-            message = json.loads(raw)
-        except ValueError:
-            message = None
-        if not isinstance(message, dict):
-            self._refuse(None, Refusal("bad_request", "a message is one JSON object"))
+        self._heard = time.monotonic()
+        over = self._limits is not None and not self._limits.frame()
+        if over:
+            self._refused_over += 1
+            if self._refused_over > GRACE:  # refused, and sending on regardless: a flood
+                self.close(FLOODED, "too many messages")
+                return None
+        message = decoded(raw)
+        if message is None:
+            self._refuse(None, Refusal("bad_request", "a message is one JSON object, "
+                                       f"nested at most {DEEPEST} deep"))  # fmt: skip
+        elif over:  # answered as HTTP answers a 429: nothing done, when to ask again
+            said = message.get("id")
+            self._refuse(said, Refusal("rate_limited", "too many messages from your address: "
+                                       "wait and send it again", retry_after=1))  # fmt: skip
             return None
         return message
-
-    def _within_limits(self) -> bool:
-        return all(self._window.hit(rule, "socket") for rule in self._rules)
 
     # -- the client's messages ----------------------------------------------
 
@@ -229,18 +278,21 @@ class Session:
     def _chat(self, message: dict[str, Any]) -> dict[str, Any]:
         require(self.token, "POST", f"{GAME}/chat")
         body = _loaded(SaySchema(), {"text": message.get("text")})
-        said = self.games.chat.say(self.game_id, self.token, body["text"])
+        said = self.games.chat.say(self.game_id, self.token, body["text"],
+                                   once_key=f"socket:{message['id']}")  # fmt: skip
         return {"version": said["version"], "events": [said]}
 
     def _resign(self, message: dict[str, Any]) -> dict[str, Any]:
         require(self.token, "POST", f"{GAME}/resign")
-        view = self.games.concede.resign(self.game_id, self.token)
+        view = self.games.concede.resign(self.game_id, self.token,
+                                         once_key=f"socket:{message['id']}")  # fmt: skip
         return {"version": view["version"], "events": []}
 
     def _claim(self, message: dict[str, Any]) -> dict[str, Any]:
         require(self.token, "POST", f"{GAME}/claim")
         body = _loaded(ClaimSchema(), {k: message[k] for k in ("outcome",) if k in message})
-        view = self.games.concede.claim(self.game_id, self.token, body.get("outcome"))
+        view = self.games.concede.claim(self.game_id, self.token, body.get("outcome"),
+                                        once_key=f"socket:{message['id']}")  # fmt: skip
         return {"version": view["version"], "events": []}
 
     # -- what the server sends ----------------------------------------------

@@ -10,6 +10,8 @@ from .auth import BEARER, bearer_token
 from .blueprint import Blueprint
 from .caching import NEVER_STORE, view_headers
 from .games import problems, rendered, service
+from .guards import idempotency_key
+from .header_docs import IDEMPOTENCY_KEY
 from .schemas import GameViewSchema
 from .table_schemas import ChatLineSchema, ChatListSchema, ChatQuerySchema, ClaimSchema, SaySchema
 
@@ -20,8 +22,8 @@ blp = Blueprint("table", __name__, url_prefix="/api/v1/games",
 @blp.route("/<game_id>/resign")
 class Resign(MethodView):
     @blp.response(200, GameViewSchema)
-    @blp.doc(security=BEARER)
-    @problems(401, 404, 409, 429, 503)
+    @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
+    @problems(400, 401, 404, 409, 422, 429, 503)
     @blp.doc(operationId="resignGame")
     def post(self, game_id: str) -> Any:
         """Resign: your side gives the game up and has lost it
@@ -29,9 +31,11 @@ class Resign(MethodView):
         With your seat's token or your player key. In a team game your whole
         team resigns. The greedy bot plays the resigned seats on; once only
         one side has not resigned, the game ends and that side wins. The
-        answer is the game as your seat sees it.
+        answer is the game as your seat sees it. A retry with the same
+        `Idempotency-Key` is answered the first answer.
         """
-        view = service().concede.resign(game_id, bearer_token(required=True))
+        key = idempotency_key()
+        view = service().concede.resign(game_id, bearer_token(required=True), once_key=key)
         return rendered(view, 200, view_headers(view))
 
 
@@ -55,7 +59,7 @@ class Abort(MethodView):
 class Claim(MethodView):
     @blp.arguments(ClaimSchema(), required=False, example={"outcome": "win"})
     @blp.response(200, GameViewSchema)
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @problems(400, 401, 404, 409, 413, 422, 429, 503)
     @blp.doc(operationId="claimGame")
     def post(self, body: dict[str, Any] | None, game_id: str) -> Any:
@@ -69,10 +73,11 @@ class Claim(MethodView):
         for 4 minutes), `{"outcome": "win"}` (the default) resigns their side
         and `{"outcome": "bot"}` gives their seat to the greedy bot, as if they
         left; earlier, 409 `opponent_present`. 409 `nothing_to_claim` when
-        there is nobody to claim.
+        there is nobody to claim. A retry with the same `Idempotency-Key` is
+        answered the first answer.
         """
-        outcome = (body or {}).get("outcome")
-        view = service().concede.claim(game_id, bearer_token(required=True), outcome)
+        outcome, key = (body or {}).get("outcome"), idempotency_key()
+        view = service().concede.claim(game_id, bearer_token(required=True), outcome, key)
         return rendered(view, 200, view_headers(view))
 
 
@@ -94,8 +99,8 @@ class Chat(MethodView):
 
     @blp.arguments(SaySchema(), example={"text": "Good luck!"})
     @blp.response(201, ChatLineSchema)
-    @blp.doc(security=BEARER)
-    @problems(401, 404, 409, 413, 422, 429, 503)
+    @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
+    @problems(400, 401, 404, 409, 413, 422, 429, 503)
     @blp.doc(operationId="sayInChat")
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Say a line (up to 300 characters) at the table, or among the spectators
@@ -103,7 +108,10 @@ class Chat(MethodView):
         A person seated at the game talks at the table, which every player
         reads; anyone else talks among the spectators and sends their player
         key. At most 5 lines every 10 seconds each (429 with `Retry-After`);
-        not after the game has ended. What you type is all a line holds.
+        not after the game has ended. What you type is all a line holds. A
+        retry with the same `Idempotency-Key` is answered the first line and
+        says nothing again.
         """
-        line = service().chat.say(game_id, bearer_token(required=True), body["text"])
+        key = idempotency_key()
+        line = service().chat.say(game_id, bearer_token(required=True), body["text"], key)
         return line, 201, NEVER_STORE

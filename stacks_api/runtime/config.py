@@ -50,6 +50,9 @@ class Config:
     LIMIT_JOIN = os.environ.get("STACKS_LIMIT_JOIN", "60/minute")
     LIMIT_ACT = os.environ.get("STACKS_LIMIT_ACT", "20/second;600/minute")
     LIMIT_STREAM = os.environ.get("STACKS_LIMIT_STREAM", "60/minute")
+    # WebSocket upgrades per address (each socket then counts as a stream of its
+    # credential, api.socket_limits): room for a household's reconnections at once.
+    LIMIT_SOCKET = os.environ.get("STACKS_LIMIT_SOCKET", "10/second;300/minute")
     LIMIT_REPLAY = os.environ.get("STACKS_LIMIT_REPLAY", "20/second;600/minute")
     LIMIT_BOTS_ALONE = os.environ.get("STACKS_LIMIT_BOTS_ALONE", "3/minute;20/hour")
     # The leaderboard lists a player who met this many different opponents in 30 days

@@ -21,6 +21,7 @@ from ..model.record import GONE, JSON, GameRecord
 from ..model.refusals import Refusal, validation_error
 from ..store import Change, EventFeed
 from .changes import stamped
+from .once import once
 from .seals import require_open
 from .table import Caller, Table, seat_of
 
@@ -40,9 +41,10 @@ class Chat:
     def __init__(self, table: Table) -> None:
         self.table = table
 
-    def say(self, game_id: str, token: str | None, text: str) -> JSON:
+    def say(self, game_id: str, token: str | None, text: str, once_key: str | None = None) -> JSON:
         """Say ``text`` at the table (a person with a seat) or among the spectators
-        (anyone else, with a player key); the chat event it made."""
+        (anyone else, with a player key); the chat event it made. Said once for a
+        ``once_key`` (``service.once``)."""
         caller = self.table.caller(token)
         if caller.token is None:
             raise Refusal("unauthorized", "send your seat's token or your player key")
@@ -82,7 +84,10 @@ class Chat:
             events: list[Event] = []
             return Change(stamped(record, [said], events), events), events[0]
 
-        return self.table.update(game_id, decide, wake=False)
+        asked = {"chat": text}
+        return self.table.update(
+            game_id, once(self.table.store, game_id, token, once_key, asked, decide), wake=False
+        )
 
     def _within_limit(self, record: GameRecord, said: JSON) -> None:
         """Refuse a sender's line past their limit, saying when the next one may come.

@@ -26,6 +26,7 @@ from ..model.record import GONE, JSON, STAND_IN, GameRecord
 from ..model.refusals import Refusal
 from ..store import Change
 from .changes import ended, gave_up, settled, side_of, stamped
+from .once import once
 from .people import People
 from .table import Table
 from .views import render
@@ -36,8 +37,9 @@ class Concede:
         self.table = table
         self.people = people
 
-    def resign(self, game_id: str, token: str | None) -> JSON:
-        """The caller's side gives the game up; the game as the caller sees it."""
+    def resign(self, game_id: str, token: str | None, once_key: str | None = None) -> JSON:
+        """The caller's side gives the game up; the game as the caller sees it. Once
+        for a ``once_key`` (``service.once``)."""
         caller = self.table.caller(token)
 
         def decide(record: GameRecord) -> tuple[Change, JSON]:
@@ -45,9 +47,14 @@ class Concede:
             game = self.table.game(record)
             return self._resigned(record, game, seat, [{"type": "resigned", "seat": seat}])
 
-        return self.table.update(game_id, decide)
+        asked = {"resign": True}
+        return self.table.update(game_id, once(self.table.store, game_id, token, once_key, asked,
+                                               decide))  # fmt: skip
 
-    def claim(self, game_id: str, token: str | None, outcome: str | None = None) -> JSON:
+    def claim(
+        self, game_id: str, token: str | None, outcome: str | None = None,
+        once_key: str | None = None,
+    ) -> JSON:  # fmt: skip
         """Claim a game from sides that are not there; the game as the caller sees it.
 
         In a game with a clock or days: every other side whose people are all
@@ -74,7 +81,9 @@ class Concede:
             said = [{"type": "resigned", "seat": s, "claimed_by": seat} for s in gone]
             return self._resigned(record, game, seat, said)
 
-        return self.table.update(game_id, decide)
+        asked = {"claim": outcome}
+        return self.table.update(game_id, once(self.table.store, game_id, token, once_key, asked,
+                                               decide))  # fmt: skip
 
     def _absent(
         self, record: GameRecord, game: Game, seat: int, seen: dict[int, float], outcome: str
