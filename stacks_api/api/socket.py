@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import time
 from typing import Any
 
 from flask import Flask, Response, current_app, request
@@ -31,6 +32,8 @@ PATH = "/api/v1/games/<game_id>/socket"
 ENDPOINT = "games.socket"  # the upgrade's view (api.limits counts it as a stream)
 MAX_MESSAGE = 16 * 1024  # bytes; an action is well under 1 KiB
 CLOSE_WAIT_S = 2.0  # how long a closing socket waits for the client's close frame
+BACKLOG = 32  # messages read ahead of the session at most
+BACKLOG_WAIT_S = 0.01
 
 blp = Blueprint("socket", __name__, url_prefix="/api/v1/games",
                 description="Play over one WebSocket")  # fmt: skip
@@ -64,6 +67,22 @@ class SocketDoc(MethodView):
         """
         raise Refusal("upgrade_required", "this route is a WebSocket: open it with "
                       "Upgrade: websocket")  # fmt: skip
+
+
+class PacedServer(Server):  # type: ignore[misc]  # simple-websocket has no types
+    """simple-websocket's server, read at the session's pace. Its reader loops on
+    ``recv`` while data is there, and under gevent a ``recv`` that has data never
+    yields: a client sending frames without pause would hold the whole worker, and
+    the unread messages pile up in memory. So after each read it yields to the
+    worker's other greenlets, and it reads no more while ``BACKLOG`` messages wait
+    for the session (TCP then holds the sender back)."""
+
+    def _handle_events(self) -> bool:
+        going = bool(super()._handle_events())
+        time.sleep(0)  # gevent's: a yield
+        while going and self.connected and len(self.input_buffer) >= BACKLOG:
+            time.sleep(BACKLOG_WAIT_S)
+        return going
 
 
 class Adapter:
@@ -124,7 +143,7 @@ def upgrade(game_id: str) -> Response:
     sock = request.environ.get("gunicorn.socket")
     if sock is not None:
         sock.settimeout(None)  # the session's own pings and silence rule bound it
-    server = Server(request.environ, max_message_size=MAX_MESSAGE)
+    server = PacedServer(request.environ, max_message_size=MAX_MESSAGE)
     config = current_app.config
     adapter = Adapter(server)
     limits = None

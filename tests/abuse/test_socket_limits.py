@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import itertools
 import json
+import socket
+import threading
+import time
 from typing import Any
 
 import pytest
 import requests
 from simple_websocket import Client as WebSocket
 from simple_websocket import ConnectionClosed
+from wsproto import ConnectionType, WSConnection
+from wsproto.events import AcceptConnection, Request, TextMessage
 
 from stacks_api.api.socket_session import GRACE
 from stacks_api.client import Client
@@ -178,3 +183,39 @@ def test_a_socket_left_on_an_ended_game_stalls_nobody(server):
         assert requests.get(url, headers=headers, timeout=10).status_code == 200
     for ws in sockets:
         ws.close()
+
+
+def flooded(server: ServerProcess, game: str, bound_s: float, ended: list[str]) -> None:
+    """Garbage frames on a socket of its own, without pause, until the server closes
+    it (``ended`` says "closed") or ``bound_s`` passes ("bound")."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    ws = WSConnection(ConnectionType.CLIENT)
+    sock.sendall(ws.send(Request(host="127.0.0.1", target=f"/api/v1/games/{game}/socket")))
+    ws.receive_data(sock.recv(65536))
+    assert any(isinstance(e, AcceptConnection) for e in ws.events())
+    frames = ws.send(TextMessage(data="not json")) * 500
+    deadline = time.monotonic() + bound_s
+    try:
+        while time.monotonic() < deadline:
+            sock.sendall(frames)
+        ended.append("bound")
+    except OSError:
+        ended.append("closed")
+    finally:
+        sock.close()
+
+
+def test_a_socket_sending_without_pause_holds_up_no_other_client(server):
+    """Under gevent a read that finds data never yields: unpaced, two flooding
+    sockets held their workers, and every other request on them, for seconds."""
+    headers = caller()
+    game, _ = game_with_a_seat(server, headers)
+    ended: list[str] = []
+    floods = [threading.Thread(target=flooded, args=(server, game, 60, ended)) for _ in range(2)]
+    for flood in floods:
+        flood.start()
+    for _ in range(20):  # fresh connections: each worker's share of them
+        assert requests.get(f"{server.url}/api/v1/games/{game}", timeout=5).status_code == 200
+    for flood in floods:
+        flood.join()
+    assert ended == ["closed", "closed"], "the server closed each flood"
