@@ -290,20 +290,13 @@ class GameSocket:
     def _open(self) -> None:
         from simple_websocket import Client as WebSocket  # only socket users need it
 
-        for waited in range(MOST_WAITS + 1):
-            self._ws = WebSocket.connect(self.url)
-            self._send({"type": "hello", "token": self.token})
-            first: JSON | None = self._message(self.timeout)
-            if first is None:
-                raise TimeoutError(f"the server said nothing for {self.timeout} s")
-            if first["type"] == "state":
-                break
-            problem = first.get("problem", {"code": "unknown", "detail": str(first)})
-            if problem.get("code") != "rate_limited" or waited == MOST_WAITS:
-                raise ApiError(problem)
-            self._ws.close()
-            time.sleep(max(1.0, float(problem.get("retry_after", 1))))
-        assert first is not None  # the loop ends with a state or raises
+        self._ws = WebSocket.connect(self.url)
+        self._send({"type": "hello", "token": self.token})
+        first = self._message(self.timeout)
+        if first is None:
+            raise TimeoutError(f"the server said nothing for {self.timeout} s")
+        if first["type"] != "state":
+            raise ApiError(first.get("problem", {"code": "unknown", "detail": str(first)}))
         self.view: JSON = first["view"]
         self.version: int = self.view["version"]
 

@@ -15,14 +15,19 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from typing import Protocol
 
 from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from ..store import Budget
-
 log = logging.getLogger(__name__)
+
+
+class Budget(Protocol):
+    """The store's budgets (``GameStore.budgets``)."""
+
+    def take(self, budget: str, subject: str, rule: str) -> bool: ...
 
 
 class CallerLimits:

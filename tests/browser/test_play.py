@@ -139,6 +139,11 @@ def test_a_won_stacks_game_says_why(server, open_page, viewport):
     page.click("[data-pile='1']")  # completes the blue pile: nobody holds a Block
     page.wait_for_selector(".gameover")
     assert page.text_content(".gameover h2") == "You won!"
+    # The move that ended it had its answer: no word of a lost server above the end
+    # (its socket was closed at the end while the answer was awaited).
+    page.wait_for_function("() => !document.querySelector('[data-card]:not([disabled])')")
+    page.wait_for_timeout(300)  # the rejected answer's handler would have run by now
+    assert page.text_content("#message") == "", page.text_content("#message")
     why = page.text_content(".gameover .why")
     assert "3 blue and 2 red" in why, why
     assert "five or more in all" in why, why  # the rule, not a count that may not hold

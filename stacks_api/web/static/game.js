@@ -319,8 +319,11 @@ export class GameScreen {
     }
     if (endsGame(event)) {
       this.source?.close(); // the server ends the stream: nothing to reconnect to
-      this.socket?.close(); // nothing more to play: the chat is read over HTTP now
-      this.socket = null;
+      this.endHeard = true;
+      // Nothing more to play: the chat is read over HTTP now. A move whose answer is
+      // still awaited on the socket (the one that ended the game, or the look after
+      // it) keeps the socket until it has its answer.
+      if (!this.acting) this.dropSocket();
       clearInterval(this.chatTimer);
       this.page.lost(false);
       this.chat.load().then(() => this.chat.refresh()); // the spectators' lines too, now
@@ -384,8 +387,14 @@ export class GameScreen {
       this.refreshSoon();
     } finally {
       this.acting = false;
+      if (this.endHeard) this.dropSocket();
     }
     if ((this.log.at(-1)?.version ?? 0) > this.view.version) this.refreshSoon(); // heard meanwhile
+  }
+
+  dropSocket() {
+    this.socket?.close();
+    this.socket = null;
   }
 
   // An action as a message, then the view after it: what HTTP's answer holds.
