@@ -202,7 +202,9 @@ def _push(subscription_id: str, player_id: str, event: JSON, kind: str, at: floa
     said = (event["type"], event.get("game_id"), event.get("version"), event.get("round"),
             challenge.get("id"), challenge.get("status"))  # fmt: skip
     key = json.dumps([subscription_id, *said])
-    topic = event.get("game_id") or kind.replace("_", "-")
+    # A push service keeps one waiting push a topic: a game's newest word on it, or a
+    # challenge's (its answer replaces it), never one challenge in place of another.
+    topic = event.get("game_id") or challenge.get("id") or kind.replace("_", "-")
     payload = _payload(event)
     return {"id": "p_" + hashlib.sha256(key.encode()).hexdigest()[:40],
             "subscription_id": subscription_id, "player_id": player_id, "event": event["type"],

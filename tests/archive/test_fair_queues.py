@@ -103,6 +103,7 @@ def test_each_challenge_is_a_push_of_its_own():
                                  "status": "pending", "from_name": "Bo"}}, "challenge", 0.0)
             for n in range(4)]  # fmt: skip
     assert len({p["id"] for p in made}) == 4
+    assert len({p["topic"] for p in made}) == 4, "no challenge replaces another offline"
     again = _push("sub", "ada", {"type": "challenge", "challenge": {"id": "c0",
                   "status": "pending", "from_name": "Bo"}}, "challenge", 9.0)  # fmt: skip
     assert again["id"] == made[0]["id"], "the same event is queued once"

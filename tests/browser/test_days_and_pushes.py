@@ -87,7 +87,7 @@ def test_a_push_reaches_the_service_worker_and_its_click_opens_the_game(presence
         page.goto(f"{url}/play")
         key = account(page, "Ada")
         page.click("[data-bell]")
-        page.wait_for_function("document.getElementById('message').textContent.length > 0")
+        page.wait_for_selector("#message:has-text('will be told')")
         auth = {"Authorization": f"Bearer {key}"}
         subs = requests.get(f"{url}{API}/players/me/push", headers=auth, timeout=5).json()
         assert [s["endpoint"] for s in subs["subscriptions"]] == [endpoint]
@@ -161,6 +161,33 @@ def test_a_push_reaches_the_service_worker_and_its_click_opens_the_game(presence
     finally:
         context.close()
         service.stop()
+
+
+def test_a_push_service_that_never_answers_is_told_not_waited_on_for_ever(
+    presence_server, browser
+):
+    """A browser whose push service is out of reach leaves ``subscribe`` pending: the
+    bell said nothing, for ever."""
+    url = presence_server.url
+    context = browser.new_context(bypass_csp=True)
+    context.grant_permissions(["notifications"], origin=url)
+    context.add_init_script("PushManager.prototype.subscribe = () => new Promise(() => {});")
+    try:
+        page = context.new_page()
+        page.clock.install()
+        page.goto(f"{url}/play")
+        key = account(page, "Ada")
+        page.click("[data-bell]")
+        page.wait_for_selector("#message:has-text('push service')")
+        assert "Asking" in page.text_content("#message")
+        page.clock.fast_forward(25_000)
+        page.wait_for_selector("#message:has-text('did not answer')")
+        auth = {"Authorization": f"Bearer {key}"}
+        subs = requests.get(f"{url}{API}/players/me/push", headers=auth, timeout=5).json()
+        assert subs["subscriptions"] == []
+        assert page.get_attribute("[data-bell]", "data-subscribed") == "no"
+    finally:
+        context.close()
 
 
 def test_a_player_who_closes_the_page_fades_and_the_game_is_claimed(presence_server, open_page):

@@ -77,6 +77,7 @@ const worker = "serviceWorker" in navigator
   ? navigator.serviceWorker.register("/play/sw.js", { scope: "/play" }).catch(() => null)
   : Promise.resolve(null);
 
+const PUSH_WAIT_MS = 20_000; // how long the browser's push service may take to subscribe
 const canPush = () => "serviceWorker" in navigator && "PushManager" in window;
 
 // This browser's push subscription, if it has one.
@@ -97,7 +98,12 @@ async function subscribe(say) {
     const registration = await worker;
     if (!registration) return say(t("push_failed"));
     const { public_key: key } = await call("GET", "/push/key");
-    const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+    say(t("push_asking"));
+    // A browser whose push service never answers would leave the promise pending.
+    const silent = new Promise((resolve) => setTimeout(() => resolve(null), PUSH_WAIT_MS));
+    const subscription = await Promise.race([silent,
+      registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key })]);
+    if (!subscription) return say(t("push_silent"));
     await call("POST", "/players/me/push", { token: account().key, body: subscription.toJSON() });
     say(t("push_on"));
     window.dispatchEvent(new Event("stacks:push")); // the bell says so too

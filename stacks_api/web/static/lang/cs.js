@@ -510,6 +510,8 @@ export const STRINGS = {
   tournament_no_show: "Každá hra má časový limit (sekundy nebo dny na tah). Hráč, který neudělá vlastní tah, než vyprší čas jeho prvního tahu, se nedostavil: server za něj hru vzdá a on ji prohraje.",
   tournament_clock: "Když hráči později vyprší hodiny, server za něj ten tah zahraje; po třech za sebou hraje všechny jeho tahy, dokud znovu nezahraje sám.",
   push_failed: "Tento prohlížeč se nemohl přihlásit k oznámením.",
+  push_asking: "Ptáme se služby oznámení tohoto prohlížeče…",
+  push_silent: "Služba oznámení tohoto prohlížeče neodpověděla: oznámení k němu teď nedojdou. Zkuste to později nebo použijte jiný prohlížeč.",
   push_off: "Tento prohlížeč už nebude dostávat oznámení.",
   bell_on: "Oznámení zapnuta",
   push_unsupported: "Tento prohlížeč nemůže přijímat oznámení.",

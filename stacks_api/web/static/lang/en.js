@@ -505,6 +505,8 @@ export const STRINGS = {
   tournament_no_show: "Every game is timed (seconds or days a move). A player who makes no move of their own before their first turn's time runs out is a no-show: the server resigns for them, and they lose that game.",
   tournament_clock: "When a player's clock runs out later, the server plays that turn for them; after three in a row it plays all their turns until they act again.",
   push_failed: "This browser could not subscribe to notifications.",
+  push_asking: "Asking this browser's push service…",
+  push_silent: "This browser's push service did not answer: notifications cannot reach it now. Try again later, or use another browser.",
   push_off: "This browser will no longer be notified.",
   bell_on: "Notifications on",
   push_unsupported: "This browser cannot receive notifications.",

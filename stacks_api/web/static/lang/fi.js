@@ -505,6 +505,8 @@ export const STRINGS = {
   tournament_no_show: "Jokainen peli on ajastettu (sekunteja tai päiviä siirtoa kohden). Pelaaja, joka ei tee omaa siirtoa ennen kuin ensimmäisen vuoron aika loppuu, ei saapunut: palvelin luovuttaa hänen puolestaan, ja hän häviää sen pelin.",
   tournament_clock: "Kun pelaajan kello loppuu myöhemmin, palvelin pelaa sen vuoron hänen puolestaan; kolmen peräkkäisen jälkeen se pelaa kaikki hänen vuoronsa, kunnes hän toimii taas.",
   push_failed: "Tämä selain ei voinut tilata ilmoituksia.",
+  push_asking: "Kysytään selaimen ilmoituspalvelulta…",
+  push_silent: "Tämän selaimen ilmoituspalvelu ei vastannut: ilmoitukset eivät nyt tavoita sitä. Yritä myöhemmin tai käytä toista selainta.",
   push_off: "Tälle selaimelle ei enää ilmoiteta.",
   bell_on: "Ilmoitukset päällä",
   push_unsupported: "Tämä selain ei voi vastaanottaa ilmoituksia.",

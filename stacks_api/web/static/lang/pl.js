@@ -509,6 +509,8 @@ export const STRINGS = {
   tournament_no_show: "Każda gra ma limit czasu (sekundy lub dni na ruch). Gracz, który nie wykona własnego ruchu przed końcem czasu pierwszej tury, nie stawił się: serwer poddaje za niego grę i przegrywa on tę grę.",
   tournament_clock: "Gdy później skończy się czyjś zegar, serwer zagra tę turę za gracza; po trzech z rzędu gra za niego wszystkie tury, dopóki znów nie zagra sam.",
   push_failed: "Ta przeglądarka nie mogła zapisać się na powiadomienia.",
+  push_asking: "Pytamy usługę powiadomień tej przeglądarki…",
+  push_silent: "Usługa powiadomień tej przeglądarki nie odpowiedziała: powiadomienia nie mogą teraz do niej dotrzeć. Spróbuj później albo użyj innej przeglądarki.",
   push_off: "Ta przeglądarka nie będzie już powiadamiana.",
   bell_on: "Powiadomienia włączone",
   push_unsupported: "Ta przeglądarka nie może odbierać powiadomień.",

@@ -505,6 +505,8 @@ export const STRINGS = {
   tournament_no_show: "Todo jogo tem tempo marcado (segundos ou dias por jogada). Quem não fizer uma jogada própria antes de acabar o tempo da sua primeira vez não compareceu: o servidor desiste por essa pessoa, e ela perde esse jogo.",
   tournament_clock: "Quando o relógio de alguém acaba mais tarde, o servidor faz essa jogada por ela; depois de três seguidas, joga todas as suas vezes até ela agir de novo.",
   push_failed: "Este navegador não conseguiu assinar as notificações.",
+  push_asking: "A perguntar ao serviço de notificações do navegador…",
+  push_silent: "O serviço de notificações deste navegador não respondeu: as notificações não chegam até ele agora. Tente mais tarde ou use outro navegador.",
   push_off: "Este navegador não será mais notificado.",
   bell_on: "Notificações ativas",
   push_unsupported: "Este navegador não pode receber notificações.",

@@ -510,6 +510,8 @@ export const STRINGS = {
   tournament_no_show: "Fiecare joc are timp limitat (secunde sau zile pe mutare). Cine nu face nicio mutare proprie înainte să expire timpul primei ture nu s-a prezentat: serverul cedează în locul acestui jucător, care pierde acel joc.",
   tournament_clock: "Când ceasul cuiva expiră mai târziu, serverul face acea mutare; după trei la rând, face toate mutările până când jucătorul mută din nou singur.",
   push_failed: "Acest browser nu s-a putut abona la notificări.",
+  push_asking: "Se întreabă serviciul de notificări al browserului…",
+  push_silent: "Serviciul de notificări al acestui browser nu a răspuns: notificările nu ajung acum la el. Încercați mai târziu sau folosiți alt browser.",
   push_off: "Acest browser nu va mai fi anunțat.",
   bell_on: "Notificări pornite",
   push_unsupported: "Acest browser nu poate primi notificări.",
