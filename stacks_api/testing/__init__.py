@@ -12,6 +12,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -306,8 +307,10 @@ class ServerProcess:
         command = ["serve", "--workers", str(workers), "--bot-workers", str(bot_workers),
                    "--no-access-log"]  # fmt: skip
         # Tests and benchmarks send far more than one client would: no rate limits
-        # unless ``env`` asks for them.
-        everything = {**os.environ, "STACKS_RATE_LIMITS": "off", **env}
+        # unless ``env`` asks for them; and without REDIS_URL, games in memory unless
+        # ``env`` asks for the server's own redis-server (STACKS_STORE="").
+        everything = {**os.environ, "STACKS_RATE_LIMITS": "off", "STACKS_STORE": "memory",
+                      **env}  # fmt: skip
         self.log = Path(tempfile.mkstemp(prefix="stacks-serve-", suffix=".log")[1])
         for _ in range(3):  # a free port may be taken before the server binds it
             self.port = port or free_port()
@@ -316,6 +319,7 @@ class ServerProcess:
                 self.process = subprocess.Popen(
                     [sys.executable, "-m", "stacks_api.cli", *command, "--port", str(self.port)],
                     env=everything, stdout=log, stderr=subprocess.STDOUT,
+                    start_new_session=True,  # a group of its own: ``kill_all`` ends it whole
                 )  # fmt: skip
             if self._started():
                 return
@@ -355,6 +359,11 @@ class ServerProcess:
         self._end()
         self.log.unlink(missing_ok=True)
         return time.monotonic() - start
+
+    def kill_all(self) -> None:
+        """``kill -9`` of every process of the server at once, as a power cut would."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
 
     def _end(self) -> None:
         self.process.terminate()

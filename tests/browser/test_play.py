@@ -211,6 +211,36 @@ def test_the_page_catches_up_after_the_server_restarts(open_page, browser):
     assert all(any(o in p for o in outage) for p in open_page.problems), open_page.problems
 
 
+@pytest.mark.parametrize("transport", ["socket", "http"])
+def test_a_game_the_restarted_server_no_longer_has_is_told_gone(open_page, transport):
+    """A server that kept its games in memory comes back without them: the page says
+    so and stops reconnecting, over the socket and over the event stream alike."""
+    first = ServerProcess({"REDIS_URL": "", "STACKS_STORE": "memory"})
+    port = first.port
+    api = Client(first.url)
+    game = api.create("sequence", 2, seed=4)
+    tokens = [api.join(game["id"], name).token for name in ("Ada", "Grace")]
+    no_socket = "delete window.WebSocket;" if transport == "http" else None
+    page = open_page(f"{first.url}/play#game={game['id']}&token={tokens[0]}", before=no_socket)
+    page.wait_for_selector("[data-cell='0,1']")
+    first.stop()
+    second = ServerProcess({"REDIS_URL": "", "STACKS_STORE": "memory"}, port=port)
+    try:
+        page.wait_for_selector("[data-gone]", timeout=60_000)  # its back-off, then once
+        assert "gone" in page.text_content("[data-gone] h2")
+        asked: list[str] = []
+        page.on("request", lambda r: asked.append(r.url))
+        page.on("websocket", lambda ws: asked.append(ws.url))
+        page.wait_for_timeout(3_000)  # longer than its first back-offs
+        assert not [u for u in asked if game["id"] in u], asked
+        assert page.locator("#banner").is_hidden(), "no 'reconnecting' left on screen"
+        shoot(page, f"game-gone-{transport}")
+    finally:
+        second.stop()
+    outage = ("ERR_CONNECTION_REFUSED", "ERR_INCOMPLETE_CHUNKED_ENCODING", "404")
+    assert all(any(o in p for o in outage) for p in open_page.problems), open_page.problems
+
+
 def test_the_client_is_small():
     """What one page can load: the code, the style, the board, English (always
     fetched) and one other language (only the one in use is). The budget was 150 kB

@@ -47,7 +47,7 @@ export async function call(method, path, { body, token, wait, headers = {} } = {
 // its person online). The server writes at least every 15 s: 45 s of silence is a
 // lost connection, and every loss reconnects from the last id heard (Last-Event-ID)
 // after a growing pause. Returns { close }.
-export function stream(path, { token, onEvent, onOpen, onLost }) {
+export function stream(path, { token, onEvent, onOpen, onLost, onGone = null }) {
   let lastId = null, closed = false, control = null, watchdog = null, pause = 1000;
   const lost = () => { if (!closed) onLost(); };
   const run = async () => {
@@ -60,6 +60,10 @@ export function stream(path, { token, onEvent, onOpen, onLost }) {
       try {
         alive();
         const answer = await fetch(BASE + path, { headers, signal: control.signal });
+        if (answer.status === 404 && onGone) { // nothing there to reconnect to, ever
+          closed = true;
+          return onGone();
+        }
         if (!answer.ok || !answer.body) throw new Error(String(answer.status));
         onOpen();
         pause = 1000;
@@ -101,7 +105,7 @@ const SILENCE_MS = 45_000;
 
 // A game's events after ``after``. A spectator ``watch``-es: it is counted, and hears
 // the spectators' chat; a seat sends its token.
-export function follow(gameId, after, { token, onEvent, onOpen, onLost, watch = false }) {
+export function follow(gameId, after, { token, onEvent, onOpen, onLost, onGone, watch = false }) {
   return stream(`/games/${gameId}/events?after=${after}${watch ? "&watch=true" : ""}`,
-    { token, onEvent, onOpen, onLost });
+    { token, onEvent, onOpen, onLost, onGone });
 }

@@ -201,7 +201,7 @@ export class GameScreen {
       onEvents: (message) => this.heardVersions(message.events),
       onPresence: (event) => this.present(event),
       onOpen: () => this.page.lost(false),
-      onLost: () => { if (!this.closed && !this.over()) this.page.lost(true); },
+      onLost: () => { if (!this.closed && !this.over()) this.page.lost(true); this.stillThere(); },
       onFail: () => { this.socket = null; if (!this.closed) this.listenByStream(); },
     });
   }
@@ -234,7 +234,26 @@ export class GameScreen {
       // stream resumes from the last event it gave, the view may be older).
       onOpen: () => { this.page.lost(false); if (this.streamed) this.refreshSoon(); this.streamed = true; },
       onLost: () => { if (!this.closed && !this.over()) this.page.lost(true); },
+      onGone: () => this.gone(),
     });
+  }
+
+  // A lost socket cannot tell a server that is away from one without the game (its
+  // upgrade is refused before it opens): the view over HTTP can.
+  stillThere() {
+    call("GET", `/games/${this.id}`, { token: this.token }).catch((error) => {
+      if (error instanceof Refusal && error.problem.status === 404 && !this.closed) this.gone();
+    });
+  }
+
+  // The server no longer has the game: say so once, and stop listening for it.
+  gone() {
+    this.close();
+    this.page.lost(false);
+    setTitle(t("game_gone"));
+    this.page.show(h("section", { class: "panel", role: "alert", "data-gone": "" },
+      h("h2", {}, t("game_gone")), h("p", {}, t("game_gone_why")),
+      h("a", { href: "#" }, t("back_to_lobby"))));
   }
 
   close() {

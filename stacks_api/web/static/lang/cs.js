@@ -71,6 +71,8 @@ export const STRINGS = {
   rematch: "Odveta",
   next_game: "Další hra",
   back_to_lobby: "Zpět do lobby",
+  game_gone: "Tato hra už neexistuje",
+  game_gone_why: "Server už tuto hru nemá (server, který držel hry jen v paměti, byl restartován). Nic dalšího se v ní nestane.",
   invite: "Pozvat hráče",
   copy_invite: "Kopírovat pozvánku na místo {seat}",
   copied: "Odkaz zkopírován: pošlete ho příteli.",

@@ -71,6 +71,8 @@ export const STRINGS = {
   rematch: "Rematch",
   next_game: "Next game",
   back_to_lobby: "Back to the lobby",
+  game_gone: "This game is gone",
+  game_gone_why: "The server no longer has this game (a server that kept its games in memory was restarted). Nothing more will happen in it.",
   invite: "Invite players",
   copy_invite: "Copy invite link for seat {seat}",
   copied: "Link copied: send it to a friend.",

@@ -71,6 +71,8 @@ export const STRINGS = {
   rematch: "Uusintapeli",
   next_game: "Seuraava peli",
   back_to_lobby: "Takaisin aulaan",
+  game_gone: "Tätä peliä ei enää ole",
+  game_gone_why: "Palvelimella ei enää ole tätä peliä (pelinsä muistissa pitänyt palvelin käynnistettiin uudelleen). Siinä ei tapahdu enää mitään.",
   invite: "Kutsu pelaajia",
   copy_invite: "Kopioi kutsulinkki paikalle {seat}",
   copied: "Linkki kopioitu: lähetä se ystävälle.",

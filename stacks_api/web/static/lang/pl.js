@@ -71,6 +71,8 @@ export const STRINGS = {
   rematch: "Rewanż",
   next_game: "Następna gra",
   back_to_lobby: "Wróć do poczekalni",
+  game_gone: "Tej gry już nie ma",
+  game_gone_why: "Serwer nie ma już tej gry (serwer, który trzymał gry tylko w pamięci, został uruchomiony ponownie). Nic więcej się w niej nie wydarzy.",
   invite: "Zaproś graczy",
   copy_invite: "Kopiuj zaproszenie na miejsce {seat}",
   copied: "Skopiowano link: wyślij go znajomemu.",

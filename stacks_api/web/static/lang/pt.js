@@ -71,6 +71,8 @@ export const STRINGS = {
   rematch: "Desforra",
   next_game: "Jogo seguinte",
   back_to_lobby: "Voltar à sala",
+  game_gone: "Este jogo já não existe",
+  game_gone_why: "O servidor já não tem este jogo (um servidor que guardava os jogos só na memória foi reiniciado). Nada mais vai acontecer nele.",
   invite: "Convidar jogadores",
   copy_invite: "Copiar convite para o lugar {seat}",
   copied: "Ligação copiada: envie-a a um amigo.",

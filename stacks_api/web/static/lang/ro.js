@@ -71,6 +71,8 @@ export const STRINGS = {
   rematch: "Revanșă",
   next_game: "Jocul următor",
   back_to_lobby: "Înapoi în lobby",
+  game_gone: "Acest joc nu mai există",
+  game_gone_why: "Serverul nu mai are acest joc (un server care își ținea jocurile în memorie a fost repornit). Nu se mai întâmplă nimic în el.",
   invite: "Invită jucători",
   copy_invite: "Copiază invitația pentru locul {seat}",
   copied: "Link copiat: trimite-l unui prieten.",
