@@ -41,6 +41,7 @@ from .api.json_provider import FastJsonProvider
 from .api.problems import ProblemApi
 from .archive import open_archive
 from .competition import bot_ratings
+from .competition.ratings import Establishment
 from .outbound.addresses import Allowed
 from .runtime.ttl_cache import TtlCache
 from .service import GameService
@@ -140,6 +141,9 @@ def build_service(config: Mapping[str, Any]) -> GameService:
         migrate=config["DATABASE_MIGRATE"], starts=bot_ratings.start,
     )  # fmt: skip
     archive.ratings.opponents = config["LEADERBOARD_OPPONENTS"]
+    archive.ratings.establishment = Establishment(
+        config["ESTABLISHED_OPPONENTS"], config["ESTABLISHED_DAYS"] * 86400
+    )
     settings = {
         "bot_budget_s": config["BOT_BUDGET_S"],
         "archive": archive,

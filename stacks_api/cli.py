@@ -360,9 +360,11 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "ratings":
         from .archive.commands import recompute
         from .competition.bot_ratings import start
+        from .competition.ratings import Establishment
         from .runtime.config import Config
 
-        print(recompute(Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S, start))
+        weighed = Establishment(Config.ESTABLISHED_OPPONENTS, Config.ESTABLISHED_DAYS * 86400)
+        print(recompute(Config.DATABASE_URL, Config.DATABASE_TIMEOUT_S, start, weighed))
     elif args.command == "admin":
         from .commands.admin import run as administer
 

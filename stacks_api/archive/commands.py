@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from ..competition.ratings import Starts, fresh
+from ..competition.ratings import Establishment, Starts, fresh
 from .db import connect, upgrade
 from .ratings import RatingBook
 
@@ -17,11 +17,17 @@ def migrate(url: str | None, timeout_s: float) -> str:
     return engine.url.render_as_string(hide_password=True)
 
 
-def recompute(url: str | None, timeout_s: float, starts: Starts = fresh) -> str:
-    """Rebuild every rating from the archive's rated games; what was done."""
+def recompute(
+    url: str | None, timeout_s: float, starts: Starts = fresh,
+    establishment: Establishment | None = None,
+) -> str:  # fmt: skip
+    """Rebuild every rating from the archive's rated games (weighing opponents as the
+    server does: ``establishment``); what was done."""
     engine = connect(url, timeout_s)
     upgrade(engine)
     started = time.perf_counter()
-    games = RatingBook(engine, starts=starts).recompute()
+    book = RatingBook(engine, starts=starts)
+    book.establishment = establishment or book.establishment
+    games = book.recompute()
     engine.dispose()
     return f"rebuilt the ratings of {games} rated games in {time.perf_counter() - started:.1f} s"

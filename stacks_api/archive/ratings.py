@@ -34,6 +34,7 @@ from sqlalchemy.orm import aliased
 
 from ..competition.ratings import (
     PROVISIONAL_SIGMA,
+    Establishment,
     Rating,
     Standing,
     Starts,
@@ -70,6 +71,7 @@ class RatingBook:
         self.clock = clock
         self.starts = starts
         self.opponents = OPPONENTS  # different opponents a leaderboard entry has met
+        self.establishment = Establishment()  # what an opponent needs to count fully
 
     def apply(self, connection: Connection, games: Iterable[RatedGame]) -> None:
         """Rate ``games`` (new to the archive, in this transaction), oldest first."""
@@ -78,11 +80,12 @@ class RatingBook:
         if not keys:
             return
         current = self._locked(connection, keys)
+        known = _Acquaintances.read(connection, sorted({s for s, _ in keys}), self.establishment)
         counts: dict[Key, tuple[int, float]] = {}
         changes = []
         for game in games:
             before = {s.subject: current[(s.subject, game.variant)] for s in game.standings}
-            after = rate(before, game.standings)
+            after = rate(before, game.standings, known.weighed(game.standings, game.ended_at))
             for s in sorted(game.standings, key=lambda s: s.seat):
                 old, new = before[s.subject], after[s.subject]
                 changes.append(_change_row(game, s, old, new))
@@ -102,6 +105,13 @@ class RatingBook:
                     games=PlayerRating.games + played,
                 )
             )
+
+    def weights(self, subjects: list[str]) -> dict[str, float]:
+        """Each subject's weight as an opponent now: what a game's stakes are scaled by."""
+        with connected(self.engine) as connection:
+            known = _Acquaintances.read(connection, subjects, self.establishment)
+        now = self.clock()
+        return {s: known.weight(s, now) for s in subjects}
 
     def current(self, subjects: list[str], variant: str) -> dict[str, Rating]:
         """The subjects' ratings in ``variant`` now (where they start, if unrated)."""
@@ -149,14 +159,30 @@ class RatingBook:
     def leaderboard(self, variant: str, limit: int, bots: bool = False) -> list[JSON]:
         """The best people of a variant (with ``bots``: the best bot accounts): no bot
         level, no provisional rating, and only those who played rated games against
-        at least ``OPPONENTS`` different opponents within ``ACTIVE_DAYS`` (a rating
-        bought from one friend or one's own bot never ranks)."""
-        since = self.clock() - ACTIVE_DAYS * 86400
+        at least ``OPPONENTS`` different established opponents within ``ACTIVE_DAYS``
+        (a rating bought from one friend, one's own bot, or throwaway accounts never
+        ranks): a bot level, or an account as old, and that has met as many different
+        people, as ``establishment`` needs."""
+        now, needs = self.clock(), self.establishment
+        since = now - ACTIVE_DAYS * 86400
         mine, theirs = aliased(RatingChange), aliased(RatingChange)
+        one, other = aliased(RatingChange), aliased(RatingChange)
+        well_met = (
+            select(one.subject)
+            .join(other, (other.game_id == one.game_id) & (other.side != one.side))
+            .where(~other.subject.startswith(BOT))
+            .group_by(one.subject)
+            .having(func.count(distinct(other.subject)) >= needs.opponents)
+        )
+        old_enough = select(Player.id).where(Player.created_at <= now - needs.age_s)
+        established_opponent = theirs.subject.startswith(BOT) | (
+            (theirs.subject.in_(well_met) if needs.opponents else true())
+            & (theirs.subject.in_(old_enough) if needs.age_s else true())
+        )
         met_enough = (
             select(mine.subject)
             .join(theirs, (theirs.game_id == mine.game_id) & (theirs.side != mine.side))
-            .where(mine.variant == variant, mine.ended_at >= since)
+            .where(mine.variant == variant, mine.ended_at >= since, established_opponent)
             .group_by(mine.subject)
             .having(func.count(distinct(theirs.subject)) >= self.opponents)
         )
@@ -229,13 +255,14 @@ class RatingBook:
             current: dict[Key, Rating] = {}
             totals: dict[Key, tuple[int, float]] = {}
             rewritten = []
+            known = _Acquaintances.read(connection, None, self.establishment, met_so_far=False)
             for changes in games.values():
                 variant = changes[0].variant
                 standings = [Standing(c.seat, c.subject, c.side, c.rank)
                              for c in sorted(changes, key=lambda c: c.seat)]  # fmt: skip
                 before = {s.subject: current.get((s.subject, variant))
                           or self.starts(s.subject, variant) for s in standings}  # fmt: skip
-                after = rate(before, standings)
+                after = rate(before, standings, known.weighed(standings, changes[0].ended_at))
                 for c in changes:
                     old, new = before[c.subject], after[c.subject]
                     rewritten.append({"at": c.seq, "mb": old.mu, "sb": old.sigma,
@@ -252,6 +279,59 @@ class RatingBook:
             if fresh:
                 connection.execute(insert(PlayerRating), fresh)
         return len(games)
+
+
+@dataclass
+class _Acquaintances:
+    """Whom each account has met in rated games, and when it was made: what makes it
+    an established opponent (``competition.ratings.established``). Read once a batch
+    (or a recompute), then brought up to date game by game in the order they are
+    rated, so that ``apply`` and ``recompute`` weigh every game alike."""
+
+    met: dict[str, set[str]]  # an account -> the different people it has played
+    made_at: dict[str, float]
+    establishment: Establishment
+
+    @classmethod
+    def read(
+        cls, connection: Connection, subjects: list[str] | None, establishment: Establishment,
+        met_so_far: bool = True,
+    ) -> _Acquaintances:  # fmt: skip
+        """For ``subjects`` (None: every account); with ``met_so_far``, whom they met in
+        the games rated before (a recompute starts from nobody)."""
+        people = None if subjects is None else [s for s in subjects if not s.startswith(BOT)]
+        made = select(Player.id, Player.created_at)
+        if people is not None:
+            made = made.where(Player.id.in_(people))
+        known = cls({}, {r.id: r.created_at for r in connection.execute(made)}, establishment)
+        if met_so_far:
+            mine, theirs = aliased(RatingChange), aliased(RatingChange)
+            pairs = (
+                select(mine.subject, theirs.subject.label("other"))
+                .join(theirs, (theirs.game_id == mine.game_id) & (theirs.side != mine.side))
+                .where(mine.subject.in_(people or []), ~theirs.subject.startswith(BOT))
+                .distinct()
+            )
+            for row in connection.execute(pairs):
+                known.met.setdefault(row.subject, set()).add(row.other)
+        return known
+
+    def weight(self, subject: str, at: float) -> float:
+        """The subject's weight as an opponent at ``at`` (an account not found: none)."""
+        age = None if subject.startswith(BOT) else at - self.made_at.get(subject, at)
+        return self.establishment.weight(len(self.met.get(subject, ())), age)
+
+    def weighed(self, standings: list[Standing], at: float) -> dict[str, float]:
+        """Each subject's weight as an opponent in a game that ended ``at``; then the
+        game's people are counted as met."""
+        weights = {s.subject: self.weight(s.subject, at) for s in standings}
+        for s in standings:
+            if not s.subject.startswith(BOT):
+                self.met.setdefault(s.subject, set()).update(
+                    o.subject for o in standings
+                    if o.side != s.side and not o.subject.startswith(BOT)
+                )  # fmt: skip
+        return weights
 
 
 # One change row's numbers rewritten (executemany, by its seq).

@@ -53,6 +53,10 @@ GONE_SIDES = 1000
 # A game counts for ratings once every side made this many moves of its own: one
 # that ends sooner (a resignation, a leave, a claim) rates nobody.
 RATED_MOVES = 5
+# An account counts fully as an opponent once it has met this many different people
+# in rated games and is this old (``Establishment``).
+ESTABLISHED_OPPONENTS = 5
+ESTABLISHED_AGE_S = 7 * 86400.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,10 +151,35 @@ def _side(seat: JSON) -> int:
     return seat["seat"] if team is None else team
 
 
-def rate(current: Mapping[str, Rating], rated: list[Standing]) -> dict[str, Rating]:
+@dataclass(frozen=True, slots=True)
+class Establishment:
+    """What makes an account an established opponent: ``opponents`` different people
+    met in rated games, and ``age_s`` since it was made (0: nothing needed)."""
+
+    opponents: int = ESTABLISHED_OPPONENTS
+    age_s: float = ESTABLISHED_AGE_S
+
+    def weight(self, met: int, age_s: float | None) -> float:
+        """How much an opponent's result says, from 0 to 1: a bot level (``age_s``
+        None) fully; an account in proportion to the people it had met and to its
+        age, each up to what is needed. A fresh throwaway counts for almost nothing."""
+        if age_s is None:
+            return 1.0
+        people = min(1.0, met / self.opponents) if self.opponents else 1.0
+        grown = min(1.0, max(0.0, age_s) / self.age_s) if self.age_s else 1.0
+        return people * grown
+
+
+def rate(
+    current: Mapping[str, Rating], rated: list[Standing],
+    weights: Mapping[str, float] | None = None,
+) -> dict[str, Rating]:  # fmt: skip
     """Each subject's rating after the game (``current`` holds every subject's
     rating before it; a subject missing from it starts new). A subject who is
-    ``gone`` never gains (ranked last, they may still tie another who is gone)."""
+    ``gone`` never gains (ranked last, they may still tie another who is gone).
+    With ``weights`` (each subject's ``Establishment.weight``), a subject's rating moves
+    only that share of the model's step: the mean weight of the other sides'
+    subjects (a subject missing from them weighs 1)."""
     sides = sorted({s.side for s in rated})
     teams = [[s for s in rated if s.side == side] for side in sides]
     start = Rating()
@@ -159,11 +188,24 @@ def rate(current: Mapping[str, Rating], rated: list[Standing]) -> dict[str, Rati
     moved = {}
     for team, new_team in zip(teams, after, strict=True):
         for standing, new in zip(team, new_team, strict=True):
-            mu = new.mu
+            old = current.get(standing.subject, start)
+            share = _opponents_weight(standing, rated, weights)
+            mu, sigma = new.mu, new.sigma
+            if share < 1.0:
+                mu, sigma = old.mu + share * (mu - old.mu), old.sigma + share * (sigma - old.sigma)
             if standing.gone:
-                mu = min(mu, current.get(standing.subject, start).mu)
-            moved[standing.subject] = Rating(mu, new.sigma)
+                mu = min(mu, old.mu)
+            moved[standing.subject] = Rating(mu, sigma)
     return moved
+
+
+def _opponents_weight(
+    standing: Standing, rated: list[Standing], weights: Mapping[str, float] | None
+) -> float:
+    if weights is None:
+        return 1.0
+    others = [weights.get(s.subject, 1.0) for s in rated if s.side != standing.side]
+    return sum(others) / len(others) if others else 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +221,10 @@ class Stake:
     draw: float
 
 
-def stakes(current: Mapping[str, Rating], seated: list[Standing]) -> list[Stake]:
+def stakes(
+    current: Mapping[str, Rating], seated: list[Standing],
+    weights: Mapping[str, float] | None = None,
+) -> list[Stake]:  # fmt: skip
     """Each seat's stake in a game about to be played; ``seated`` gives each rated
     seat's subject and side (ranks are ignored). The same update ``rate`` makes."""
     sides = sorted({s.side for s in seated})
@@ -189,7 +234,7 @@ def stakes(current: Mapping[str, Rating], seated: list[Standing]) -> list[Stake]
     def change(winner: int | None) -> dict[str, float]:
         ranked = [Standing(s.seat, s.subject, s.side, 1 if winner in (None, s.side) else 2)
                   for s in seated]  # fmt: skip
-        after = rate(current, ranked)
+        after = rate(current, ranked, weights)
         return {s.subject: after[s.subject].mu - current[s.subject].mu for s in seated}
 
     wins = {side: change(side) for side in sides}

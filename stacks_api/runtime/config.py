@@ -58,6 +58,10 @@ class Config:
     # The leaderboard lists a player who met this many different opponents in 30 days
     # (docs/ratings.md): a small club's server may ask fewer.
     LEADERBOARD_OPPONENTS = int(os.environ.get("STACKS_LEADERBOARD_OPPONENTS", "5"))
+    # An opponent's result moves a rating fully once its account has met this many
+    # different people in rated games and is this many days old (docs/ratings.md).
+    ESTABLISHED_OPPONENTS = int(os.environ.get("STACKS_ESTABLISHED_OPPONENTS", "5"))
+    ESTABLISHED_DAYS = float(os.environ.get("STACKS_ESTABLISHED_DAYS", "7"))
     # Behind N reverse proxies, take the client address from X-Forwarded-For
     # (only then: a client could otherwise claim any address).
     TRUSTED_PROXIES = int(os.environ.get("STACKS_TRUSTED_PROXIES", "0"))
@@ -142,4 +146,7 @@ class TestConfig(Config):
     RATE_LIMITS = False  # the abuse tests turn them on
     BOT_BUDGET_S = 1.0  # short jobs: a stopped app's workers end soon
     LOBBY_CACHE_S = 0.0  # tests list what they just created
+    # Fresh test accounts count fully as opponents (the farming tests ask for the rule).
+    ESTABLISHED_OPPONENTS = 0
+    ESTABLISHED_DAYS = 0.0
     ACCESS_LOG = False  # a test that reads the access lines turns it on

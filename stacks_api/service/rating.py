@@ -75,9 +75,10 @@ class RatingDesk:
                 continue
             team = game.team_of(i)
             seated.append(Standing(i, subject, i if team is None else team, 0))
-        current = self.book.current(sorted({s.subject for s in seated}), record.variant)
+        subjects = sorted({s.subject for s in seated})
+        current = self.book.current(subjects, record.variant)
         shown = []
-        for stake in stakes(current, seated):
+        for stake in stakes(current, seated, self.book.weights(subjects)):
             seat = record.seats[stake.seat]
             shown.append({
                 "seat": stake.seat, "name": seat.name, "player_id": seat.player_id,

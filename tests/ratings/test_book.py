@@ -9,15 +9,16 @@ import random
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from stacks_api.archive import Archive, open_archive
-from stacks_api.archive.models import RatingChange
-from stacks_api.competition.ratings import PROVISIONAL_SIGMA
+from stacks_api.archive.models import Player, RatingChange
+from stacks_api.competition.ratings import PROVISIONAL_SIGMA, Establishment
 from stacks_api.model.record import Archived, ArchivedSeat
 
 from .test_standings import document
@@ -26,6 +27,9 @@ from .test_standings import document
 @pytest.fixture
 def archive(database_url: str) -> Iterator[Archive]:
     opened = open_archive(database_url)
+    # Fresh test accounts count fully as opponents, as under the tests' configuration;
+    # the farming test below asks for the server's own rule.
+    opened.ratings.establishment = Establishment(0, 0)
     yield opened
     opened.engine.dispose()
 
@@ -114,7 +118,9 @@ def test_the_recompute_command_rebuilds_what_the_updates_gave(archive, database_
     archive.games.put([rated_game(f"g{n}", 100.0 + n, [ada, bo], [1.0, 0.0]) for n in range(5)])
     before = snapshot(archive)
     done = subprocess.run([sys.executable, "-m", "stacks_api.cli", "ratings", "recompute"],
-                          env={**os.environ, "DATABASE_URL": database_url}, capture_output=True,
+                          env={**os.environ, "DATABASE_URL": database_url,
+                               "STACKS_ESTABLISHED_OPPONENTS": "0",
+                               "STACKS_ESTABLISHED_DAYS": "0"}, capture_output=True,
                           text=True, timeout=60)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("rebuilt the ratings of 5 rated games")
@@ -174,3 +180,43 @@ def test_archivers_rating_games_of_the_same_player_at_once_lose_no_update(archiv
                                   .where(RatingChange.subject == star)
                                   .order_by(RatingChange.seq)).all()  # fmt: skip
     assert all(a.mu_after == b.mu_before for a, b in itertools.pairwise(rows))
+
+
+def farmed(archive: Archive, farmer: str, victims: list[str], start: float) -> None:
+    """Ten minutes of farming: each victim loses three rated games (the pair limit)
+    to ``farmer``, one game every four seconds."""
+    games = [rated_game(f"f{farmer[:6]}-{n}-{k}", start + 4.0 * (3 * n + k), [farmer, who],
+                        [1.0, 0.0]) for n, who in enumerate(victims) for k in range(3)]  # fmt: skip
+    for first in range(0, len(games), 7):
+        archive.games.put(games[first : first + 7])
+
+
+def test_fifty_fresh_accounts_farmed_for_ten_minutes_buy_no_place_and_little_rating(archive):
+    """The server's rule: a fresh account's loss says almost nothing. Beside it, the
+    same farming of established accounts (a month old, each having met five people)
+    gains hundreds of points: the rule, not the game count, is what holds."""
+    archive.ratings.establishment = Establishment()  # the server's defaults
+    now = time.time()
+    archive.ratings.clock = lambda: now + 3600
+    farmer, *fresh = accounts(archive, 51)
+    farmed(archive, farmer, fresh, now)
+    gained = archive.ratings.of(farmer)["sequence"]
+    assert gained["games"] == 150
+    assert gained["rating"] - 1500 < 5, gained  # bounded: next to nothing
+    assert gained["provisional"], "nothing learnt of the farmer"
+    assert archive.ratings.leaderboard("sequence", 50) == []
+
+    honest, *seasoned = accounts(archive, 6)
+    with archive.engine.begin() as connection:  # a month old, each met five people
+        connection.execute(update(Player).where(Player.id.in_(seasoned))
+                           .values(created_at=now - 30 * 86400))  # fmt: skip
+    met = [rated_game(f"m{a}{b}", now - 20 * 86400 + 10 * a + b, [seasoned[a], seasoned[b]],
+                      [1.0, 0.0]) for a in range(5) for b in range(5) if a != b]  # fmt: skip
+    archive.games.put(met)
+    archive.ratings.establishment = Establishment()
+    before = archive.ratings.of(honest).get("sequence", {"rating": 1500})["rating"]
+    farmed(archive, honest, seasoned[:5], now)
+    assert archive.ratings.of(honest)["sequence"]["rating"] - before > 300
+    snapshot_now = snapshot(archive)
+    archive.ratings.recompute()
+    assert snapshot(archive) == snapshot_now, "the recompute weighs every game alike"
