@@ -4,6 +4,8 @@ after the results so far."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..competition.arena import points as arena_points
 from ..competition.swiss import Entrant, Result, standings
 from ..model.record import JSON
@@ -21,9 +23,12 @@ def last_opponents(tournament: Tournament) -> dict[str, str]:
     return last
 
 
-def entrants(tournament: Tournament) -> list[Entrant]:
-    """The entries still in, as the pairing sees them after the rounds so far."""
-    found = {e.entry: Entrant(e.entry, e.rating) for e in tournament.active()}
+def entrants(tournament: Tournament, also: Iterable[str] = ()) -> list[Entrant]:
+    """The entries still in (and the withdrawn ones named in ``also``), as the
+    pairing sees them after the rounds so far."""
+    kept = set(also)
+    found = {e.entry: Entrant(e.entry, e.rating) for e in tournament.entries
+             if e.active or e.entry in kept}  # fmt: skip
     for table in tournament.tables:
         seats, points = table.seats, table.points or (0.0,) * len(table.seats)
         for seat, (entry, scored) in enumerate(zip(seats, points, strict=True)):

@@ -58,6 +58,8 @@ MOST_ENTRIES = 1000
 MOST_BOTS = 8  # a creator's bots in one tournament
 MOST_UPCOMING = 5  # upcoming tournaments one account has made
 DUPLICATE_FEWEST = 4  # a deal compared at two tables at least
+FEWEST_TO_GO_ON = 2  # active entries a started event needs for its next round
+STAND_IN = "medium"  # the bot that plays a withdrawn entry's seat (duplicate)
 GATHER_S = 300.0  # how long past its start a tournament waits for its second entry
 PAGE = 20
 BOT = "bot:"
@@ -243,7 +245,7 @@ class Tournaments:
         found = self._settled(found, found.round)
         if any(t.points is None for t in found.tables if t.round == found.round):
             return 0  # games still being played
-        if found.round >= (found.rounds or 0) or len(found.active()) < _fewest(found):
+        if found.round >= (found.rounds or 0) or len(found.active()) < FEWEST_TO_GO_ON:
             finished = self.book.advance(tournament_id, "running", "finished", now, found.round)
             return int(finished)
         return self._next_round(found, now)
@@ -302,6 +304,7 @@ class Tournaments:
     def _next_round(self, tournament: Tournament, now: float) -> int:
         playing = entrants(tournament)
         if tournament.duplicate:  # paired by matchpoints, never twice the same two
+            playing = entrants(tournament, stand_ins(tournament, DUPLICATE_FEWEST - len(playing)))
             scored = {s["entry"]: s["points"] for s in duplicate_standings(tournament)}
             for entrant in playing:
                 entrant.points = scored[entrant.id]
@@ -374,11 +377,22 @@ class Tournaments:
 
 
 def _fewest(tournament: Tournament) -> int:
-    """The entries a tournament needs to start (and to go on)."""
+    """The entries a tournament needs to start."""
     return DUPLICATE_FEWEST if tournament.duplicate else 2
 
 
+def stand_ins(tournament: Tournament, wanted: int) -> list[str]:
+    """Withdrawn entries, the latest first, whose seats a bot plays in a duplicate
+    event's next round, so that its deal is still compared at two tables at least
+    (they rank as withdrawn)."""
+    gone = sorted((e for e in tournament.entries if not e.active),
+                  key=lambda e: -(e.withdrawn_at or 0.0))  # fmt: skip
+    return [e.entry for e in gone[: max(0, wanted)]]
+
+
 def _seat(entry: Entry) -> Seat:
+    if not entry.active:  # a duplicate event's stand-in for a withdrawn entry
+        return replace(Seat.for_bot(STAND_IN, {}), name=f"{entry.name} (stand-in)")
     if entry.bot is not None:  # named as entered: "medium bot 3"
         return replace(Seat.for_bot(entry.bot, {}), name=entry.name)
     # A person's seat answers to their player key; its own token is never handed out.

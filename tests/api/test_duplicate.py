@@ -265,3 +265,30 @@ def test_no_route_shows_another_table_of_the_round_until_the_round_is_over(tmp_p
         assert forged is not None and "not dealt from the round's seed" in forged
     finally:
         server.stop()
+
+
+def test_one_withdrawal_leaves_a_duplicate_event_of_four_going_with_a_stand_in(app, client):
+    """Four entries, one withdrawn after round 1: three are too few to compare a deal
+    at two tables, so a bot plays the withdrawn seat (it ended the event for all)."""
+    _, key = new_player(client)
+    made = duplicate(client, key, rounds=2)
+    enter_bots(client, key, made["id"], 4)
+    client.post(f"{TOURNAMENTS}/{made['id']}/start", headers=bearer(key))
+    service = app.extensions["stacks_api.games"]
+    for _ in range(100):  # bounded: round 1 is made by the first steps
+        service.tournaments.step(time.time())
+        if service.tournaments.get(made["id"])["round"] == 1:
+            break
+    gone = client.delete(f"{TOURNAMENTS}/{made['id']}/players?entry=bot:random:4",
+                         headers=bearer(key))  # fmt: skip
+    assert gone.status_code == 200, gone.json
+    done = run_to_the_end(app, made["id"], at=time.time())
+    assert done["status"] == "finished" and done["round"] == 2
+    second = next(r for r in done["pairings"] if r["round"] == 2)["tables"]
+    assert len(second) == 2 and "bot:random:4" in {e for t in second for e in t["seats"]}
+    table = next(t for t in second if "bot:random:4" in t["seats"])
+    record = client.get(f"{API}/{table['game_id']}/record").json
+    seat = record["seats"][table["seats"].index("bot:random:4")]
+    assert seat["bot"] == "medium" and seat["name"].endswith("(stand-in)")
+    standing = next(s for s in done["standings"] if s["entry"] == "bot:random:4")
+    assert standing["withdrawn"] and standing["games"] == 2
