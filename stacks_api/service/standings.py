@@ -23,6 +23,15 @@ def last_opponents(tournament: Tournament) -> dict[str, str]:
     return last
 
 
+def stand_ins(tournament: Tournament, wanted: int) -> list[str]:
+    """Withdrawn entries, the latest first, whose seats a bot plays in a duplicate
+    event's next round, so that its deal is still compared at two tables at least
+    (they rank as withdrawn)."""
+    gone = sorted((e for e in tournament.entries if not e.active),
+                  key=lambda e: -(e.withdrawn_at or 0.0))  # fmt: skip
+    return [e.entry for e in gone[: max(0, wanted)]]
+
+
 def entrants(tournament: Tournament, also: Iterable[str] = ()) -> list[Entrant]:
     """The entries still in (and the withdrawn ones named in ``also``), as the
     pairing sees them after the rounds so far."""

@@ -48,7 +48,7 @@ from .cursors import key_cursor, read_key
 from .duplicate import duplicate_standings, round_fairness, table_detail
 from .lobby import START_RATING, Lobby
 from .ports import Tournaments as Book
-from .standings import arena_standings, entrants, last_opponents, shown
+from .standings import arena_standings, entrants, last_opponents, shown, stand_ins
 from .table import Table
 from .tournament_games import NoShows, found_game, game_events
 
@@ -379,15 +379,6 @@ class Tournaments:
 def _fewest(tournament: Tournament) -> int:
     """The entries a tournament needs to start."""
     return DUPLICATE_FEWEST if tournament.duplicate else 2
-
-
-def stand_ins(tournament: Tournament, wanted: int) -> list[str]:
-    """Withdrawn entries, the latest first, whose seats a bot plays in a duplicate
-    event's next round, so that its deal is still compared at two tables at least
-    (they rank as withdrawn)."""
-    gone = sorted((e for e in tournament.entries if not e.active),
-                  key=lambda e: -(e.withdrawn_at or 0.0))  # fmt: skip
-    return [e.entry for e in gone[: max(0, wanted)]]
 
 
 def _seat(entry: Entry) -> Seat:

@@ -8,7 +8,6 @@ server or a port that someone else owns.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import random
 import shutil
@@ -19,13 +18,16 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import redis
 
 from ..store.keys import Keys
+from .sse import parse_sse
+
+__all__ = ["parse_sse"]  # read by the tests from here
 
 
 def free_port() -> int:
@@ -295,6 +297,14 @@ def _wait_for_ping(url: str) -> None:
     raise RuntimeError(f"redis-server at {url} did not start")
 
 
+TEST_SERVER = {
+    "STACKS_RATE_LIMITS": "off",
+    "STACKS_STORE": "memory",
+    "STACKS_ESTABLISHED_OPPONENTS": "0",
+    "STACKS_ESTABLISHED_DAYS": "0",
+}
+
+
 class ServerProcess:
     """``stacks-api serve`` on a free port: gevent web workers and, on Redis, bot workers.
     What it prints is kept in a file, and a server that does not start says why."""
@@ -306,11 +316,10 @@ class ServerProcess:
     ) -> None:
         command = ["serve", "--workers", str(workers), "--bot-workers", str(bot_workers),
                    "--no-access-log"]  # fmt: skip
-        # Tests and benchmarks send far more than one client would: no rate limits
-        # unless ``env`` asks for them; and without REDIS_URL, games in memory unless
-        # ``env`` asks for the server's own redis-server (STACKS_STORE="").
-        everything = {**os.environ, "STACKS_RATE_LIMITS": "off", "STACKS_STORE": "memory",
-                      **env}  # fmt: skip
+        # Unless ``env`` asks: no rate limits (tests and benchmarks send far more than
+        # one client would), games in memory without REDIS_URL (STACKS_STORE="" for the
+        # server's own redis-server), and fresh accounts counting fully as opponents.
+        everything = {**os.environ, **TEST_SERVER, **env}
         self.log = Path(tempfile.mkstemp(prefix="stacks-serve-", suffix=".log")[1])
         for _ in range(3):  # a free port may be taken before the server binds it
             self.port = port or free_port()
@@ -380,23 +389,3 @@ def lease_holders(client: Any, keys: Keys) -> dict[str, int]:
             game.decode(): int(held.decode().split(":")[1]) for game, held in leases.items()
         }
     return holders
-
-
-def parse_sse(
-    lines: Iterable[str], stop_after_id: int | None = None
-) -> Iterator[tuple[int | None, dict[str, Any] | None]]:
-    """(last id seen, event) per SSE message from a stream's lines; a comment is (None, None)."""
-    data: list[str] = []
-    last_id = None
-    for line in lines:
-        if line.startswith(":"):
-            yield None, None
-        elif line.startswith("data: "):
-            data.append(line[6:])
-        elif line.startswith("id: "):
-            last_id = int(line[4:])
-        elif line == "" and data:
-            yield last_id, json.loads("\n".join(data))
-            data = []
-            if stop_after_id is not None and last_id is not None and last_id >= stop_after_id:
-                return

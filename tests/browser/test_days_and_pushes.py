@@ -163,9 +163,7 @@ def test_a_push_reaches_the_service_worker_and_its_click_opens_the_game(presence
         service.stop()
 
 
-def test_a_push_service_that_never_answers_is_told_not_waited_on_for_ever(
-    presence_server, browser
-):
+def test_a_push_service_that_never_answers_is_told_not_waited_on_for_ever(presence_server, browser):
     """A browser whose push service is out of reach leaves ``subscribe`` pending: the
     bell said nothing, for ever."""
     url = presence_server.url
