@@ -20,8 +20,16 @@ class Health(MethodView):
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     @blp.doc(operationId="getHealth", security=[])
     def get(self) -> Any:
-        """Whether the server and its store answer"""
+        """Whether the server and its store answer
+
+        `status` is `ok`, or `degraded` while the archive's database does not
+        answer: games go on in the live store (accounts the server has seen
+        play on), ended games wait in the backlog, and what needs the
+        database (new accounts, histories, ratings) answers 503 meanwhile.
+        """
         games = current_app.extensions["stacks_api.games"]
         kind = games.health()
         streams = server_streams(games.open_streams)
-        return {"status": "ok", "store": kind, "open_streams": streams, "archive": games.backlog()}
+        archive = games.backlog()
+        status = "ok" if archive["reachable"] else "degraded"
+        return {"status": status, "store": kind, "open_streams": streams, "archive": archive}

@@ -338,6 +338,9 @@ class GameListSchema(Schema):
 
 class ArchiveHealthSchema(Schema):
     database = fields.String(required=True, validate=validate.OneOf(["postgresql", "sqlite"]))
+    reachable = fields.Boolean(
+        required=True, metadata={"description": "Whether the database answered just now"}
+    )
     backlog = whole(
         required=True,
         metadata={
@@ -348,7 +351,7 @@ class ArchiveHealthSchema(Schema):
 
 
 class HealthSchema(Schema):
-    status = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["ok", "degraded"]))
     store = fields.String(required=True, validate=validate.OneOf(["redis", "memory"]))
     open_streams = fields.Integer(
         required=True,

@@ -12,13 +12,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
 from ..competition.ratings import Starts, fresh
 from .accounts import Accounts
 from .analyses import AnalysisArchive
 from .db import connect, database_url, is_current, upgrade
-from .errors import ArchiveUnavailable
+from .errors import ArchiveUnavailable, connected
 from .games import GameArchive
 from .grants import GrantBook
 from .moderation import Moderation
@@ -52,6 +52,15 @@ class Archive:
     def kind(self) -> str:
         """``postgresql`` or ``sqlite``."""
         return self.engine.dialect.name
+
+    def reachable(self) -> bool:
+        """Whether the database answers now (a health check's one round trip)."""
+        try:
+            with connected(self.engine) as connection:
+                connection.execute(text("SELECT 1"))
+        except ArchiveUnavailable:
+            return False
+        return True
 
 
 def open_archive(

@@ -52,9 +52,11 @@ def connect(url: str | None, timeout_s: float = 5.0) -> Engine:
             "connect_timeout": max(1, int(timeout_s)),
             "options": f"-c statement_timeout={int(timeout_s * 1000)}",
         }
-        # No ping before each use (a round trip per transaction): a connection the
-        # server dropped fails once, SQLAlchemy then discards the pool's
-        # connections, and the archiver (or the client) tries again.
+        # A pooled connection is pinged as it is taken (a round trip per
+        # transaction, well under a millisecond on a near server): one the server
+        # dropped while it was away is replaced there, so the first request after
+        # the database returns is answered, not refused with a 503.
+        args["pool_pre_ping"] = True
     else:
         args["connect_args"] = {"timeout": timeout_s, "check_same_thread": False}
     engine = create_engine(full, **args)

@@ -43,3 +43,30 @@ class TtlCache(Generic[V]):
         """Drop ``key``'s answer: the next ``get`` computes it anew."""
         with self._lock:
             self._kept.pop(key, None)
+
+
+class LastKnown(Generic[V]):
+    """Each key's last answer, given back only while computing it anew fails with
+    ``failing`` (stale-if-error): what was true before an outage stays usable during
+    it, and nothing older is served once answers come again. At most ``size`` keys
+    (the least recently asked go first)."""
+
+    def __init__(self, failing: type[Exception], size: int = 4096) -> None:
+        self.failing, self.size = failing, size
+        self._kept: OrderedDict[Hashable, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, compute: Callable[[], V]) -> V:
+        try:
+            value = compute()
+        except self.failing:
+            with self._lock:
+                if key in self._kept:
+                    return self._kept[key]
+            raise
+        with self._lock:
+            self._kept[key] = value
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return value

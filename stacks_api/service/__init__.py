@@ -132,7 +132,9 @@ class GameService:
     def backlog(self) -> JSON:
         """The archive's database, and how many ended games wait for it."""
         kind = "sqlite" if self.archive is None else self.archive.kind
-        return {"database": kind, "backlog": self.store.archiving_backlog()}
+        reachable = self.archive is None or self.archive.reachable()
+        return {"database": kind, "reachable": reachable,
+                "backlog": self.store.archiving_backlog()}  # fmt: skip
 
     def gauges(self) -> dict[str, Any]:
         """The server-wide figures of the metrics page that the stores hold."""

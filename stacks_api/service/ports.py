@@ -284,6 +284,8 @@ class Grants(Protocol):
 class Archive(Protocol):
     """The archive's parts."""
 
+    def reachable(self) -> bool: ...
+
     @property
     def grants(self) -> Grants: ...
 

@@ -9,13 +9,14 @@ from dataclasses import dataclass, replace
 from ..engine import Game, restore_game
 from ..model import scopes
 from ..model.events import Event
+from ..model.grants import Holder
 from ..model.record import JSON, GameRecord
 from ..model.refusals import Refusal
 from ..model.tokens import is_player_key, matches
-from ..runtime.ttl_cache import TtlCache
+from ..runtime.ttl_cache import LastKnown, TtlCache
 from ..store import Change, GameStore
 from .archiving import archivable
-from .ports import Archive, Jobs
+from .ports import Archive, Jobs, Unavailable
 from .rated_pairs import within_limit
 from .replay import final_record
 
@@ -56,6 +57,12 @@ class Table:
         # Whether an account is closed, asked again at most every few seconds: a seat
         # linked to a closed account is refused as soon as the operator closes it.
         self._closed = TtlCache[bool](CLOSED_KEPT_S, size=4096)
+        # What the archive last said of each key, token and account: while its
+        # database is away, the accounts it knew keep playing on the live store
+        # (nothing about them can change meanwhile: changing it needs the database).
+        self._known_keys = LastKnown[str | None](Unavailable)
+        self._known_grants = LastKnown[Holder | None](Unavailable)
+        self._known_closed = LastKnown[bool](Unavailable)
         # Where the callers already looked up for the request being served are kept
         # (the HTTP layer gives one dict a request; None: no request, nothing kept),
         # so that a request's scope check and its route read a token's grant once.
@@ -119,14 +126,19 @@ class Table:
         return self._look_up(token)
 
     def _look_up(self, token: str | None) -> Caller:
+        archive = self.archive
         if token is not None and scopes.is_granted_token(token):
-            held = None if self.archive is None else self.archive.grants.holder(token)
+            held = None if archive is None else self._known_grants.get(
+                token, lambda: archive.grants.holder(token)
+            )  # fmt: skip
             if held is None:
                 raise Refusal("unauthorized", "this token is unknown, expired or was revoked")
             return Caller(token, held.player_id, held.scopes)
         if token is None or not is_player_key(token):
             return Caller(token)
-        player = None if self.archive is None else self.archive.accounts.player_of(token)
+        player = None if archive is None else self._known_keys.get(
+            token, lambda: archive.accounts.player_of(token)
+        )  # fmt: skip
         if player is None:
             raise Refusal("unauthorized", "this player key is unknown or was revoked")
         return Caller(token, player)
@@ -149,7 +161,13 @@ class Table:
             found = self.archive.accounts.player(player_id)
             return found is None or bool(found["closed"])
 
-        return self._closed.get(player_id, look)
+        def known() -> bool:
+            try:
+                return self._known_closed.get(player_id, look)
+            except Unavailable:  # never asked here: its seat was taken open, and a
+                return False  # closing, which needs the database, cannot come meanwhile
+
+        return self._closed.get(player_id, known)
 
     @staticmethod
     def game(record: GameRecord) -> Game:

@@ -154,7 +154,8 @@ def test_games_end_normally_while_the_database_is_away_and_are_archived_when_it_
     assert games.store.archiving_backlog() == 8
     assert client.get(f"{API}/{ids[0]}").json["status"] == "cancelled"  # still in the live store
     health = client.get("/api/v1/health").json
-    assert health["status"] == "ok" and health["archive"]["backlog"] == 8
+    assert health["status"] == "degraded" and health["archive"]["backlog"] == 8
+    assert health["archive"]["reachable"] is False
     unknown = client.get(f"{API}/no-such-game")
     assert unknown.status_code == 503 and unknown.json["code"] == "store_unavailable"
     own_postgres.start()
@@ -183,3 +184,36 @@ def test_a_game_whose_outbox_entry_was_lost_is_found_by_the_sweep(
         pass
     assert games.archive.games.archived([lost, kept, waiting["game"]["id"]]) == {lost, kept}
     assert archiving.sweep(time.time()) == 0
+
+
+def test_accounts_play_on_while_the_database_is_away_and_its_return_refuses_nobody(
+    own_postgres, make_app
+):
+    """Two accounts at a game, the database stopped: each plays on with its key (the
+    server had seen both), the health says degraded, and the first request after
+    the database returns is answered (a pooled connection it dropped is replaced)."""
+    app = make_app(DATABASE_URL=create_database(own_postgres.url))
+    client = app.test_client()
+    keys = [client.post("/api/v1/players", json={"name": n}).json["key"] for n in ("Ada", "Bo")]
+    game = create(client, variant="sequence", players=2)["game"]["id"]
+    for key in keys:
+        assert client.post(f"{API}/{game}/players", json={}, headers=bearer(key)).status_code == 201
+
+    def move() -> int:
+        mover = client.get(f"{API}/{game}").json["to_move"][0]
+        key = next(k for k in keys if client.get(f"{API}/{game}", headers=bearer(k)).json
+                   .get("you", {}).get("seat") == mover)  # fmt: skip
+        seen = client.get(f"{API}/{game}", headers=bearer(key)).json
+        answer = client.post(f"{API}/{game}/actions", json=seen["you"]["legal_actions"][0],
+                             headers=bearer(key))  # fmt: skip
+        return answer.status_code
+
+    assert move() == 200
+    own_postgres.stop(immediate=True)
+    assert [move() for _ in range(4)] == [200] * 4, "the accounts play on"
+    assert client.get("/api/v1/health").json["status"] == "degraded"
+    unknown = client.get(f"{API}/{game}", headers=bearer("stk_0_" + "0" * 40))
+    assert unknown.status_code in (401, 503), "a key never seen is not taken on trust"
+    own_postgres.start()
+    assert move() == 200, "the first request after the return"
+    assert client.get("/api/v1/health").json["status"] == "ok"

@@ -36,7 +36,7 @@ def test_health_reports_the_store_and_the_archive(client, store_url):
     response = client.get("/api/v1/health")
     assert response.status_code == 200
     kind = "redis" if store_url else "memory"
-    archive = {"database": "sqlite", "backlog": 0}
+    archive = {"database": "sqlite", "reachable": True, "backlog": 0}
     assert response.json == {"status": "ok", "store": kind, "open_streams": 0, "archive": archive}
 
 
